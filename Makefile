@@ -1,0 +1,34 @@
+# Two entry points on a fresh machine: `make demo` (the main job) and `make test`.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+# Compiled kernels are cached inside the checkout, so each process compiles at most once.
+export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
+RUN_ID := $(shell date +%Y%m%d-%H%M%S)
+
+.PHONY: install demo test test-long bench clean
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+# A default Monopoly Chance experiment: report on stdout, tables and plot under results/.
+demo: install
+	$(VENV)/bin/monosim chance simulate --games 1000000 --out results/chance-demo/$(RUN_ID)
+
+# The test suite, with the short versions of the statistical tests.
+test: install
+	$(PY) -m pytest -q
+
+# The statistical tests at full sample sizes.
+test-long: install
+	$(PY) -m pytest -q --long
+
+bench: install
+	$(VENV)/bin/monosim bench
+
+clean:
+	rm -rf $(VENV) .numba_cache .pytest_cache

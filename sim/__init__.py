@@ -1,0 +1,3 @@
+"""monosim: Monte Carlo strategy simulator for the Monopoly family of games."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,249 @@
+"""Monopoly Chance from Python: simulate games, summarize them, plot them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sim.chance import kernel
+from sim.chance.layout import MAX_PLAYERS as MAX_PLAYERS_LAYOUT
+from sim.chance.layout import N_SEAT_COLS, SC_WIN, SEAT_COLS
+from sim.chance.rules import RULES_VERSION, ChanceRules, describe, pack
+from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, run_chunks
+from sim.core.stats import mean_ci, wilson
+from strategies.chance import PolicyError, parse_policy
+
+MIN_PLAYERS, MAX_PLAYERS = 2, MAX_PLAYERS_LAYOUT
+NO_TABLES = np.zeros(0)
+DEFAULT_TABLE = ("smart", "bust_threshold p=0.25", "cash_target v=15", "stop_after n=3")
+
+
+def make_table(players: int, seats: list[str] | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Parse one policy spec per seat. Missing seats are filled from DEFAULT_TABLE."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise UsageError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS} for Monopoly Chance (got {players})")
+    seats = list(seats or [])
+    if len(seats) > players:
+        raise UsageError(f"{len(seats)} --seat policies given for {players} players")
+    seats += list(DEFAULT_TABLE[len(seats) : players])
+    try:
+        parsed = [parse_policy(s) for s in seats]
+    except PolicyError as e:
+        raise UsageError(str(e)) from None
+    specs = [p[0] for p in parsed]
+    kinds = np.array([p[1] for p in parsed], np.int64)
+    params = np.stack([p[2] for p in parsed])
+    return specs, kinds, params
+
+
+def simulate(
+    games: int = 10_000,
+    players: int = 4,
+    seats: list[str] | None = None,
+    rules: ChanceRules | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    check: bool = False,
+    progress: bool = False,
+    deck_edits: dict[int, dict[str, int]] | None = None,
+) -> pd.DataFrame:
+    """Play `games` complete games and return one row per game.
+
+    Columns: game, winner (-1 for a shared win), rounds, turns, stalled_rounds,
+    hit_round_limit, and for each seat s the columns ``<stat>_<s>`` for every stat in
+    ``SEAT_COLS`` plus ``policy_<s>``. ``win_<s>`` is the seat's share of the win
+    (1, or 1/k for a k-way tie). ``df.attrs`` holds the seed, policies and rules.
+    """
+    rules = rules or ChanceRules()
+    check_run_args(games, seed, chunk_size, threads)
+    specs, kinds, params = make_table(players, seats)
+    try:
+        packed = pack(rules, players, deck_edits)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+    def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
+        game_out = np.zeros((n, kernel.N_GAME_COLS), np.int64)
+        seat_out = np.zeros((n, players, N_SEAT_COLS), np.int64)
+        kernel.play_batch(packed, kinds, params, NO_TABLES, np.uint64(seed), first, n, check, game_out, seat_out)
+        return {"game": game_out, "seat": seat_out}
+
+    out = run_chunks(play_chunk, games, chunk_size, threads, progress)
+    return _to_frame(out["game"], out["seat"], specs, seed, rules, deck_edits)
+
+
+def _to_frame(game_out, seat_out, specs, seed, rules, deck_edits) -> pd.DataFrame:
+    bad = game_out[:, kernel.G_STATUS_OUT] != kernel.OK
+    if bad.any():
+        i = int(np.argmax(bad))
+        code = int(game_out[i, kernel.G_STATUS_OUT])
+        raise RuntimeError(
+            f"engine invariant broken in game {i} (seed {seed}): {kernel.STATUS_NAMES[code]}"
+        )
+    n, players = seat_out.shape[:2]
+    cols = {"game": np.arange(n, dtype=np.int64)}
+    for j, name in enumerate(kernel.GAME_COLS[:-1]):  # status is always ok here
+        cols[name] = game_out[:, j]
+    wins = seat_out[:, :, SC_WIN].astype(float)
+    shares = wins / wins.sum(axis=1, keepdims=True)
+    for s in range(players):
+        for j, name in enumerate(SEAT_COLS):
+            cols[f"{name}_{s}"] = shares[:, s] if j == SC_WIN else seat_out[:, s, j]
+        cols[f"policy_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [specs[s]])
+    df = pd.DataFrame(cols)
+    df.attrs.update(
+        game="chance",
+        seed=int(seed),
+        players=players,
+        policies=list(specs),
+        rules=describe(rules),
+        rules_version=RULES_VERSION,
+        deck_edits={str(k): v for k, v in (deck_edits or {}).items()},
+    )
+    return df
+
+
+def seat_table(games: pd.DataFrame) -> pd.DataFrame:
+    """The per-game table in long form: one row per (game, seat)."""
+    players = games.attrs.get("players") or sum(c.startswith("policy_") for c in games.columns)
+    parts = []
+    for s in range(players):
+        part = pd.DataFrame({"game": games["game"], "seat": s, "policy": games[f"policy_{s}"].astype(str)})
+        for name in SEAT_COLS:
+            part[name] = games[f"{name}_{s}"]
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def summarize(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Win rates with 95% intervals by seat and by policy, and game-length statistics."""
+    seats = seat_table(games)
+    n = len(games)
+    by_seat = seats.groupby(["seat", "policy"], sort=True).agg(
+        wins=("win", "sum"),
+        skyline=("skyline", "mean"),
+        buildings=("buildings", "mean"),
+        turns=("turns", "sum"),
+        flips=("flips", "sum"),
+        busts=("busts", "sum"),
+    ).reset_index()
+    by_seat.insert(2, "games", n)
+    by_seat["win_rate"] = by_seat["wins"] / n
+    by_seat["ci_low"], by_seat["ci_high"] = wilson(by_seat["wins"], n)
+    by_seat["bust_rate"] = by_seat["busts"] / by_seat["turns"]
+    by_seat["flips_per_turn"] = by_seat["flips"] / by_seat["turns"]
+    by_seat = by_seat.drop(columns=["turns", "flips", "busts"])
+
+    # Per policy: a policy holding k seats has a per-seat win rate of (its share per game) / k;
+    # the interval treats games as the independent units.
+    rows = []
+    for policy, grp in seats.groupby("policy", sort=True):
+        k = grp["seat"].nunique()
+        per_game = grp.groupby("game")["win"].sum() / k
+        mean, half = mean_ci(per_game)
+        rows.append(
+            {
+                "policy": policy,
+                "seats": k,
+                "win_rate": mean,
+                "ci_low": mean - half,
+                "ci_high": mean + half,
+                "fair_share": 1 / games.attrs.get("players", seats["seat"].nunique()),
+            }
+        )
+    by_policy = pd.DataFrame(rows).sort_values("win_rate", ascending=False, ignore_index=True)
+
+    length = {}
+    for col in ("rounds", "turns"):
+        mean, half = mean_ci(games[col])
+        length[col] = {
+            "mean": mean,
+            "ci": half,
+            "sd": float(games[col].std(ddof=1)) if n > 1 else float("nan"),
+            "median": float(games[col].median()),
+            "p10": float(games[col].quantile(0.1)),
+            "p90": float(games[col].quantile(0.9)),
+        }
+    game = pd.DataFrame(length).T
+    extras = pd.DataFrame(
+        {
+            "share": [
+                float((games["winner"] < 0).mean()),
+                float((games["stalled_rounds"] > 0).mean()),
+                float(games["hit_round_limit"].mean()),
+            ]
+        },
+        index=["shared_wins", "games_with_stalled_round", "hit_round_limit"],
+    )
+    return {"by_seat": by_seat, "by_policy": by_policy, "length": game, "flags": extras}
+
+
+def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None = None) -> str:
+    """A readable plain-text (Markdown-compatible) report of a simulation."""
+    s = summary or summarize(games)
+    a = games.attrs
+    lines = [
+        f"# Monopoly Chance: {len(games):,} games, {a.get('players')} players, seed {a.get('seed')}",
+        "",
+        "## Win rate by seat (95% interval)",
+        "",
+        "| seat | policy | win rate | 95% CI | skyline | bust rate | flips/turn |",
+        "|---:|---|---:|---|---:|---:|---:|",
+    ]
+    for r in s["by_seat"].itertuples():
+        lines.append(
+            f"| {r.seat} | {r.policy} | {r.win_rate:.1%} | {r.ci_low:.1%} - {r.ci_high:.1%} "
+            f"| {r.skyline:.1f} | {r.bust_rate:.1%} | {r.flips_per_turn:.2f} |"
+        )
+    lines += ["", "## Win rate by policy (per seat held; 95% interval)", ""]
+    lines += ["| policy | seats | win rate | 95% CI |", "|---|---:|---:|---|"]
+    for r in s["by_policy"].itertuples():
+        lines.append(f"| {r.policy} | {r.seats} | {r.win_rate:.1%} | {r.ci_low:.1%} - {r.ci_high:.1%} |")
+    L = s["length"]
+    f = s["flags"]["share"]
+    lines += [
+        "",
+        "## Game length",
+        "",
+        "| | mean | 95% CI | sd | median | 10% - 90% |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for name in ("rounds", "turns"):
+        r = L.loc[name]
+        lines.append(
+            f"| {name} | {r['mean']:.2f} | +-{r['ci']:.2f} | {r['sd']:.2f} | {r['median']:.0f} "
+            f"| {r['p10']:.0f} - {r['p90']:.0f} |"
+        )
+    lines += [
+        "",
+        f"Shared wins: {f['shared_wins']:.2%}; games with a stalled round: "
+        f"{f['games_with_stalled_round']:.2%}; games stopped at the round limit: {f['hit_round_limit']:.2%}.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def plot_win_rates(games: pd.DataFrame, path, summary: dict[str, pd.DataFrame] | None = None) -> None:
+    """Bar chart of win rate by seat with 95% error bars and the fair-share line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    s = (summary or summarize(games))["by_seat"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    x = np.arange(len(s))
+    err = np.vstack([s["win_rate"] - s["ci_low"], s["ci_high"] - s["win_rate"]])
+    ax.bar(x, s["win_rate"], yerr=err, capsize=6, color="#3b7dd8")
+    ax.axhline(1 / len(s), color="gray", ls="--", lw=1, label="fair share")
+    ax.set_xticks(x, [f"seat {r.seat}\n{r.policy}" for r in s.itertuples()], fontsize=8)
+    ax.set_ylabel("win rate")
+    ax.set_title(f"Monopoly Chance: win rate by seat ({len(games):,} games, 95% CI)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def manifest_extra(games: pd.DataFrame) -> dict:
+    return dict(games.attrs)

@@ -1,0 +1,943 @@
+"""Monopoly Chance kernel: whole games in compiled code.
+
+``play_batch`` plays games ``first .. first + n - 1`` of a run in parallel and writes one row
+per game into preallocated arrays. Game g draws only from generators seeded by (seed, g), so a
+row never depends on the thread count or on how a run is cut into batches.
+
+The state of a game is one int32 array ``S`` and the rules one int32 array ``RB``, addressed
+through the offsets of sim/chance/layout.py. Every card is in exactly one location: the draw
+pile, the discard pile, the board, in front of the player this turn, held for later (Flip 2,
+Nope!, Token) or on a corner.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from sim.chance.layout import (
+    BLDS_LEFT,
+    BOARD,
+    BUF_CARD,
+    BUF_VALUE,
+    BUF_VALUE2,
+    BUF_VALUE3,
+    CHANCE_ORDER,
+    CORNER,
+    CORNERS,
+    DISCARD,
+    DRAW,
+    DRAW_N,
+    DRAW_PILE,
+    G_CHANCE_POS,
+    G_GRAY_LEFT,
+    G_ROUND_ENDING,
+    G_STATUS,
+    G_TRIGGERED,
+    HELD,
+    MAX_DECK,
+    MAX_PLAYERS,
+    MAX_PROPS,
+    MAX_STACK,
+    N_BLD,
+    N_CORNERS,
+    N_SEAT_COLS,
+    N_SIT,
+    NO_TARGET,
+    PAIRS_DONE,
+    R_CHANCE,
+    R_CHANCE_EFFECT,
+    R_CHANCE_PARAM,
+    R_DECK_KIND,
+    R_DECK_SIZE,
+    R_DECK_VALUE,
+    R_DIE,
+    R_EXHAUSTED_COUNT,
+    R_FACES,
+    R_FINISH,
+    R_GRAY,
+    R_GRAY_LEN,
+    R_GRAY_ORDER,
+    R_GRAY_PER_PAIR,
+    R_KEEP_HELD,
+    R_MAX_ROUNDS,
+    R_MULTI_FLIP2,
+    R_PLAYERS,
+    R_PROP_BUILDINGS,
+    R_PROP_LENGTH,
+    R_PROP_VALUE,
+    R_PROPS,
+    R_RESHUFFLE,
+    R_TOKEN_AFTER_BUST,
+    RNG_SIZE,
+    RNG_TABLE,
+    S_BEST_OPP_SKY,
+    S_CASH_N,
+    S_CASH_SUM,
+    S_FINISH,
+    S_FLIPS_LEFT,
+    S_FLIPS_TAKEN,
+    S_LUCKY_HELD,
+    S_MIN_TARGET,
+    S_MY_SKY,
+    S_PILE_BANKRUPT,
+    S_PILE_CASH_N,
+    S_PILE_CASH_SUM,
+    S_PILE_LUCKY,
+    S_PILE_N,
+    S_ROUND_ENDING,
+    S_USEFUL_CASH_SUM,
+    S_USEFUL_PILE_SUM,
+    SC_BUILDINGS,
+    SC_BUSTS,
+    SC_CASH_PLAYED,
+    SC_CASH_WON,
+    SC_CHANCE,
+    SC_FLIP2_FORCED,
+    SC_FLIP2_PLAYED,
+    SC_FLIPS,
+    SC_GRAYS,
+    SC_LUCKY_SAVES,
+    SC_NOPE_PLAYED,
+    SC_SKY,
+    SC_TOKENS,
+    SC_TURNS,
+    SC_WIN,
+    SIT,
+    SKY_COUNT,
+    SKY_LEN,
+    STACK,
+    STACK_FP,
+    STACK_N,
+    STATE_SIZE,
+    STATS,
+    T_BLOCKED,
+    T_FP,
+    T_LUCKY,
+    T_N,
+    TOP_OWNER,
+    TOP_VALUE,
+    TURN,
+    TURN_CARDS,
+    WHERE,
+    rng_deck,
+)
+from sim.chance.rules import (
+    BANKRUPT,
+    CASH,
+    CH_EXTRA_FLIPS,
+    CH_FEWER_FLIPS,
+    CH_GO,
+    CH_GO_TO_JAIL,
+    CH_JUST_VISITING,
+    CH_LOSE_BUILDING,
+    CH_STEAL_BUILDING,
+    CH_TAKE_LUCKY_BREAK,
+    FLIP2,
+    FREE_PARKING,
+    GO,
+    GO_TO_JAIL,
+    JUST_VISITING,
+    LUCKY_BREAK,
+    NOPE,
+    TOKEN,
+)
+from sim.core.rng import randint, seed_state, shuffle
+from strategies.chance import (
+    choose_cash_card,
+    choose_jail_target,
+    choose_play,
+    choose_token,
+    choose_victim,
+    p_bust_within,
+    should_flip,
+    want_flip2,
+    want_nope_cash,
+    want_nope_flip2,
+)
+
+MAX_TURNS_PER_ROUND = 400  # a round still open after this many turns is closed as stalled
+
+# Per-game output columns.
+G_WINNER, G_ROUNDS, G_TURNS, G_STALLED, G_CAPPED, G_STATUS_OUT, N_GAME_COLS = range(7)
+GAME_COLS = ("winner", "rounds", "turns", "stalled_rounds", "hit_round_limit", "status")
+
+# Status codes: 0 is a clean game, anything else an invariant failure.
+OK, ERR_DECK, ERR_BOARD, ERR_CORNER, ERR_HELD, ERR_BUILDINGS, ERR_ILLEGAL_PLAY, ERR_LOOP = range(8)
+STATUS_NAMES = (
+    "ok",
+    "a token card is lost, duplicated or misplaced",
+    "board stack out of order or out of sync",
+    "corner holds something other than a Token",
+    "a held card is not Flip 2, Nope! or Token",
+    "buildings created or lost",
+    "a policy made an illegal play",
+    "a turn did not terminate",
+)
+
+FLIP_OK, FLIP_BUST, FLIP_NONE = range(3)
+
+
+# ---------------------------------------------------------------------------------------------
+# Small accessors
+
+
+@njit(cache=True)
+def card_kind(RB, p, c):
+    return RB[R_DECK_KIND + p * MAX_DECK + c]
+
+
+@njit(cache=True)
+def card_value(RB, p, c):
+    return RB[R_DECK_VALUE + p * MAX_DECK + c]
+
+
+@njit(cache=True)
+def building_length(RB, b):
+    """Length of a building of kind b (b == n_props is a gray building)."""
+    return RB[R_GRAY_LEN] if b == RB[R_PROPS] else RB[R_PROP_LENGTH + b]
+
+
+@njit(cache=True)
+def find_card(S, RB, p, kind, loc):
+    """A card of seat p of the given kind at the given location, or -1."""
+    for c in range(RB[R_DECK_SIZE + p]):
+        if S[WHERE + p * MAX_DECK + c] == loc and RB[R_DECK_KIND + p * MAX_DECK + c] == kind:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def has_cards_at(S, RB, p, loc):
+    for c in range(RB[R_DECK_SIZE + p]):
+        if S[WHERE + p * MAX_DECK + c] == loc:
+            return True
+    return False
+
+
+@njit(cache=True)
+def list_cash(S, RB, p, loc, values_at):
+    """Write seat p's Cash values at a location to S[values_at:] and their card indices to
+    S[BUF_CARD:]; return how many."""
+    n = 0
+    for c in range(RB[R_DECK_SIZE + p]):
+        if S[WHERE + p * MAX_DECK + c] == loc and RB[R_DECK_KIND + p * MAX_DECK + c] == CASH:
+            S[values_at + n] = RB[R_DECK_VALUE + p * MAX_DECK + c]
+            S[BUF_CARD + n] = c
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# Piles, board and buildings
+
+
+@njit(cache=True)
+def push_card(S, RB, i, p, c, fp):
+    """Put seat p's card c on top of property i (fp: placed through Free Parking)."""
+    k = i * MAX_STACK + S[STACK_N + i]
+    S[STACK + k] = p * MAX_DECK + c
+    S[STACK_FP + k] = fp
+    S[STACK_N + i] += 1
+    S[TOP_VALUE + i] = card_value(RB, p, c)
+    S[TOP_OWNER + i] = p
+    S[WHERE + p * MAX_DECK + c] = BOARD
+
+
+@njit(cache=True)
+def pop_card(S, RB, i):
+    """Take the top card off property i; return its code."""
+    S[STACK_N + i] -= 1
+    code = S[STACK + i * MAX_STACK + S[STACK_N + i]]
+    if S[STACK_N + i] > 0:
+        below = S[STACK + i * MAX_STACK + S[STACK_N + i] - 1]
+        S[TOP_VALUE + i] = card_value(RB, below // MAX_DECK, below % MAX_DECK)
+        S[TOP_OWNER + i] = below // MAX_DECK
+    else:
+        S[TOP_VALUE + i] = 0
+        S[TOP_OWNER + i] = -1
+    return code
+
+
+@njit(cache=True)
+def all_covered(S, RB):
+    """Every property that still counts for the round end has a card on it."""
+    count_exhausted = RB[R_EXHAUSTED_COUNT] == 1
+    for i in range(RB[R_PROPS]):
+        if S[STACK_N + i] == 0 and (S[BLDS_LEFT + i] > 0 or count_exhausted):
+            return False
+    return True
+
+
+@njit(cache=True)
+def rebuild_pile(S, RB, rng, p, from_discard, from_board, from_held):
+    """Gather seat p's cards from the chosen locations into its draw pile and shuffle it."""
+    n = 0
+    for c in range(RB[R_DECK_SIZE + p]):
+        w = S[WHERE + p * MAX_DECK + c]
+        if (
+            (w == DISCARD and from_discard)
+            or ((w == BOARD or w == CORNER) and from_board)
+            or (w == HELD and from_held)
+        ):
+            w = DRAW
+            S[WHERE + p * MAX_DECK + c] = DRAW
+        if w == DRAW:
+            S[DRAW_PILE + p * MAX_DECK + n] = c
+            n += 1
+    S[DRAW_N + p] = n
+    shuffle(rng, rng_deck(p), S, DRAW_PILE + p * MAX_DECK, n)
+
+
+@njit(cache=True)
+def take_from_pile(S, p, c):
+    """Remove card c from seat p's draw pile (order is not kept; callers shuffle after)."""
+    base = DRAW_PILE + p * MAX_DECK
+    n = S[DRAW_N + p]
+    for k in range(n):
+        if S[base + k] == c:
+            S[base + k] = S[base + n - 1]
+            S[DRAW_N + p] = n - 1
+            return
+
+
+@njit(cache=True)
+def move_building(S, RB, src, dst, b):
+    """Move one building of kind b (n_props = gray) from seat src to seat dst; -1 is the supply."""
+    n_props = RB[R_PROPS]
+    length = building_length(RB, b)
+    if src >= 0:
+        S[SKY_COUNT + src * (MAX_PROPS + 1) + b] -= 1
+        S[SKY_LEN + src] -= length
+        S[N_BLD + src] -= 1
+    elif b == n_props:
+        S[G_GRAY_LEFT] -= 1
+    else:
+        S[BLDS_LEFT + b] -= 1
+    if dst >= 0:
+        S[SKY_COUNT + dst * (MAX_PROPS + 1) + b] += 1
+        S[SKY_LEN + dst] += length
+        S[N_BLD + dst] += 1
+    elif b == n_props:
+        S[G_GRAY_LEFT] += 1
+    else:
+        S[BLDS_LEFT + b] += 1
+
+
+@njit(cache=True)
+def shortest_building(S, RB, p):
+    """Seat p's shortest building kind (n_props = gray), or -1; ties go to the cheaper colour."""
+    best = -1
+    best_len = 1 << 30
+    for b in range(RB[R_PROPS] + 1):
+        if S[SKY_COUNT + p * (MAX_PROPS + 1) + b] > 0 and building_length(RB, b) < best_len:
+            best = b
+            best_len = building_length(RB, b)
+    return best
+
+
+@njit(cache=True)
+def stat(S, p, col):
+    return STATS + p * N_SEAT_COLS + col
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing Cash cards
+
+
+@njit(cache=True)
+def place_cards(S, RB, pk, pp, rng, p, first, n_cards, allow_fp):
+    """Seat p plays its cards S[first : first + n_cards] (deck indices) one at a time where its
+    policy says. A played card's entry becomes -1; the caller disposes of the rest."""
+    for _ in range(n_cards + RB[R_PROPS] + 1):
+        n = 0
+        for k in range(n_cards):
+            c = S[first + k]
+            if c >= 0:
+                S[BUF_VALUE + n] = card_value(RB, p, c)
+                S[BUF_CARD + n] = k
+                n += 1
+        if n == 0:
+            return
+        fp_avail = allow_fp and S[T_FP] == 1
+        pick, i = choose_play(pk, pp, p, S, RB, rng, n, fp_avail, S[T_BLOCKED])
+        if pick < 0:
+            return
+        k = S[BUF_CARD + pick]
+        c = S[first + k]
+        v = card_value(RB, p, c)
+        need = S[TOP_VALUE + i] if S[TOP_VALUE + i] > 0 else RB[R_PROP_VALUE + i]
+        if (S[T_BLOCKED] >> i) & 1 or (v <= need and not fp_avail):
+            S[G_STATUS] = ERR_ILLEGAL_PLAY
+            return
+        # The player holding the property may block the card with a Nope!.
+        o = S[TOP_OWNER + i]
+        if o >= 0 and o != p:
+            nope = find_card(S, RB, o, NOPE, HELD)
+            at_stake = RB[R_PROP_LENGTH + i] if S[BLDS_LEFT + i] > 0 else 0
+            if nope >= 0 and want_nope_cash(pk, pp, o, at_stake, rng):
+                S[WHERE + o * MAX_DECK + nope] = DISCARD
+                S[stat(S, o, SC_NOPE_PLAYED)] += 1
+                S[T_BLOCKED] |= 1 << i
+                continue
+        use_fp = v <= need
+        if use_fp:
+            S[T_FP] = 2  # spent
+        push_card(S, RB, i, p, c, use_fp)
+        S[first + k] = -1
+        S[stat(S, p, SC_CASH_PLAYED)] += 1
+        if S[G_TRIGGERED] == 0 and all_covered(S, RB):
+            S[G_TRIGGERED] = 1
+    S[G_STATUS] = ERR_LOOP
+
+
+@njit(cache=True)
+def play_from(S, RB, pk, pp, rng, p, loc):
+    """GO / Just Visiting: seat p chooses one Cash card from its draw (loc DRAW, which is then
+    shuffled) or discard pile and plays it at once; a card that finds no place is discarded."""
+    n = list_cash(S, RB, p, loc, BUF_VALUE)
+    k = choose_cash_card(pk, pp, p, S, RB, rng, n)
+    c = S[BUF_CARD + k] if k >= 0 else -1
+    if loc == DRAW:
+        if c >= 0:
+            take_from_pile(S, p, c)
+        shuffle(rng, rng_deck(p), S, DRAW_PILE + p * MAX_DECK, S[DRAW_N + p])
+    if c < 0:
+        return
+    S[WHERE + p * MAX_DECK + c] = TURN  # in hand while it is played
+    slot = BUF_VALUE3 + MAX_DECK * MAX_PLAYERS - 1  # a scratch cell the policy never reads
+    S[slot] = c
+    place_cards(S, RB, pk, pp, rng, p, slot, 1, False)
+    if S[slot] >= 0:
+        S[WHERE + p * MAX_DECK + c] = DISCARD
+
+
+@njit(cache=True)
+def go_to_jail(S, RB, pk, pp, rng, p):
+    """Send an opponent's top Cash card on one property back to its owner's discard pile."""
+    i = choose_jail_target(pk, pp, p, S, RB, rng)
+    if i < 0:
+        return
+    if S[TOP_OWNER + i] < 0 or S[TOP_OWNER + i] == p:
+        S[G_STATUS] = ERR_ILLEGAL_PLAY
+        return
+    code = pop_card(S, RB, i)
+    S[WHERE + code] = DISCARD  # a card code is also its WHERE index
+
+
+# ---------------------------------------------------------------------------------------------
+# A turn
+
+
+@njit(cache=True)
+def flip_one(S, RB, rng, p):
+    """Flip seat p's top card into the turn area: FLIP_OK, FLIP_BUST or FLIP_NONE (no card)."""
+    if S[DRAW_N + p] == 0:
+        if RB[R_RESHUFFLE] == 1 and has_cards_at(S, RB, p, DISCARD):
+            rebuild_pile(S, RB, rng, p, True, False, False)
+        else:
+            return FLIP_NONE
+    S[DRAW_N + p] -= 1
+    c = S[DRAW_PILE + p * MAX_DECK + S[DRAW_N + p]]
+    S[WHERE + p * MAX_DECK + c] = TURN
+    S[TURN_CARDS + S[T_N]] = c
+    S[T_N] += 1
+    S[stat(S, p, SC_FLIPS)] += 1
+    kind = card_kind(RB, p, c)
+    if kind == BANKRUPT:
+        if S[T_LUCKY] > 0:
+            S[T_LUCKY] -= 1
+            S[stat(S, p, SC_LUCKY_SAVES)] += 1
+            return FLIP_OK
+        S[stat(S, p, SC_BUSTS)] += 1
+        return FLIP_BUST
+    if kind == LUCKY_BREAK:
+        S[T_LUCKY] += 1
+    return FLIP_OK
+
+
+@njit(cache=True)
+def min_target(S, RB, p):
+    """Smallest value a Cash card must beat to take a property worth taking (NO_TARGET if none)."""
+    best = NO_TARGET
+    for i in range(RB[R_PROPS]):
+        if S[BLDS_LEFT + i] > 0 and S[TOP_OWNER + i] != p:
+            need = S[TOP_VALUE + i] if S[TOP_VALUE + i] > 0 else RB[R_PROP_VALUE + i]
+            best = min(best, need)
+    return best
+
+
+@njit(cache=True)
+def fill_situation(S, RB, p, flips, limit):
+    """Summarize seat p's turn for its flip decision into S[SIT:]."""
+    for k in range(N_SIT):
+        S[SIT + k] = 0
+    S[SIT + S_FLIPS_TAKEN] = flips
+    S[SIT + S_FLIPS_LEFT] = limit - flips
+    S[SIT + S_LUCKY_HELD] = S[T_LUCKY]
+    mt = min_target(S, RB, p)
+    S[SIT + S_MIN_TARGET] = mt
+    for k in range(S[T_N]):
+        c = S[TURN_CARDS + k]
+        if card_kind(RB, p, c) == CASH:
+            v = card_value(RB, p, c)
+            S[SIT + S_CASH_SUM] += v
+            S[SIT + S_CASH_N] += 1
+            if v > mt:
+                S[SIT + S_USEFUL_CASH_SUM] += v
+    n = S[DRAW_N + p]
+    S[SIT + S_PILE_N] = n
+    for k in range(n):
+        c = S[DRAW_PILE + p * MAX_DECK + k]
+        kind = card_kind(RB, p, c)
+        if kind == BANKRUPT:
+            S[SIT + S_PILE_BANKRUPT] += 1
+        elif kind == LUCKY_BREAK:
+            S[SIT + S_PILE_LUCKY] += 1
+        elif kind == CASH:
+            v = card_value(RB, p, c)
+            S[SIT + S_PILE_CASH_N] += 1
+            S[SIT + S_PILE_CASH_SUM] += v
+            if v > mt:
+                S[SIT + S_USEFUL_PILE_SUM] += v
+    S[SIT + S_MY_SKY] = S[SKY_LEN + p]
+    best = 0
+    for q in range(RB[R_PLAYERS]):
+        if q != p:
+            best = max(best, S[SKY_LEN + q])
+    S[SIT + S_BEST_OPP_SKY] = best
+    S[SIT + S_FINISH] = RB[R_FINISH]
+    S[SIT + S_ROUND_ENDING] = S[G_ROUND_ENDING]
+
+
+@njit(cache=True)
+def draw_chance(S, RB, pk, pp, rng, p):
+    """Draw the top Chance card (reshuffling the deck when it runs out) and carry it out.
+    Returns the change to this turn's flip limit."""
+    n_chance = RB[R_CHANCE]
+    if S[G_CHANCE_POS] == n_chance:
+        shuffle(rng, RNG_TABLE, S, CHANCE_ORDER, n_chance)
+        S[G_CHANCE_POS] = 0
+    card = S[CHANCE_ORDER + S[G_CHANCE_POS]]
+    S[G_CHANCE_POS] += 1
+    S[stat(S, p, SC_CHANCE)] += 1
+    effect = RB[R_CHANCE_EFFECT + card]
+    param = RB[R_CHANCE_PARAM + card]
+    if effect == CH_EXTRA_FLIPS:
+        return param
+    if effect == CH_FEWER_FLIPS:
+        return -param
+    if effect == CH_STEAL_BUILDING:
+        face = RB[R_DIE + randint(rng, RNG_TABLE, RB[R_FACES])]
+        if face > 0 and face >= param:
+            v = choose_victim(pk, pp, p, S, RB, rng)
+            if v >= 0:
+                move_building(S, RB, v, p, shortest_building(S, RB, v))
+    elif effect == CH_LOSE_BUILDING:
+        b = shortest_building(S, RB, p)
+        if b >= 0:
+            move_building(S, RB, p, -1, b)
+    elif effect == CH_TAKE_LUCKY_BREAK:
+        c = find_card(S, RB, p, LUCKY_BREAK, DRAW)
+        if c >= 0:
+            take_from_pile(S, p, c)
+            shuffle(rng, rng_deck(p), S, DRAW_PILE + p * MAX_DECK, S[DRAW_N + p])
+            S[WHERE + p * MAX_DECK + c] = TURN
+            S[TURN_CARDS + S[T_N]] = c
+            S[T_N] += 1
+            S[T_LUCKY] += 1
+    elif effect == CH_GO:
+        play_from(S, RB, pk, pp, rng, p, DRAW)
+    elif effect == CH_JUST_VISITING:
+        play_from(S, RB, pk, pp, rng, p, DISCARD)
+    elif effect == CH_GO_TO_JAIL:
+        go_to_jail(S, RB, pk, pp, rng, p)
+    return 0
+
+
+@njit(cache=True)
+def pile_bankrupts(S, RB, p):
+    n = 0
+    for k in range(S[DRAW_N + p]):
+        if card_kind(RB, p, S[DRAW_PILE + p * MAX_DECK + k]) == BANKRUPT:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def flip2_window(S, RB, pk, pp, rng, p):
+    """After seat p stops, each opponent in turn order may play a held Flip 2 on p, which p may
+    answer with a Nope!. Returns True if p went bankrupt."""
+    n_players = RB[R_PLAYERS]
+    for j in range(1, n_players):
+        o = (p + j) % n_players
+        f2 = find_card(S, RB, o, FLIP2, HELD)
+        if f2 < 0:
+            continue
+        mt = min_target(S, RB, p)
+        stake = 0
+        for k in range(S[T_N]):
+            c = S[TURN_CARDS + k]
+            if card_kind(RB, p, c) == CASH and card_value(RB, p, c) > mt:
+                stake += card_value(RB, p, c)
+        p2 = p_bust_within(2, S[DRAW_N + p], pile_bankrupts(S, RB, p), S[T_LUCKY])
+        if not want_flip2(pk, pp, o, stake, p2, S[SKY_LEN + p], rng, S):
+            continue
+        S[stat(S, o, SC_FLIP2_PLAYED)] += 1
+        nope = find_card(S, RB, p, NOPE, HELD)
+        if nope < 0:
+            nope = find_card(S, RB, p, NOPE, TURN)
+        if nope >= 0 and want_nope_flip2(pk, pp, p, stake, p2, rng):
+            S[WHERE + p * MAX_DECK + nope] = DISCARD  # the Flip 2 stays in o's hand
+            S[stat(S, p, SC_NOPE_PLAYED)] += 1
+        else:
+            S[WHERE + o * MAX_DECK + f2] = DISCARD
+            S[stat(S, p, SC_FLIP2_FORCED)] += 1
+            for _ in range(2):
+                r = flip_one(S, RB, rng, p)
+                if r == FLIP_BUST:
+                    return True
+                if r == FLIP_NONE:
+                    break
+        if RB[R_MULTI_FLIP2] == 0:
+            break
+    return False
+
+
+@njit(cache=True)
+def use_tokens(S, RB, pk, pp, rng, p, busted):
+    """Seat p may play Tokens (held from earlier turns, or flipped this turn) to free corners."""
+    last_chance = S[G_ROUND_ENDING] == 1 and RB[R_KEEP_HELD] == 0
+    for _ in range(N_CORNERS):
+        tok = find_card(S, RB, p, TOKEN, HELD)
+        if tok < 0 and not busted:
+            tok = find_card(S, RB, p, TOKEN, TURN)
+        if tok < 0:
+            return
+        any_free = False
+        for c in range(N_CORNERS):
+            any_free = any_free or S[CORNERS + c] < 0
+        if not any_free:
+            return
+        n_flip = 0 if busted else list_cash(S, RB, p, TURN, BUF_VALUE)
+        n_draw = list_cash(S, RB, p, DRAW, BUF_VALUE2)
+        n_disc = list_cash(S, RB, p, DISCARD, BUF_VALUE3)
+        corner = choose_token(pk, pp, p, S, RB, rng, n_flip, n_draw, n_disc, last_chance)
+        if corner < 0:
+            return
+        if S[CORNERS + corner] >= 0:
+            S[G_STATUS] = ERR_ILLEGAL_PLAY
+            return
+        S[WHERE + p * MAX_DECK + tok] = CORNER
+        S[CORNERS + corner] = p * MAX_DECK + tok
+        S[stat(S, p, SC_TOKENS)] += 1
+        if corner == GO:
+            play_from(S, RB, pk, pp, rng, p, DRAW)
+        elif corner == JUST_VISITING:
+            play_from(S, RB, pk, pp, rng, p, DISCARD)
+        elif corner == GO_TO_JAIL:
+            go_to_jail(S, RB, pk, pp, rng, p)
+        elif corner == FREE_PARKING and S[T_FP] == 0:
+            S[T_FP] = 1
+
+
+@njit(cache=True)
+def play_turn(S, RB, pk, pp, pt, rng, p):
+    S[T_N] = 0
+    S[T_LUCKY] = 0
+    S[T_FP] = 0
+    S[T_BLOCKED] = 0
+    S[stat(S, p, SC_TURNS)] += 1
+    # Roll; each '?' draws a Chance card and rolls again.
+    bonus = 0
+    face = 0
+    for _ in range(64):
+        face = RB[R_DIE + randint(rng, RNG_TABLE, RB[R_FACES])]
+        if face != 0:
+            break
+        bonus += draw_chance(S, RB, pk, pp, rng, p)
+        if S[G_STATUS] != OK:
+            return
+    limit = max(1, face + bonus) if face > 0 else 0
+    # Flip one card at a time until the policy cashes out, the limit is reached or a bust.
+    busted = False
+    flips = 0
+    while flips < limit:
+        if S[DRAW_N + p] == 0 and RB[R_RESHUFFLE] == 0:
+            break
+        fill_situation(S, RB, p, flips, limit)
+        if not should_flip(pk, pp, pt, p, S, rng):
+            break
+        r = flip_one(S, RB, rng, p)
+        if r == FLIP_NONE:
+            break
+        flips += 1
+        if r == FLIP_BUST:
+            busted = True
+            break
+    if not busted and S[T_N] > 0:
+        busted = flip2_window(S, RB, pk, pp, rng, p)
+    if not busted or RB[R_TOKEN_AFTER_BUST] == 1:
+        use_tokens(S, RB, pk, pp, rng, p, busted)
+    if not busted and S[G_STATUS] == OK:
+        # The Cash flipped this turn, as a list in BUF_VALUE2 (free during placement).
+        n = 0
+        for k in range(S[T_N]):
+            c = S[TURN_CARDS + k]
+            if S[WHERE + p * MAX_DECK + c] == TURN and card_kind(RB, p, c) == CASH:
+                S[BUF_VALUE2 + n] = c
+                n += 1
+        place_cards(S, RB, pk, pp, rng, p, BUF_VALUE2, n, True)
+    # Clear the turn area: Flip 2, Nope! and Token are kept, the rest is discarded.
+    for k in range(S[T_N]):
+        c = S[TURN_CARDS + k]
+        if S[WHERE + p * MAX_DECK + c] == TURN:
+            kind = card_kind(RB, p, c)
+            keep = (kind == TOKEN or kind == FLIP2 or kind == NOPE) and not busted
+            S[WHERE + p * MAX_DECK + c] = HELD if keep else DISCARD
+    S[T_N] = 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Rounds and whole games
+
+
+@njit(cache=True)
+def stalled(S, RB):
+    """No player can flip any more this round."""
+    for p in range(RB[R_PLAYERS]):
+        if S[DRAW_N + p] > 0 or (RB[R_RESHUFFLE] == 1 and has_cards_at(S, RB, p, DISCARD)):
+            return False
+    return True
+
+
+@njit(cache=True)
+def end_round(S, RB, first):
+    """Award a building for each covered property, then gray buildings for new colour sets,
+    most valuable colour first, while grays last."""
+    n_players = RB[R_PLAYERS]
+    n_props = RB[R_PROPS]
+    for i in range(n_props):
+        if S[STACK_N + i] > 0 and S[BLDS_LEFT + i] > 0:
+            o = S[TOP_OWNER + i]
+            move_building(S, RB, -1, o, i)
+            S[stat(S, o, SC_CASH_WON)] += 1
+    per_pair = RB[R_GRAY_PER_PAIR] == 1
+    for k in range(n_props):
+        i = RB[R_GRAY_ORDER + k]
+        for j in range(n_players):
+            o = (first + j) % n_players
+            count = S[SKY_COUNT + o * (MAX_PROPS + 1) + i]
+            done = S[PAIRS_DONE + o * MAX_PROPS + i]
+            if per_pair:
+                due = count // 2 - done
+            else:
+                due = 1 if count >= 2 and done == 0 else 0
+            if due <= 0:
+                continue
+            S[PAIRS_DONE + o * MAX_PROPS + i] += due  # a set passed over for want of grays stays passed
+            for _ in range(due):
+                if S[G_GRAY_LEFT] > 0:
+                    move_building(S, RB, -1, o, n_props)
+                    S[stat(S, o, SC_GRAYS)] += 1
+
+
+@njit(cache=True)
+def check_invariants(S, RB):
+    """OK, or the code of the first broken invariant."""
+    n_players = RB[R_PLAYERS]
+    n_props = RB[R_PROPS]
+    for p in range(n_players):
+        n_draw = 0
+        for c in range(RB[R_DECK_SIZE + p]):
+            w = S[WHERE + p * MAX_DECK + c]
+            kind = card_kind(RB, p, c)
+            if w < DRAW or w > CORNER or w == TURN:
+                return ERR_DECK
+            n_draw += w == DRAW
+            if (w == HELD or w == CORNER) and kind != TOKEN and kind != FLIP2 and kind != NOPE:
+                return ERR_HELD
+            if w == CORNER and kind != TOKEN:
+                return ERR_CORNER
+        if n_draw != S[DRAW_N + p]:
+            return ERR_DECK
+        seen = 0  # bit c: card c already met in the pile
+        for k in range(S[DRAW_N + p]):
+            c = S[DRAW_PILE + p * MAX_DECK + k]
+            if (seen >> c) & 1 or S[WHERE + p * MAX_DECK + c] != DRAW:
+                return ERR_DECK
+            seen |= 1 << c
+    n_board = 0
+    for i in range(n_props):
+        for k in range(S[STACK_N + i]):
+            code = S[STACK + i * MAX_STACK + k]
+            p = code // MAX_DECK
+            c = code % MAX_DECK
+            if S[WHERE + code] != BOARD or card_kind(RB, p, c) != CASH:
+                return ERR_BOARD
+            if k == 0:
+                need = RB[R_PROP_VALUE + i]
+            else:
+                below = S[STACK + i * MAX_STACK + k - 1]
+                need = card_value(RB, below // MAX_DECK, below % MAX_DECK)
+            if card_value(RB, p, c) <= need and S[STACK_FP + i * MAX_STACK + k] == 0:
+                return ERR_BOARD
+        n = S[STACK_N + i]
+        n_board += n
+        top_v = 0
+        top_o = -1
+        if n > 0:
+            top = S[STACK + i * MAX_STACK + n - 1]
+            top_v = card_value(RB, top // MAX_DECK, top % MAX_DECK)
+            top_o = top // MAX_DECK
+        if S[TOP_VALUE + i] != top_v or S[TOP_OWNER + i] != top_o:
+            return ERR_BOARD
+    on_board = 0
+    on_corner = 0
+    for p in range(n_players):
+        for c in range(RB[R_DECK_SIZE + p]):
+            on_board += S[WHERE + p * MAX_DECK + c] == BOARD
+            on_corner += S[WHERE + p * MAX_DECK + c] == CORNER
+    if on_board != n_board:
+        return ERR_BOARD
+    n_corner = 0
+    for corner in range(N_CORNERS):
+        code = S[CORNERS + corner]
+        if code >= 0:
+            n_corner += 1
+            if S[WHERE + code] != CORNER:
+                return ERR_CORNER
+    if n_corner != on_corner:
+        return ERR_CORNER
+    gray = S[G_GRAY_LEFT]
+    for p in range(n_players):
+        length = 0
+        count = 0
+        for b in range(n_props + 1):
+            have = S[SKY_COUNT + p * (MAX_PROPS + 1) + b]
+            length += have * building_length(RB, b)
+            count += have
+        gray += S[SKY_COUNT + p * (MAX_PROPS + 1) + n_props]
+        if length != S[SKY_LEN + p] or count != S[N_BLD + p]:
+            return ERR_BUILDINGS
+    if gray != RB[R_GRAY] or S[G_GRAY_LEFT] < 0:
+        return ERR_BUILDINGS
+    for i in range(n_props):
+        total = S[BLDS_LEFT + i]
+        for p in range(n_players):
+            total += S[SKY_COUNT + p * (MAX_PROPS + 1) + i]
+        if total != RB[R_PROP_BUILDINGS + i] or S[BLDS_LEFT + i] < 0:
+            return ERR_BUILDINGS
+    return OK
+
+
+@njit(cache=True)
+def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row):
+    """Play game number `game` of the run with master seed `seed` into output row `row`."""
+    n_players = RB[R_PLAYERS]
+    n_props = RB[R_PROPS]
+    for s in range(RNG_SIZE // 4):
+        seed_state(rng, 4 * s, seed, game, s)
+    S[:] = 0
+    S[G_GRAY_LEFT] = RB[R_GRAY]
+    for i in range(n_props):
+        S[BLDS_LEFT + i] = RB[R_PROP_BUILDINGS + i]
+    for k in range(RB[R_CHANCE]):
+        S[CHANCE_ORDER + k] = k
+    shuffle(rng, RNG_TABLE, S, CHANCE_ORDER, RB[R_CHANCE])
+    keep_held = RB[R_KEEP_HELD] == 1
+    current = 0
+    rounds = 0
+    turns = 0
+    n_stalled = 0
+    capped = 0
+    while True:
+        any_left = False  # with no buildings left to win, nothing can change any more
+        for i in range(n_props):
+            any_left = any_left or S[BLDS_LEFT + i] > 0
+        if not any_left:
+            break
+        rounds += 1
+        for p in range(n_players):
+            rebuild_pile(S, RB, rng, p, True, True, not keep_held)
+        for i in range(n_props):
+            S[STACK_N + i] = 0
+            S[TOP_VALUE + i] = 0
+            S[TOP_OWNER + i] = -1
+        for corner in range(N_CORNERS):
+            S[CORNERS + corner] = -1
+        S[G_TRIGGERED] = 0
+        S[G_ROUND_ENDING] = 0
+        first = current
+        remaining = -1  # turns left after the round end was triggered
+        for t in range(MAX_TURNS_PER_ROUND + 1):
+            if t == MAX_TURNS_PER_ROUND or stalled(S, RB):
+                n_stalled += 1
+                break
+            play_turn(S, RB, pk, pp, pt, rng, current)
+            turns += 1
+            if S[G_STATUS] == OK and check:
+                S[G_STATUS] = check_invariants(S, RB)
+            if S[G_STATUS] != OK:
+                break
+            if S[G_TRIGGERED] == 1 and remaining < 0:
+                remaining = n_players - 1
+                S[G_ROUND_ENDING] = 1
+            elif remaining > 0:
+                remaining -= 1
+            current = (current + 1) % n_players
+            if remaining == 0:
+                break
+        if S[G_STATUS] != OK:
+            break
+        end_round(S, RB, first)
+        if check:
+            S[G_STATUS] = check_invariants(S, RB)
+            if S[G_STATUS] != OK:
+                break
+        finished = False
+        for p in range(n_players):
+            finished = finished or S[SKY_LEN + p] >= RB[R_FINISH]
+        if finished:
+            break
+        if rounds >= RB[R_MAX_ROUNDS]:
+            capped = 1
+            break
+    # Longest skyline wins; ties go to fewer buildings; a tie on both is shared.
+    best = 0
+    for p in range(1, n_players):
+        if S[SKY_LEN + p] > S[SKY_LEN + best] or (
+            S[SKY_LEN + p] == S[SKY_LEN + best] and S[N_BLD + p] < S[N_BLD + best]
+        ):
+            best = p
+    n_best = 0
+    for p in range(n_players):
+        win = S[SKY_LEN + p] == S[SKY_LEN + best] and S[N_BLD + p] == S[N_BLD + best]
+        n_best += win
+        S[stat(S, p, SC_WIN)] = win
+        S[stat(S, p, SC_SKY)] = S[SKY_LEN + p]
+        S[stat(S, p, SC_BUILDINGS)] = S[N_BLD + p]
+        for col in range(N_SEAT_COLS):
+            seat_out[row, p, col] = S[stat(S, p, col)]
+    game_out[row, G_WINNER] = best if n_best == 1 else -1
+    game_out[row, G_ROUNDS] = rounds
+    game_out[row, G_TURNS] = turns
+    game_out[row, G_STALLED] = n_stalled
+    game_out[row, G_CAPPED] = capped
+    game_out[row, G_STATUS_OUT] = S[G_STATUS]
+
+
+@njit(cache=True)
+def new_state():
+    return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64)
+
+
+@njit(cache=True, parallel=True)
+def play_batch(RB, pk, pp, pt, seed, first, n_games, check, game_out, seat_out):
+    """Play games first .. first + n_games - 1 into game_out[n, N_GAME_COLS] and
+    seat_out[n, players, N_SEAT_COLS]: contiguous blocks of games, one state per block.
+    RB: rules buffer; pk/pp: each seat's policy kind and parameters; pt: lookup tables that
+    table-driven policies read (float64, may be empty)."""
+    n_blocks = min(n_games, 256)
+    for b in prange(n_blocks):
+        S, rng = new_state()
+        for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
+            play_game(S, RB, pk, pp, pt, rng, seed, first + row, check, game_out, seat_out, row)

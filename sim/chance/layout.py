@@ -1,0 +1,166 @@
+"""Memory layout of a Monopoly Chance game, shared by the kernel and the policies.
+
+A game's whole state lives in one flat int32 array ``S`` and the rules in one int32 array
+``RB``; the names below are offsets into them. Compiled functions then pass two arrays instead
+of dozens: every array argument costs reference counting at each call, and that overhead,
+not the game logic, dominated an earlier version that passed bundles of arrays (see
+docs/architecture.md). Sizes are fixed maxima so every offset is a compile-time constant.
+
+Conventions: a card is (seat p, index c in that seat's deck). Per-seat card tables are
+indexed ``p * MAX_DECK + c``; a card on the board is coded ``p * MAX_DECK + c`` too.
+"""
+
+from numba import njit
+
+MAX_PLAYERS = 4
+MAX_DECK = 64  # cards in one token deck
+MAX_PROPS = 16  # property spaces
+MAX_FACES = 16  # die faces
+MAX_CHANCE = 32  # Chance cards
+MAX_STACK = MAX_PLAYERS * MAX_DECK  # cards on one property
+N_CORNERS = 4
+N_STREAMS = 1 + 2 * MAX_PLAYERS  # table, each seat's deck, each seat's policy
+_CARDS = MAX_PLAYERS * MAX_DECK
+
+# Card locations (values stored in WHERE).
+DRAW, DISCARD, BOARD, TURN, HELD, CORNER = range(6)
+
+# ---- rules buffer RB ------------------------------------------------------------------------
+R_PLAYERS = 0
+R_PROPS = 1  # number of property spaces
+R_FACES = 2  # number of die faces
+R_CHANCE = 3  # number of Chance cards
+R_FINISH = 4
+R_GRAY = 5  # gray buildings in the box
+R_GRAY_LEN = 6
+R_MAX_ROUNDS = 7
+R_RESHUFFLE = 8  # house rules, 0/1
+R_MULTI_FLIP2 = 9
+R_TOKEN_AFTER_BUST = 10
+R_EXHAUSTED_COUNT = 11
+R_GRAY_PER_PAIR = 12
+R_KEEP_HELD = 13
+R_PROP_VALUE = 16
+R_PROP_BUILDINGS = R_PROP_VALUE + MAX_PROPS
+R_PROP_LENGTH = R_PROP_BUILDINGS + MAX_PROPS
+R_GRAY_ORDER = R_PROP_LENGTH + MAX_PROPS  # property indices, most valuable first
+R_DIE = R_GRAY_ORDER + MAX_PROPS  # faces; 0 is '?'
+R_DECK_KIND = R_DIE + MAX_FACES  # [p * MAX_DECK + c]
+R_DECK_VALUE = R_DECK_KIND + _CARDS
+R_DECK_SIZE = R_DECK_VALUE + _CARDS  # [p]
+R_CHANCE_EFFECT = R_DECK_SIZE + MAX_PLAYERS
+R_CHANCE_PARAM = R_CHANCE_EFFECT + MAX_CHANCE
+RULES_SIZE = R_CHANCE_PARAM + MAX_CHANCE
+
+# ---- state buffer S -------------------------------------------------------------------------
+WHERE = 0  # [p * MAX_DECK + c]: location of each card
+DRAW_PILE = WHERE + _CARDS  # [p * MAX_DECK + k]: draw pile, top at k = DRAW_N[p] - 1
+DRAW_N = DRAW_PILE + _CARDS  # [p]
+TURN_CARDS = DRAW_N + MAX_PLAYERS  # cards in front of the player whose turn it is
+STACK = TURN_CARDS + MAX_DECK  # [i * MAX_STACK + k]: card codes on property i, bottom first
+STACK_FP = STACK + MAX_PROPS * MAX_STACK  # 1 where the card went down through Free Parking
+STACK_N = STACK_FP + MAX_PROPS * MAX_STACK  # [i]
+TOP_VALUE = STACK_N + MAX_PROPS  # [i]: value of the top card, 0 when empty
+TOP_OWNER = TOP_VALUE + MAX_PROPS  # [i]: seat of the top card, -1 when empty
+CORNERS = TOP_OWNER + MAX_PROPS  # [corner]: code of the Token on it, -1 when free
+BLDS_LEFT = CORNERS + N_CORNERS  # [i]: buildings still on property i
+SKY_COUNT = BLDS_LEFT + MAX_PROPS  # [p * (MAX_PROPS + 1) + b]: buildings of kind b; b = n_props is gray
+SKY_LEN = SKY_COUNT + MAX_PLAYERS * (MAX_PROPS + 1)  # [p]
+N_BLD = SKY_LEN + MAX_PLAYERS  # [p]
+PAIRS_DONE = N_BLD + MAX_PLAYERS  # [p * MAX_PROPS + i]: colour pairs already paid a gray
+CHANCE_ORDER = PAIRS_DONE + MAX_PLAYERS * MAX_PROPS  # Chance deck order
+# scalars
+T_N = CHANCE_ORDER + MAX_CHANCE  # cards in TURN_CARDS
+T_LUCKY = T_N + 1  # Lucky Breaks in front of the player, not yet used
+T_FP = T_LUCKY + 1  # Free Parking: 0 none, 1 available, 2 spent
+T_BLOCKED = T_FP + 1  # bit i set: a Nope! closed property i to the current player this turn
+G_TRIGGERED = T_BLOCKED + 1  # round end triggered
+G_STATUS = G_TRIGGERED + 1  # 0 or the first invariant failure
+G_GRAY_LEFT = G_STATUS + 1
+G_CHANCE_POS = G_GRAY_LEFT + 1  # next Chance card to draw
+G_ROUND_ENDING = G_CHANCE_POS + 1  # the last turns of a round are being played
+SIT = G_ROUND_ENDING + 1  # situation for flip decisions, see S_* below
+N_SIT = 20
+STATS = SIT + N_SIT  # [p * N_SEAT_COLS + col]
+N_SEAT_COLS = 15
+BUF_VALUE = STATS + MAX_PLAYERS * N_SEAT_COLS  # scratch: Cash values offered to a policy
+BUF_CARD = BUF_VALUE + _CARDS  # scratch: the matching card indices
+BUF_VALUE2 = BUF_CARD + _CARDS
+BUF_VALUE3 = BUF_VALUE2 + _CARDS
+STATE_SIZE = BUF_VALUE3 + _CARDS
+
+# ---- situation slots S[SIT + ...] ----------------------------------------------------------
+(
+    S_FLIPS_TAKEN,
+    S_FLIPS_LEFT,
+    S_CASH_SUM,
+    S_CASH_N,
+    S_LUCKY_HELD,
+    S_PILE_N,
+    S_PILE_BANKRUPT,
+    S_PILE_LUCKY,
+    S_PILE_CASH_N,
+    S_PILE_CASH_SUM,
+    S_MIN_TARGET,
+    S_USEFUL_CASH_SUM,
+    S_USEFUL_PILE_SUM,
+    S_MY_SKY,
+    S_BEST_OPP_SKY,
+    S_FINISH,
+    S_ROUND_ENDING,
+) = range(17)
+NO_TARGET = 1 << 20  # S_MIN_TARGET when no property is worth taking
+
+# ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------
+(
+    SC_SKY,
+    SC_BUILDINGS,
+    SC_GRAYS,
+    SC_WIN,
+    SC_TURNS,
+    SC_FLIPS,
+    SC_BUSTS,
+    SC_LUCKY_SAVES,
+    SC_FLIP2_PLAYED,
+    SC_FLIP2_FORCED,
+    SC_NOPE_PLAYED,
+    SC_TOKENS,
+    SC_CHANCE,
+    SC_CASH_PLAYED,
+    SC_CASH_WON,
+) = range(N_SEAT_COLS)
+SEAT_COLS = (
+    "skyline",
+    "buildings",
+    "grays",
+    "win",
+    "turns",
+    "flips",
+    "busts",
+    "lucky_saves",
+    "flip2_played",
+    "flip2_forced",
+    "nope_played",
+    "tokens_played",
+    "chance_cards",
+    "cash_played",
+    "cash_won",
+)
+
+# Random streams: offsets into the per-game uint64 rng array (four words per stream).
+RNG_TABLE = 0  # die rolls and the Chance deck
+
+
+@njit(cache=True)
+def rng_deck(p):
+    """Offset of seat p's deck-shuffling stream."""
+    return 4 * (1 + p)
+
+
+@njit(cache=True)
+def rng_policy(p):
+    """Offset of seat p's policy stream (random choices of its bot)."""
+    return 4 * (1 + MAX_PLAYERS + p)
+
+
+RNG_SIZE = 4 * N_STREAMS

@@ -1,0 +1,87 @@
+"""Result folders: tables as Parquet, a manifest, a summary and plots, written atomically.
+
+A run writes into a temporary sibling folder and renames it into place only when every file is
+complete, so an interrupted or failed run leaves nothing half-written and never touches an
+existing folder.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+
+from sim.core.runner import UsageError
+
+LIBRARIES = ("monosim", "numpy", "numba", "pandas", "pyarrow", "scipy", "matplotlib")
+
+
+def check_new_dir(out: Path) -> None:
+    """Refuse an output folder that already holds something (checked before any game runs)."""
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UsageError(f"output folder {out} already exists and is not empty; choose another --out")
+
+
+def write_dir(out: Path, writers: dict[str, Callable[[Path], None]]) -> Path:
+    """Call each writer with its path inside a temporary folder, then move the folder to `out`."""
+    check_new_dir(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        for name, write in writers.items():
+            write(tmp / name)
+        if out.exists():
+            out.rmdir()  # empty, checked above
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out
+
+
+def write_json(obj) -> Callable[[Path], None]:
+    return lambda path: path.write_text(json.dumps(obj, indent=2, default=str) + "\n")
+
+
+def write_text(text: str) -> Callable[[Path], None]:
+    return lambda path: path.write_text(text)
+
+
+def versions() -> dict[str, str]:
+    found = {"python": platform.python_version()}
+    for lib in LIBRARIES:
+        try:
+            found[lib] = metadata.version(lib)
+        except metadata.PackageNotFoundError:
+            found[lib] = "not installed"
+    return found
+
+
+def git_commit() -> str | None:
+    """The commit of the checkout the package runs from, when it is one."""
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def manifest(**fields) -> dict:
+    return {
+        "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "command": " ".join([Path(sys.argv[0]).name] + sys.argv[1:]),
+        "versions": versions(),
+        "git_commit": git_commit(),
+        **fields,
+    }

@@ -1,0 +1,113 @@
+"""Run a game's batch kernel over many games, in chunks, with a progress bar.
+
+Chunks only bound memory and pace the progress bar: game g is seeded from (seed, g), so the
+tables are identical for any chunk size and any thread count.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
+
+import numba
+import numpy as np
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+DEFAULT_CHUNK = 100_000
+MAX_SEED = 2**64 - 1
+
+
+class UsageError(ValueError):
+    """Bad input from a user: reported as one line, exit code 2."""
+
+
+def check_run_args(n_games: int, seed: int, chunk_size: int, threads: int | None) -> None:
+    if n_games < 1:
+        raise UsageError(f"--games must be at least 1 (got {n_games})")
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"--seed must be between 0 and 2**64 - 1 (got {seed})")
+    if chunk_size < 1:
+        raise UsageError(f"--chunk-size must be at least 1 (got {chunk_size})")
+    if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise UsageError(
+            f"--threads must be between 1 and {numba.config.NUMBA_NUM_THREADS} (got {threads})"
+        )
+
+
+@contextlib.contextmanager
+def thread_count(threads: int | None) -> Iterator[None]:
+    """Run the enclosed block with numba using `threads` threads (all when None)."""
+    if threads is None:
+        yield
+        return
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+def run_chunks(
+    play_chunk: Callable[[int, int], dict[str, np.ndarray]],
+    n_games: int,
+    chunk_size: int = DEFAULT_CHUNK,
+    threads: int | None = None,
+    progress: bool = False,
+    label: str = "games",
+) -> dict[str, np.ndarray]:
+    """Call ``play_chunk(first, n)`` over consecutive chunks and concatenate its arrays."""
+    parts: list[dict[str, np.ndarray]] = []
+    bar = _progress(progress)
+    with thread_count(threads), bar:
+        task = bar.add_task(label, total=n_games)
+        for first in range(0, n_games, chunk_size):
+            n = min(chunk_size, n_games - first)
+            parts.append(play_chunk(first, n))
+            bar.advance(task, n)
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+class _Quiet:
+    """Stands in for the progress bar when it is off."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def add_task(self, *args, **kwargs):
+        return 0
+
+    def advance(self, *args, **kwargs):
+        pass
+
+
+class _RateColumn(ProgressColumn):
+    def render(self, task):
+        return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
+
+
+def _progress(enabled: bool):
+    if not enabled:
+        return _Quiet()
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _RateColumn(),
+        TimeRemainingColumn(),
+        console=Console(file=sys.stderr),
+        transient=True,
+    )

@@ -1,0 +1,43 @@
+"""Confidence intervals for win rates, means and paired differences."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+
+CONFIDENCE = 0.95
+
+
+def z_value(confidence: float = CONFIDENCE) -> float:
+    return float(stats.norm.ppf(0.5 + confidence / 2))
+
+
+def wilson(successes, n, confidence: float = CONFIDENCE):
+    """Wilson score interval for a proportion. `successes` may be fractional (shared wins
+    count as 1/k each); arrays broadcast. Returns (low, high)."""
+    successes = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    z = z_value(confidence)
+    p = successes / n
+    denom = 1 + z**2 / n
+    centre = (p + z**2 / (2 * n)) / denom
+    half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denom
+    return centre - half, centre + half
+
+
+def mean_ci(x, confidence: float = CONFIDENCE):
+    """Mean of x and the half-width of its normal-approximation interval."""
+    x = np.asarray(x, dtype=float)
+    n = x.size
+    if n < 2:
+        return float(x.mean()) if n else float("nan"), float("nan")
+    return float(x.mean()), z_value(confidence) * float(x.std(ddof=1)) / np.sqrt(n)
+
+
+def paired_diff(a, b, confidence: float = CONFIDENCE):
+    """Mean of a - b over paired observations (same game seeds) and its half-width."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError("paired samples must have the same shape")
+    return mean_ci(a - b, confidence)

@@ -1,0 +1,452 @@
+"""Bot policies for Monopoly Chance.
+
+A policy is a kind (an integer) plus a float64 parameter vector. The kernel calls the @njit
+decision functions below at every decision point, so one compiled kernel serves every policy
+and every parameter value. A decision function reads the game through the state buffer ``S``
+and rules buffer ``RB`` (offsets in sim/chance/layout.py); `pk[p]` is seat p's kind and
+`pp[p]` its parameters; random choices use seat p's own policy stream. Parameter slots:
+
+    0       the stopping parameter of the kind (p_stop, n, p, v or risk)
+    1..5    table tactics shared by every kind: see TACTICS
+
+Decisions: flip or cash out; where each Cash card goes (take a free space, outbid an opponent,
+fortify your own); whether to play Flip 2 on a player who stopped; whether to answer with Nope!;
+which corner a Token goes to and with which card; whom to hit with a Chance card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.chance.layout import (
+    BLDS_LEFT,
+    BUF_VALUE,
+    BUF_VALUE2,
+    BUF_VALUE3,
+    CORNERS,
+    N_BLD,
+    N_CORNERS,
+    R_GRAY_LEN,
+    R_PROP_LENGTH,
+    R_PROP_VALUE,
+    R_PROPS,
+    R_PLAYERS,
+    G_GRAY_LEFT,
+    MAX_PROPS,
+    S_BEST_OPP_SKY,
+    S_CASH_SUM,
+    S_FLIPS_TAKEN,
+    S_LUCKY_HELD,
+    S_MY_SKY,
+    S_PILE_BANKRUPT,
+    S_PILE_N,
+    S_ROUND_ENDING,
+    S_USEFUL_CASH_SUM,
+    S_USEFUL_PILE_SUM,
+    SIT,
+    SKY_COUNT,
+    SKY_LEN,
+    TOP_OWNER,
+    TOP_VALUE,
+    rng_policy,
+)
+from sim.core.rng import randint, uniform
+
+RANDOM, MAX_FLIP, STOP_AFTER, BUST_THRESHOLD, CASH_TARGET, SMART = range(6)
+N_PARAMS = 8
+
+# name -> (kind, stopping parameter name, default, low, high, meaning)
+KINDS = {
+    "random": (RANDOM, "p_stop", 0.25, 0.0, 1.0, "random legal play; cash out with chance p_stop before each flip"),
+    "max_flip": (MAX_FLIP, None, 0.0, 0.0, 0.0, "always flip to the number rolled"),
+    "stop_after": (STOP_AFTER, "n", 2.0, 0.0, 20.0, "cash out after n flips"),
+    "bust_threshold": (BUST_THRESHOLD, "p", 0.2, 0.0, 1.0, "cash out when the next flip busts with chance above p"),
+    "cash_target": (CASH_TARGET, "v", 12.0, 0.0, 200.0, "cash out once the Cash flipped this turn reaches v"),
+    "smart": (SMART, "risk", 1.0, 0.0, 10.0, "flip while the expected gain of useful Cash beats risk x the expected loss"),
+}
+
+# Shared tactics: name -> (slot, default, low, high, meaning)
+TACTICS = {
+    "flip2_stake": (1, 8.0, 0.0, 200.0, "play Flip 2 on a player risking at least this much useful Cash"),
+    "nope_stake": (2, 8.0, 0.0, 200.0, "answer a Flip 2 with Nope! when risking at least this much useful Cash"),
+    "nope_length": (3, 2.0, 0.0, 20.0, "block a Cash card with Nope! when the building at stake is at least this long"),
+    "token_gain": (4, 2.0, 0.0, 20.0, "use a Token when it gains at least this much skyline (always on the last turn)"),
+    "fortify": (5, 1.0, 0.0, 1.0, "1: leftover Cash raises the bar on your own properties"),
+}
+
+class PolicyError(ValueError):
+    """A policy spec that names an unknown kind or parameter, or a value out of range."""
+
+
+def parse_policy(spec: str) -> tuple[str, int, np.ndarray]:
+    """'name k=v ...' -> (canonical spec, kind, params). Raises PolicyError on bad input."""
+    words = spec.split()
+    if not words:
+        raise PolicyError("empty policy; use one of: " + ", ".join(KINDS))
+    name = words[0]
+    if name not in KINDS:
+        raise PolicyError(f"unknown policy {name!r}; use one of: {', '.join(KINDS)}")
+    kind, stop_name, stop_default, lo, hi, _ = KINDS[name]
+    params = np.zeros(N_PARAMS)
+    params[0] = stop_default
+    for tname, (slot, default, *_rest) in TACTICS.items():
+        params[slot] = default
+    allowed = ([stop_name] if stop_name else []) + list(TACTICS)
+    for word in words[1:]:
+        key, eq, raw = word.partition("=")
+        if not eq:
+            raise PolicyError(f"policy {name}: expected key=value, got {word!r}")
+        if key not in allowed:
+            raise PolicyError(f"policy {name}: unknown parameter {key!r}; known: {', '.join(allowed)}")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise PolicyError(f"policy {name}: {key}={raw!r} is not a number") from None
+        if key == stop_name:
+            slot, low, high = 0, lo, hi
+        else:
+            slot, _, low, high, _ = TACTICS[key]
+        if not low <= value <= high:
+            raise PolicyError(f"policy {name}: {key}={raw} is outside [{low:g}, {high:g}]")
+        params[slot] = value
+    canonical = " ".join([name] + [w for w in words[1:]])
+    return canonical, kind, params
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the board
+
+
+@njit(cache=True)
+def requirement(S, RB, i):
+    """The value a Cash card must beat to be played on property i."""
+    top = S[TOP_VALUE + i]
+    return top if top > 0 else RB[R_PROP_VALUE + i]
+
+
+@njit(cache=True)
+def property_gain(S, RB, p, i):
+    """Skyline length seat p gains by holding property i at the round end (a new pair of a
+    colour adds a gray building); taking it from an opponent counts a little extra."""
+    owner = S[TOP_OWNER + i]
+    if S[BLDS_LEFT + i] <= 0 or owner == p:
+        return 0.0
+    length = RB[R_PROP_LENGTH + i]
+    gain = float(length)
+    if S[SKY_COUNT + p * (MAX_PROPS + 1) + i] % 2 == 1 and S[G_GRAY_LEFT] > 0:
+        gain += RB[R_GRAY_LEN]
+    if owner >= 0:
+        gain += 0.25 * length
+    return gain
+
+
+@njit(cache=True)
+def best_single_play(S, RB, p, v, free_parking):
+    """Best property for one Cash card of value v, and its gain ((-1, 0.0) when none)."""
+    best = -1
+    best_gain = 0.0
+    for i in range(RB[R_PROPS]):
+        if not free_parking and v <= requirement(S, RB, i):
+            continue
+        g = property_gain(S, RB, p, i)
+        if g > best_gain:
+            best = i
+            best_gain = g
+    return best, best_gain
+
+
+@njit(cache=True)
+def p_bust_within(n_flips, pile_n, pile_bankrupt, lucky_held):
+    """Chance that n forced flips from a pile holding pile_bankrupt Bankrupts among pile_n
+    cards draw more Bankrupts than the Lucky Breaks held (hypergeometric tail)."""
+    if pile_n == 0 or pile_bankrupt <= lucky_held:
+        return 0.0
+    n = min(n_flips, pile_n)
+    p_safe = 0.0
+    for k in range(0, min(lucky_held, n) + 1):
+        # C(B, k) C(N - B, n - k) / C(N, n)
+        term = 1.0
+        for j in range(k):
+            term *= (pile_bankrupt - j) / (j + 1.0)
+        for j in range(n - k):
+            term *= (pile_n - pile_bankrupt - j) / (j + 1.0)
+        for j in range(n):
+            term /= (pile_n - j) / (j + 1.0)
+        p_safe += term
+    return max(0.0, 1.0 - p_safe)
+
+
+# ---------------------------------------------------------------------------------------------
+# Decisions
+
+
+@njit(cache=True)
+def should_flip(pk, pp, pt, p, S, rng):
+    """True to flip another card, False to cash out. Reads the situation at S[SIT:];
+    `pt` holds lookup tables for table-driven policies."""
+    kind = pk[p]
+    stop = pp[p, 0]
+    if kind == RANDOM:
+        return uniform(rng, rng_policy(p)) >= stop
+    if kind == MAX_FLIP:
+        return True
+    if kind == STOP_AFTER:
+        return S[SIT + S_FLIPS_TAKEN] < stop
+    pile_n = S[SIT + S_PILE_N]
+    p_bust = 0.0
+    if S[SIT + S_LUCKY_HELD] == 0 and pile_n > 0:
+        p_bust = S[SIT + S_PILE_BANKRUPT] / pile_n
+    if kind == BUST_THRESHOLD:
+        return p_bust <= stop
+    if kind == CASH_TARGET:
+        return S[SIT + S_CASH_SUM] < stop
+    # SMART: one-step lookahead counting only Cash that can take something. A Bankrupt met
+    # while holding a Lucky Break costs the Lucky Break, valued as half the cash it protects.
+    if pile_n == 0:
+        return False
+    at_risk = float(S[SIT + S_USEFUL_CASH_SUM])
+    gain = S[SIT + S_USEFUL_PILE_SUM] / pile_n
+    lucky = S[SIT + S_LUCKY_HELD]
+    if lucky > 0:
+        loss = S[SIT + S_PILE_BANKRUPT] / pile_n * 0.5 * at_risk / lucky
+    else:
+        loss = p_bust * at_risk
+    if S[SIT + S_ROUND_ENDING] == 1 and S[SIT + S_MY_SKY] < S[SIT + S_BEST_OPP_SKY]:
+        loss *= 0.5  # behind on the last turns of a round: take more risk
+    return gain > stop * loss
+
+
+@njit(cache=True)
+def want_flip2(pk, pp, o, stake, p_bust2, target_sky, rng, S):
+    """Seat o decides whether to play its Flip 2 on a player who stopped with `stake` useful
+    Cash in front of them; two more flips bust them with chance p_bust2."""
+    kind = pk[o]
+    if kind == RANDOM:
+        return uniform(rng, rng_policy(o)) < 0.5
+    if p_bust2 <= 0.0:
+        return False
+    if kind == SMART:
+        bonus = 1.5 if target_sky >= S[SKY_LEN + o] else 1.0
+        return stake * p_bust2 * bonus >= pp[o, 1] * 0.25
+    return stake >= pp[o, 1]
+
+
+@njit(cache=True)
+def want_nope_flip2(pk, pp, p, stake, p_bust2, rng):
+    """Seat p decides whether to answer a Flip 2 played on it with a Nope!."""
+    kind = pk[p]
+    if kind == RANDOM:
+        return uniform(rng, rng_policy(p)) < 0.5
+    if p_bust2 <= 0.0:
+        return False
+    if kind == SMART:
+        return stake * p_bust2 >= pp[p, 2] * 0.25
+    return stake >= pp[p, 2]
+
+
+@njit(cache=True)
+def want_nope_cash(pk, pp, o, length_at_stake, rng):
+    """Seat o decides whether to block a Cash card played on a property it holds."""
+    if pk[o] == RANDOM:
+        return uniform(rng, rng_policy(o)) < 0.5
+    return length_at_stake >= pp[o, 3]
+
+
+@njit(cache=True)
+def choose_play(pk, pp, p, S, RB, rng, n_cash, fp_available, blocked_mask):
+    """Next Cash card to play and where: (k, i) plays S[BUF_VALUE + k] on property i, (-1, -1)
+    stops (the rest is discarded). Properties whose bit is set in blocked_mask are closed to
+    this player. A play that is only legal through Free Parking uses it."""
+    n_props = RB[R_PROPS]
+    if n_cash == 0:
+        return -1, -1
+    if pk[p] == RANDOM:
+        # Every legal (card, property) pair is equally likely; stopping is one more option.
+        n_legal = 0
+        for k in range(n_cash):
+            for i in range(n_props):
+                if not (blocked_mask >> i) & 1 and (fp_available or S[BUF_VALUE + k] > requirement(S, RB, i)):
+                    n_legal += 1
+        pick = randint(rng, rng_policy(p), n_legal + 1)
+        for k in range(n_cash):
+            for i in range(n_props):
+                if not (blocked_mask >> i) & 1 and (fp_available or S[BUF_VALUE + k] > requirement(S, RB, i)):
+                    if pick == 0:
+                        return k, i
+                    pick -= 1
+        return -1, -1
+    # Greedy: the most valuable property any card can take, with the cheapest card that does.
+    best_i = -1
+    best_k = -1
+    best_gain = 0.0
+    fp_i = -1
+    fp_gain = 0.0
+    for i in range(n_props):
+        if (blocked_mask >> i) & 1:
+            continue
+        g = property_gain(S, RB, p, i)
+        if g <= 0.0:
+            continue
+        need = requirement(S, RB, i)
+        k_best = -1
+        for k in range(n_cash):
+            v = S[BUF_VALUE + k]
+            if v > need and (k_best < 0 or v < S[BUF_VALUE + k_best]):
+                k_best = k
+        if k_best >= 0:
+            if g > best_gain:
+                best_i = i
+                best_k = k_best
+                best_gain = g
+        elif g > fp_gain:
+            fp_i = i
+            fp_gain = g
+    if fp_available and fp_i >= 0 and fp_gain > best_gain:
+        # Free Parking: the smallest card takes the best property no card can take normally.
+        k_min = 0
+        for k in range(1, n_cash):
+            if S[BUF_VALUE + k] < S[BUF_VALUE + k_min]:
+                k_min = k
+        return k_min, fp_i
+    if best_i >= 0:
+        return best_k, best_i
+    if pp[p, 5] >= 0.5:
+        # Fortify: the largest leftover card on top of my own, where the building is longest.
+        k_max = 0
+        for k in range(1, n_cash):
+            if S[BUF_VALUE + k] > S[BUF_VALUE + k_max]:
+                k_max = k
+        f_best = -1
+        f_len = 0
+        for i in range(n_props):
+            if (blocked_mask >> i) & 1 or S[TOP_OWNER + i] != p or S[BLDS_LEFT + i] <= 0:
+                continue
+            if S[BUF_VALUE + k_max] > S[TOP_VALUE + i] and RB[R_PROP_LENGTH + i] > f_len:
+                f_best = i
+                f_len = RB[R_PROP_LENGTH + i]
+        if f_best >= 0:
+            return k_max, f_best
+    return -1, -1
+
+
+@njit(cache=True)
+def choose_token(pk, pp, p, S, RB, rng, n_flipped, n_draw, n_discard, last_chance):
+    """Corner for a Token (0 GO, 1 Free Parking, 2 Just Visiting, 3 Go to Jail) or -1 to keep
+    it. Cash values on offer: flipped this turn at BUF_VALUE, in the draw pile at BUF_VALUE2,
+    in the discard pile at BUF_VALUE3. `last_chance`: a Token kept now is lost."""
+    if pk[p] == RANDOM:
+        n_free = 0
+        for c in range(N_CORNERS):
+            n_free += S[CORNERS + c] < 0
+        pick = randint(rng, rng_policy(p), n_free + 1)
+        for c in range(N_CORNERS):
+            if S[CORNERS + c] < 0:
+                if pick == 0:
+                    return c
+                pick -= 1
+        return -1
+    gain_go = 0.0
+    for k in range(n_draw):
+        gain_go = max(gain_go, best_single_play(S, RB, p, S[BUF_VALUE2 + k], False)[1])
+    gain_visit = 0.0
+    for k in range(n_discard):
+        gain_visit = max(gain_visit, best_single_play(S, RB, p, S[BUF_VALUE3 + k], False)[1])
+    gain_fp = 0.0
+    if n_flipped > 0:
+        best_normal = 0.0
+        for k in range(n_flipped):
+            best_normal = max(best_normal, best_single_play(S, RB, p, S[BUF_VALUE + k], False)[1])
+        gain_fp = best_single_play(S, RB, p, 0, True)[1] - best_normal
+    gain_jail = 0.0
+    for i in range(RB[R_PROPS]):
+        owner = S[TOP_OWNER + i]
+        if owner >= 0 and owner != p and S[BLDS_LEFT + i] > 0:
+            gain_jail = max(gain_jail, 0.6 * RB[R_PROP_LENGTH + i])
+    best = -1
+    best_gain = 0.0
+    for c in range(N_CORNERS):
+        g = gain_go if c == 0 else gain_fp if c == 1 else gain_visit if c == 2 else gain_jail
+        if S[CORNERS + c] < 0 and g > best_gain:
+            best = c
+            best_gain = g
+    if best >= 0 and (best_gain >= pp[p, 4] or last_chance):
+        return best
+    return -1
+
+
+@njit(cache=True)
+def choose_cash_card(pk, pp, p, S, RB, rng, n_cash):
+    """Which of the Cash values at S[BUF_VALUE:] to take from a pile (GO / Just Visiting):
+    the one with the best single play, the smaller between equals; -1 when there is none."""
+    if n_cash == 0:
+        return -1
+    if pk[p] == RANDOM:
+        return randint(rng, rng_policy(p), n_cash)
+    best_k = -1
+    best_gain = 0.0
+    for k in range(n_cash):
+        g = best_single_play(S, RB, p, S[BUF_VALUE + k], False)[1]
+        if g > best_gain or (g == best_gain and g > 0 and S[BUF_VALUE + k] < S[BUF_VALUE + best_k]):
+            best_k = k
+            best_gain = g
+    if best_k < 0:
+        best_k = 0
+        for k in range(1, n_cash):
+            if S[BUF_VALUE + k] > S[BUF_VALUE + best_k]:
+                best_k = k
+    return best_k
+
+
+@njit(cache=True)
+def choose_jail_target(pk, pp, p, S, RB, rng):
+    """Property whose top Cash card (an opponent's) goes back to its owner, or -1."""
+    n_props = RB[R_PROPS]
+    n_legal = 0
+    for i in range(n_props):
+        if S[TOP_OWNER + i] >= 0 and S[TOP_OWNER + i] != p:
+            n_legal += 1
+    if n_legal == 0:
+        return -1
+    if pk[p] == RANDOM:
+        pick = randint(rng, rng_policy(p), n_legal)
+        for i in range(n_props):
+            if S[TOP_OWNER + i] >= 0 and S[TOP_OWNER + i] != p:
+                if pick == 0:
+                    return i
+                pick -= 1
+    best = -1
+    best_score = -1.0
+    for i in range(n_props):
+        owner = S[TOP_OWNER + i]
+        if owner >= 0 and owner != p:
+            length = RB[R_PROP_LENGTH + i] if S[BLDS_LEFT + i] > 0 else 0
+            score = length + 0.01 * S[SKY_LEN + owner]
+            if score > best_score:
+                best = i
+                best_score = score
+    return best
+
+
+@njit(cache=True)
+def choose_victim(pk, pp, p, S, RB, rng):
+    """Opponent who loses a building to a Chance card: the leader (-1 when nobody has one)."""
+    n = RB[R_PLAYERS]
+    n_legal = 0
+    for q in range(n):
+        if q != p and S[N_BLD + q] > 0:
+            n_legal += 1
+    if n_legal == 0:
+        return -1
+    if pk[p] == RANDOM:
+        pick = randint(rng, rng_policy(p), n_legal)
+        for q in range(n):
+            if q != p and S[N_BLD + q] > 0:
+                if pick == 0:
+                    return q
+                pick -= 1
+    best = -1
+    for q in range(n):
+        if q != p and S[N_BLD + q] > 0 and (best < 0 or S[SKY_LEN + q] > S[SKY_LEN + best]):
+            best = q
+    return best
