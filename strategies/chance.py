@@ -157,6 +157,15 @@ def best_single_play(S, RB, p, v, free_parking):
 
 
 @njit(cache=True)
+def max_value(S, first, n):
+    """Largest of S[first : first + n] (n >= 1)."""
+    best = S[first]
+    for k in range(1, n):
+        best = max(best, S[first + k])
+    return best
+
+
+@njit(cache=True)
 def p_bust_within(n_flips, pile_n, pile_bankrupt, lucky_held):
     """Chance that n forced flips from a pile holding pile_bankrupt Bankrupts among pile_n
     cards draw more Bankrupts than the Lucky Breaks held (hypergeometric tail)."""
@@ -346,17 +355,17 @@ def choose_token(pk, pp, p, S, RB, rng, n_flipped, n_draw, n_discard, last_chanc
                     return c
                 pick -= 1
         return -1
+    # A higher card can take every property a lower one can, so each pile's best play is the
+    # best play of its highest card.
     gain_go = 0.0
-    for k in range(n_draw):
-        gain_go = max(gain_go, best_single_play(S, RB, p, S[BUF_VALUE2 + k], False)[1])
+    if n_draw > 0:
+        gain_go = best_single_play(S, RB, p, max_value(S, BUF_VALUE2, n_draw), False)[1]
     gain_visit = 0.0
-    for k in range(n_discard):
-        gain_visit = max(gain_visit, best_single_play(S, RB, p, S[BUF_VALUE3 + k], False)[1])
+    if n_discard > 0:
+        gain_visit = best_single_play(S, RB, p, max_value(S, BUF_VALUE3, n_discard), False)[1]
     gain_fp = 0.0
     if n_flipped > 0:
-        best_normal = 0.0
-        for k in range(n_flipped):
-            best_normal = max(best_normal, best_single_play(S, RB, p, S[BUF_VALUE + k], False)[1])
+        best_normal = best_single_play(S, RB, p, max_value(S, BUF_VALUE, n_flipped), False)[1]
         gain_fp = best_single_play(S, RB, p, 0, True)[1] - best_normal
     gain_jail = 0.0
     for i in range(RB[R_PROPS]):

@@ -212,7 +212,7 @@ def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None =
     for name in ("rounds", "turns"):
         r = L.loc[name]
         lines.append(
-            f"| {name} | {r['mean']:.2f} | +-{r['ci']:.2f} | {r['sd']:.2f} | {r['median']:.0f} "
+            f"| {name} | {r['mean']:.2f} | +-{r['ci']:.3f} | {r['sd']:.2f} | {r['median']:.0f} "
             f"| {r['p10']:.0f} - {r['p90']:.0f} |"
         )
     lines += [

@@ -39,6 +39,7 @@ from sim.chance.layout import (
     MAX_STACK,
     N_BLD,
     N_CORNERS,
+    N_KIND_SLOTS,
     N_SEAT_COLS,
     N_SIT,
     NO_TARGET,
@@ -57,6 +58,7 @@ from sim.chance.layout import (
     R_GRAY_LEN,
     R_GRAY_ORDER,
     R_GRAY_PER_PAIR,
+    R_KIND_FIRST,
     R_KEEP_HELD,
     R_MAX_ROUNDS,
     R_MULTI_FLIP2,
@@ -197,10 +199,18 @@ def building_length(RB, b):
 
 
 @njit(cache=True)
+def kind_range(RB, p, kind):
+    """Deck indices [first, end) of seat p's cards of one kind."""
+    k = R_KIND_FIRST + p * N_KIND_SLOTS + kind
+    return RB[k], RB[k + 1]
+
+
+@njit(cache=True)
 def find_card(S, RB, p, kind, loc):
     """A card of seat p of the given kind at the given location, or -1."""
-    for c in range(RB[R_DECK_SIZE + p]):
-        if S[WHERE + p * MAX_DECK + c] == loc and RB[R_DECK_KIND + p * MAX_DECK + c] == kind:
+    first, end = kind_range(RB, p, kind)
+    for c in range(first, end):
+        if S[WHERE + p * MAX_DECK + c] == loc:
             return c
     return -1
 
@@ -218,8 +228,9 @@ def list_cash(S, RB, p, loc, values_at):
     """Write seat p's Cash values at a location to S[values_at:] and their card indices to
     S[BUF_CARD:]; return how many."""
     n = 0
-    for c in range(RB[R_DECK_SIZE + p]):
-        if S[WHERE + p * MAX_DECK + c] == loc and RB[R_DECK_KIND + p * MAX_DECK + c] == CASH:
+    first, end = kind_range(RB, p, CASH)
+    for c in range(first, end):
+        if S[WHERE + p * MAX_DECK + c] == loc:
             S[values_at + n] = RB[R_DECK_VALUE + p * MAX_DECK + c]
             S[BUF_CARD + n] = c
             n += 1
@@ -509,6 +520,30 @@ def fill_situation(S, RB, p, flips, limit):
 
 
 @njit(cache=True)
+def note_flip(S, RB, p, c, flips):
+    """Update the flip situation after seat p flipped card c (cheaper than fill_situation:
+    the board does not change while a player flips)."""
+    S[SIT + S_FLIPS_TAKEN] = flips
+    S[SIT + S_FLIPS_LEFT] -= 1
+    S[SIT + S_LUCKY_HELD] = S[T_LUCKY]
+    S[SIT + S_PILE_N] -= 1
+    kind = card_kind(RB, p, c)
+    if kind == BANKRUPT:
+        S[SIT + S_PILE_BANKRUPT] -= 1
+    elif kind == LUCKY_BREAK:
+        S[SIT + S_PILE_LUCKY] -= 1
+    elif kind == CASH:
+        v = card_value(RB, p, c)
+        S[SIT + S_PILE_CASH_N] -= 1
+        S[SIT + S_PILE_CASH_SUM] -= v
+        S[SIT + S_CASH_SUM] += v
+        S[SIT + S_CASH_N] += 1
+        if v > S[SIT + S_MIN_TARGET]:
+            S[SIT + S_USEFUL_PILE_SUM] -= v
+            S[SIT + S_USEFUL_CASH_SUM] += v
+
+
+@njit(cache=True)
 def draw_chance(S, RB, pk, pp, rng, p):
     """Draw the top Chance card (reshuffling the deck when it runs out) and carry it out.
     Returns the change to this turn's flip limit."""
@@ -660,12 +695,13 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
     # Flip one card at a time until the policy cashes out, the limit is reached or a bust.
     busted = False
     flips = 0
+    fill_situation(S, RB, p, flips, limit)
     while flips < limit:
         if S[DRAW_N + p] == 0 and RB[R_RESHUFFLE] == 0:
             break
-        fill_situation(S, RB, p, flips, limit)
         if not should_flip(pk, pp, pt, p, S, rng):
             break
+        pile_before = S[DRAW_N + p]
         r = flip_one(S, RB, rng, p)
         if r == FLIP_NONE:
             break
@@ -673,6 +709,10 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
         if r == FLIP_BUST:
             busted = True
             break
+        if pile_before == 0:  # the discards became a new pile
+            fill_situation(S, RB, p, flips, limit)
+        else:
+            note_flip(S, RB, p, S[TURN_CARDS + S[T_N] - 1], flips)
     if not busted and S[T_N] > 0:
         busted = flip2_window(S, RB, pk, pp, rng, p)
     if not busted or RB[R_TOKEN_AFTER_BUST] == 1:
@@ -836,7 +876,8 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
     n_props = RB[R_PROPS]
     for s in range(RNG_SIZE // 4):
         seed_state(rng, 4 * s, seed, game, s)
-    S[:] = 0
+    S[:STACK] = 0
+    S[STACK_N:BUF_VALUE] = 0
     S[G_GRAY_LEFT] = RB[R_GRAY]
     for i in range(n_props):
         S[BLDS_LEFT + i] = RB[R_PROP_BUILDINGS + i]

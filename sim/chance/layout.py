@@ -48,11 +48,17 @@ R_DIE = R_GRAY_ORDER + MAX_PROPS  # faces; 0 is '?'
 R_DECK_KIND = R_DIE + MAX_FACES  # [p * MAX_DECK + c]
 R_DECK_VALUE = R_DECK_KIND + _CARDS
 R_DECK_SIZE = R_DECK_VALUE + _CARDS  # [p]
-R_CHANCE_EFFECT = R_DECK_SIZE + MAX_PLAYERS
+# [p * N_KIND_SLOTS + kind]: first deck index of each card kind (decks are sorted by kind), so
+# a search for one kind scans only its own cards; slot kind + 1 ends the range.
+N_KIND_SLOTS = 8
+R_KIND_FIRST = R_DECK_SIZE + MAX_PLAYERS
+R_CHANCE_EFFECT = R_KIND_FIRST + MAX_PLAYERS * N_KIND_SLOTS
 R_CHANCE_PARAM = R_CHANCE_EFFECT + MAX_CHANCE
 RULES_SIZE = R_CHANCE_PARAM + MAX_CHANCE
 
 # ---- state buffer S -------------------------------------------------------------------------
+# Regions from STACK to STACK_N and from BUF_VALUE on are always written before they are read,
+# so a new game clears only the rest.
 WHERE = 0  # [p * MAX_DECK + c]: location of each card
 DRAW_PILE = WHERE + _CARDS  # [p * MAX_DECK + k]: draw pile, top at k = DRAW_N[p] - 1
 DRAW_N = DRAW_PILE + _CARDS  # [p]

@@ -258,6 +258,10 @@ def pack(rules: ChanceRules, n_players: int, deck_edits=None) -> np.ndarray:
             rb[L.R_DECK_KIND + seat * L.MAX_DECK + c] = kind
             rb[L.R_DECK_VALUE + seat * L.MAX_DECK + c] = value
         rb[L.R_DECK_SIZE + seat] = len(cards)
+        kinds = [kind for kind, _ in cards]
+        for kind in range(len(CARD_KIND_NAMES) + 1):
+            # cards are sorted by kind, so each kind is one contiguous range
+            rb[L.R_KIND_FIRST + seat * L.N_KIND_SLOTS + kind] = sum(k < kind for k in kinds)
     for k, (effect, param) in enumerate(rules.chance_cards):
         rb[L.R_CHANCE_EFFECT + k] = CHANCE_EFFECT_NAMES.index(effect)
         rb[L.R_CHANCE_PARAM + k] = param
