@@ -90,7 +90,7 @@ def parse_policy(spec: str) -> tuple[str, int, np.ndarray]:
     kind, stop_name, stop_default, lo, hi, _ = KINDS[name]
     params = np.zeros(N_PARAMS)
     params[0] = stop_default
-    for tname, (slot, default, *_rest) in TACTICS.items():
+    for slot, default, *_ in TACTICS.values():
         params[slot] = default
     allowed = ([stop_name] if stop_name else []) + list(TACTICS)
     for word in words[1:]:
@@ -110,8 +110,7 @@ def parse_policy(spec: str) -> tuple[str, int, np.ndarray]:
         if not low <= value <= high:
             raise PolicyError(f"policy {name}: {key}={raw} is outside [{low:g}, {high:g}]")
         params[slot] = value
-    canonical = " ".join([name] + [w for w in words[1:]])
-    return canonical, kind, params
+    return " ".join(words), kind, params
 
 
 # ---------------------------------------------------------------------------------------------

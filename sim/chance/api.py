@@ -243,7 +243,3 @@ def plot_win_rates(games: pd.DataFrame, path, summary: dict[str, pd.DataFrame] |
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
-
-
-def manifest_extra(games: pd.DataFrame) -> dict:
-    return dict(games.attrs)
