@@ -18,7 +18,13 @@ import numpy as np
 
 from sim.chance import kernel
 from sim.chance import layout as L
-from sim.chance.rules import CARD_KIND_NAMES, CASH, CHANCE_EFFECT_NAMES, ChanceRules, pack
+from sim.chance.rules import (
+    CARD_KIND_NAMES,
+    CASH,
+    CHANCE_EFFECT_NAMES,
+    ChanceRules,
+    pack,
+)
 from sim.core.rng import randint, seed_state
 from strategies.chance import parse_policy
 
@@ -100,6 +106,13 @@ class Table:
     def place(self, i: int, p: int, name: str, free_parking: bool = False):
         """Put seat p's card `name` (from its discard pile) on top of property i."""
         kernel.push_card(self.S, self.RB, i, p, self.card(p, name, "discard"), int(free_parking))
+
+    def clear_board(self):
+        """Send every card on the board back to its owner's discard pile."""
+        for i in range(self.n_props):
+            while self.S[L.STACK_N + i] > 0:
+                code = kernel.pop_card(self.S, self.RB, i)
+                self.S[L.WHERE + code] = L.DISCARD
 
     def put_corner(self, corner: str, p: int):
         """Put seat p's Token (from its discard pile) on a corner."""

@@ -15,18 +15,17 @@ corner under test is the only place the Token can go.
 
 import numpy as np
 import pytest
-
 from chance_harness import (
     BALTIC,
     BOARDWALK,
     ILLINOIS,
     MARVIN,
-    NEW_YORK,
     ORIENTAL,
     PENNSYLVANIA,
     ST_CHARLES,
     Table,
 )
+
 from sim.chance import api, kernel
 from sim.chance import layout as L
 from sim.chance.rules import ChanceRules, Property, pack
@@ -37,7 +36,7 @@ ALL_CASH = [f"cash{v}" for v in range(2, 13)]
 
 def pol(kind="max_flip", **tactics):
     """A policy spec: `kind` plus tactics; by default no Flip 2, Nope!, Token or fortifying."""
-    t = dict(fortify=0, token_gain=20, flip2_stake=200, nope_stake=200, nope_length=20)
+    t = {"fortify": 0, "token_gain": 20, "flip2_stake": 200, "nope_stake": 200, "nope_length": 20}
     t.update(tactics)
     return " ".join([kind] + [f"{k}={v}" for k, v in t.items()])
 
@@ -128,6 +127,28 @@ def test_cashing_out_early_keeps_the_flipped_cards():
     assert t.at(0, "board") == ["cash10", "cash9"]
     assert t.stat(0, "busts") == 0
     assert t.invariants() == "ok"
+
+
+def test_cash_out_decisions_see_the_pile_as_it_is_after_each_flip():
+    """A bot that cashes out when the next flip busts with chance above 0.45: 2 Bankrupts in 5
+    cards (0.4) flip, 2 in 4 (0.5) stop. The kernel updates what the bot sees after every flip."""
+    t = Table([pol("bust_threshold p=0.45"), pol()], rules(die=(5,)))
+    t.deal(0, draw=["cash9", "bankrupt", "bankrupt", "cash10", "cash11"])
+    t.turn(0)
+    assert t.stat(0, "flips") == 1
+    assert t.at(0, "board") == ["cash9"]
+
+
+def test_cash_out_decisions_count_the_lucky_break_in_front_of_the_player():
+    """Same bot: with a Lucky Break in front of it nothing can bust it, so it flips on; once the
+    Lucky Break is used up by a Bankrupt, 1 Bankrupt in 2 cards (0.5) makes it stop."""
+    t = Table([pol("bust_threshold p=0.45"), pol()], rules(die=(6,)))
+    t.deal(0, draw=["lucky_break", "cash9", "bankrupt", "bankrupt", "cash10"])
+    t.turn(0)
+    assert t.stat(0, "flips") == 3
+    assert t.stat(0, "lucky_saves") == 1
+    assert t.at(0, "board") == ["cash9"]
+    assert t.pile(0) == ["bankrupt", "cash10"]
 
 
 def test_bankrupt_ends_the_turn_and_discards_everything_flipped():
@@ -674,6 +695,25 @@ def test_after_the_trigger_each_other_player_gets_exactly_one_more_turn():
     assert [t.sky(p) for p in range(3)] == [1, 1, 1]
 
 
+def test_next_round_continues_with_the_player_to_the_left():
+    """'If none of the players have won the game, another round is played. Play continues with
+    the player to the left.' Round 1 is seats 0, 1, 2 (trigger), 0, 1; round 2 starts with
+    seat 2: 2, 0, 1 (trigger), 2, 0. Each seat then holds a pair and a gray (1 + 1 + 2)."""
+    r = rules(
+        properties=board(1, 1, 1, buildings=2),
+        deck={"cash5": 1, "lucky_break": 2},
+        die=(3,),
+        reshuffle_empty_pile=True,
+        finish_mark=2,
+    )
+    t = Table([pol(), pol(), pol()], r)
+    out = t.play_game()
+    assert out["status"] == kernel.OK
+    assert out["rounds"] == 2 and out["turns"] == 10
+    assert out["seat"]["turns"] == [2 + 2, 2 + 1, 1 + 2]
+    assert out["seat"]["skyline"] == [4, 4, 4]
+
+
 # ---------------------------------------------------------------------------------------------
 # Acquiring buildings
 
@@ -762,12 +802,7 @@ def test_a_set_passed_over_for_want_of_grays_stays_passed():
     t.chance_next("lose_building")
     t.draw_chance(1)  # seat 1's shortest building is the gray: back to the supply
     assert t.gray_left() == 1
-    t.S[L.STACK_N + BALTIC] = 0  # nobody covers anything this time
-    t.S[L.STACK_N + BOARDWALK] = 0
-    t.S[L.TOP_OWNER + BALTIC] = t.S[L.TOP_OWNER + BOARDWALK] = -1
-    t.S[L.TOP_VALUE + BALTIC] = t.S[L.TOP_VALUE + BOARDWALK] = 0
-    t.deal(0)
-    t.deal(1)
+    t.clear_board()  # a round in which nobody covers anything
     t.end_round(1)
     assert t.buildings(0, t.gray) == 0
     assert t.gray_left() == 1
@@ -798,7 +833,22 @@ def test_all_cards_are_reshuffled_between_rounds_unless_held_cards_are_kept(keep
     assert out["status"] == kernel.OK
     assert out["rounds"] == 2 and out["hit_round_limit"] == 1
     assert out["seat"]["flips"] == ([4, 4] if keep_held else [6, 6])
-    assert out["seat"]["buildings"] == [2, 0]  # seat 0's 9 came back from the board and won again
+    # seat 0's 9 came back from the board and won again: two buildings and a gray for the pair
+    assert out["seat"]["buildings"] == [3, 0]
+    assert out["seat"]["skyline"] == [1 + 1 + 2, 0]
+
+
+@pytest.mark.parametrize("keep_held", [False, True])
+def test_a_held_token_never_outlives_its_round(keep_held):
+    """'You can only use the Token card in the current round': at the round-end shuffle a held
+    Token goes back into the deck even when keep_held_cards keeps Flip 2 and Nope!."""
+    t = Table([pol(), pol()], rules(keep_held_cards=keep_held))
+    t.deal(0, draw=["cash2"], held=["token", "flip2", "nope"])
+    kernel.rebuild_pile(t.S, t.RB, t.rng, 0, True, True, not keep_held)  # as a new round does
+    assert t.where(0, "token") == "draw"
+    expected = "held" if keep_held else "draw"
+    assert (t.where(0, "flip2"), t.where(0, "nope")) == (expected, expected)
+    assert t.invariants() == "ok"
 
 
 def test_chance_deck_is_not_reshuffled_between_rounds():
@@ -861,6 +911,49 @@ def test_round_is_stalled_only_when_nobody_can_flip(reshuffle):
     assert not kernel.stalled(t.S, t.RB)
 
 
+def test_a_player_with_an_empty_pile_still_draws_chance_cards():
+    """FAQ: a player out of cards still rolls; a '?' still draws a Chance card, and Just
+    Visiting can put a Cash card from the discard pile on the board."""
+    t = Table([pol(), pol()])
+    t.deal(0)
+    t.deal(1)
+    t.chance_next("just_visiting")
+    t.script_rolls(0, 3)
+    t.turn(0)
+    assert t.stat(0, "chance_cards") == 1
+    # the bot takes the cheapest card that wins the best property: an 8 for Pennsylvania (7)
+    assert t.at(0, "board") == ["cash8"] and t.top(6) == (0, 8)
+    assert t.invariants() == "ok"
+
+
+def test_a_stalled_round_ends_after_two_quiet_circuits():
+    """With every pile empty the round goes on while Chance cards or Tokens could still move
+    cards, and is closed as stalled after two full circuits of turns that changed nothing.
+    One property in reach of the 2s (Baltic, printed 1): seat 0 takes it on turn 1, seat 1's 2
+    cannot beat it on turn 2; from then on nobody can flip, so turns 2-5 are quiet."""
+    r = rules(deck={"cash2": 1}, die=(1,), max_rounds=1, finish_mark=100)
+    out = Table([pol(), pol()], r).play_game()
+    assert out["status"] == kernel.OK
+    assert out["stalled_rounds"] == 1
+    assert out["turns"] == 1 + 2 * 2
+    assert out["seat"]["buildings"] == [1, 0]
+
+
+def test_the_player_who_triggers_the_round_end_may_still_play_a_token():
+    """Once the round end is triggered the player's turn is their last of the round, so a held
+    Token is played after the flipped Cash rather than lost in the reshuffle. The bot keeps
+    Tokens unless they gain 20 (never here) or it is the last chance."""
+    t = Table([pol(), pol()], rules(properties=board(2, 2), die=(1,)))
+    t.deal(1)
+    t.place(0, 1, "cash11")
+    t.deal(0, draw=["cash5", "cash12"], held=["token"])
+    t.turn(0)  # the 5 takes the empty P1 and triggers the round end; GO brings the 12 to P0
+    assert t.triggered
+    assert t.corner("go") == 0
+    assert t.top(0) == (0, 12) and t.top(1) == (0, 5)
+    assert t.invariants() == "ok"
+
+
 # ---------------------------------------------------------------------------------------------
 # End of the game
 
@@ -876,14 +969,13 @@ def two_seat_game(lengths, finish_mark, max_rounds=40):
         finish_mark=finish_mark,
         max_rounds=max_rounds,
     )
-    t = Table([pol(), pol()], r, deck_edits={1: {"cash5": 1}})
-    return t, t.play_game()
+    return Table([pol(), pol()], r, deck_edits={1: {"cash5": 1}}).play_game()
 
 
 def test_game_ends_at_the_finish_mark_and_the_tie_goes_to_fewer_buildings():
     """'If two or more players are tied for the longest skyline, the tied player with the fewest
     buildings in their skyline wins the game.' Both skylines are 2 long: one building vs two."""
-    t, out = two_seat_game((2, 1, 1), finish_mark=2)
+    out = two_seat_game((2, 1, 1), finish_mark=2)
     assert out["status"] == kernel.OK
     assert out["rounds"] == 1 and out["hit_round_limit"] == 0
     assert out["seat"]["skyline"] == [2, 2]
@@ -894,7 +986,7 @@ def test_game_ends_at_the_finish_mark_and_the_tie_goes_to_fewer_buildings():
 
 def test_longest_skyline_wins():
     """'The player with the longest skyline wins the game' (here with more buildings)."""
-    t, out = two_seat_game((2, 2, 2), finish_mark=2)
+    out = two_seat_game((2, 2, 2), finish_mark=2)
     assert out["seat"]["skyline"] == [2, 4]
     assert out["winner"] == 1
     assert out["seat"]["win"] == [0, 1]
@@ -904,10 +996,10 @@ def test_game_goes_on_while_nobody_reaches_the_finish_mark():
     """'If at the end of a round at least one player reaches the finish mark, the game ends':
     with the mark at 3 after a round of skylines 2 and 2, round 1 does not end the game (here
     the round limit of 1 stops it, and is reported)."""
-    t, out = two_seat_game((2, 1, 1), finish_mark=3, max_rounds=1)
+    out = two_seat_game((2, 1, 1), finish_mark=3, max_rounds=1)
     assert out["rounds"] == 1
     assert out["hit_round_limit"] == 1
-    t, out = two_seat_game((2, 1, 1), finish_mark=3)
+    out = two_seat_game((2, 1, 1), finish_mark=3)
     assert out["rounds"] >= 2
     assert max(out["seat"]["skyline"]) >= 3
     assert out["hit_round_limit"] == 0
@@ -1020,24 +1112,38 @@ def test_chance_go_to_jail_sends_an_opponents_top_card_home():
     assert t.invariants() == "ok"
 
 
-@pytest.mark.parametrize(
-    "owned, lost", [((BALTIC, PENNSYLVANIA), BALTIC), ((ILLINOIS, "gray"), "gray"), ((), None)]
-)
-def test_chance_lose_building_returns_your_shortest_building(owned, lost):
+def test_chance_lose_building_returns_your_shortest_building_to_the_supply():
+    """Lose a Building: your shortest building goes back to its property (brown, length 1,
+    before green, length 4)."""
     t = Table([pol(), pol()])
-    owned = [t.gray if b == "gray" else b for b in owned]
-    lost = t.gray if lost == "gray" else lost
-    for b in owned:
-        t.give_building(0, b)
-    before_left = t.gray_left() if lost == t.gray else (t.left(lost) if lost is not None else None)
+    t.give_building(0, BALTIC)
+    t.give_building(0, PENNSYLVANIA)
     t.chance_next("lose_building")
     t.draw_chance(0)
-    assert t.n_buildings(0) == max(0, len(owned) - 1)
-    if lost == t.gray:
-        assert t.gray_left() == before_left + 1
-    elif lost is not None:
-        assert t.left(lost) == before_left + 1
-        assert t.buildings(0, lost) == 0
+    assert (t.buildings(0, BALTIC), t.buildings(0, PENNSYLVANIA)) == (0, 1)
+    assert t.left(BALTIC) == 5
+    assert t.sky(0) == 4
+    assert t.invariants() == "ok"
+
+
+def test_chance_lose_building_can_return_a_gray_building():
+    """A gray (length 2) is shorter than a red building (length 3), so the gray goes back."""
+    t = Table([pol(), pol()])
+    t.give_building(0, ILLINOIS)
+    t.give_building(0, t.gray)
+    t.chance_next("lose_building")
+    t.draw_chance(0)
+    assert (t.buildings(0, ILLINOIS), t.buildings(0, t.gray)) == (1, 0)
+    assert t.gray_left() == 4
+    assert t.invariants() == "ok"
+
+
+def test_chance_lose_building_without_buildings_does_nothing():
+    t = Table([pol(), pol()])
+    t.chance_next("lose_building")
+    t.draw_chance(0)
+    assert t.n_buildings(0) == 0 and t.sky(0) == 0
+    assert [t.left(i) for i in range(8)] == [5, 5, 4, 4, 3, 3, 2, 2]
     assert t.invariants() == "ok"
 
 
@@ -1080,19 +1186,19 @@ def test_invariant_check_catches_broken_states():
 @pytest.mark.parametrize(
     "changes, message",
     [
-        (dict(deck={"cash": 1}), "bad cash card"),
-        (dict(deck={"cash0": 1}), "bad cash card"),
-        (dict(deck={"joker": 1}), "unknown card 'joker'"),
-        (dict(deck={"cash5": -1}), "negative"),
-        (dict(deck={"cash5": 65}), "at most 64 cards"),
-        (dict(die=(0,)), "number face"),
-        (dict(die=()), "number face"),
-        (dict(die=(0, -2, 3)), "number face"),
-        (dict(chance_cards=(("free_money", 1),)), "unknown Chance effect"),
-        (dict(chance_cards=()), "at least one card"),
-        (dict(properties=()), "at least one property"),
-        (dict(finish_mark=0), "finish_mark"),
-        (dict(max_rounds=0), "max_rounds"),
+        ({"deck": {"cash": 1}}, "bad cash card"),
+        ({"deck": {"cash0": 1}}, "bad cash card"),
+        ({"deck": {"joker": 1}}, "unknown card 'joker'"),
+        ({"deck": {"cash5": -1}}, "negative"),
+        ({"deck": {"cash5": 65}}, "at most 64 cards"),
+        ({"die": (0,)}, "number face"),
+        ({"die": ()}, "number face"),
+        ({"die": (0, -2, 3)}, "number face"),
+        ({"chance_cards": (("free_money", 1),)}, "unknown Chance effect"),
+        ({"chance_cards": ()}, "at least one card"),
+        ({"properties": ()}, "at least one property"),
+        ({"finish_mark": 0}, "finish_mark"),
+        ({"max_rounds": 0}, "max_rounds"),
     ],
 )
 def test_rules_validation_rejects_bad_components(changes, message):

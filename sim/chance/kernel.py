@@ -27,6 +27,7 @@ from sim.chance.layout import (
     DRAW,
     DRAW_N,
     DRAW_PILE,
+    G_BOARD_CHANGES,
     G_CHANCE_POS,
     G_GRAY_LEFT,
     G_ROUND_ENDING,
@@ -251,11 +252,13 @@ def push_card(S, RB, i, p, c, fp):
     S[TOP_VALUE + i] = card_value(RB, p, c)
     S[TOP_OWNER + i] = p
     S[WHERE + p * MAX_DECK + c] = BOARD
+    S[G_BOARD_CHANGES] += 1
 
 
 @njit(cache=True)
 def pop_card(S, RB, i):
     """Take the top card off property i; return its code."""
+    S[G_BOARD_CHANGES] += 1
     S[STACK_N + i] -= 1
     code = S[STACK + i * MAX_STACK + S[STACK_N + i]]
     if S[STACK_N + i] > 0:
@@ -280,14 +283,15 @@ def all_covered(S, RB):
 
 @njit(cache=True)
 def rebuild_pile(S, RB, rng, p, from_discard, from_board, from_held):
-    """Gather seat p's cards from the chosen locations into its draw pile and shuffle it."""
+    """Gather seat p's cards from the chosen locations into its draw pile and shuffle it.
+    A held Token always goes back with the board cards: it is good for one round only."""
     n = 0
     for c in range(RB[R_DECK_SIZE + p]):
         w = S[WHERE + p * MAX_DECK + c]
         if (
             (w == DISCARD and from_discard)
             or ((w == BOARD or w == CORNER) and from_board)
-            or (w == HELD and from_held)
+            or (w == HELD and (from_held or (from_board and card_kind(RB, p, c) == TOKEN)))
         ):
             w = DRAW
             S[WHERE + p * MAX_DECK + c] = DRAW
@@ -599,48 +603,60 @@ def pile_bankrupts(S, RB, p):
 
 @njit(cache=True)
 def flip2_window(S, RB, pk, pp, rng, p):
-    """After seat p stops, each opponent in turn order may play a held Flip 2 on p, which p may
-    answer with a Nope!. Returns True if p went bankrupt."""
+    """After seat p stops, opponents in turn order may play held Flip 2 cards on p, one at a
+    time, passing round the table again while any is played; p may answer each with a Nope!,
+    and a seat whose Flip 2 was answered sits out the rest of the turn (the card stays in its
+    hand). Returns True if p went bankrupt."""
     n_players = RB[R_PLAYERS]
-    for j in range(1, n_players):
-        o = (p + j) % n_players
-        f2 = find_card(S, RB, o, FLIP2, HELD)
-        if f2 < 0:
-            continue
-        mt = min_target(S, RB, p)
-        stake = 0
-        for k in range(S[T_N]):
-            c = S[TURN_CARDS + k]
-            if card_kind(RB, p, c) == CASH and card_value(RB, p, c) > mt:
-                stake += card_value(RB, p, c)
-        p2 = p_bust_within(2, S[DRAW_N + p], pile_bankrupts(S, RB, p), S[T_LUCKY])
-        if not want_flip2(pk, pp, o, stake, p2, S[SKY_LEN + p], rng, S):
-            continue
-        S[stat(S, o, SC_FLIP2_PLAYED)] += 1
-        nope = find_card(S, RB, p, NOPE, HELD)
-        if nope < 0:
-            nope = find_card(S, RB, p, NOPE, TURN)
-        if nope >= 0 and want_nope_flip2(pk, pp, p, stake, p2, rng):
-            S[WHERE + p * MAX_DECK + nope] = DISCARD  # the Flip 2 stays in o's hand
-            S[stat(S, p, SC_NOPE_PLAYED)] += 1
-        else:
-            S[WHERE + o * MAX_DECK + f2] = DISCARD
-            S[stat(S, p, SC_FLIP2_FORCED)] += 1
-            for _ in range(2):
-                r = flip_one(S, RB, rng, p)
-                if r == FLIP_BUST:
-                    return True
-                if r == FLIP_NONE:
-                    break
-        if RB[R_MULTI_FLIP2] == 0:
-            break
-    return False
+    answered = 0  # bit o: seat o's Flip 2 met a Nope! this turn
+    while True:
+        played = False
+        for j in range(1, n_players):
+            o = (p + j) % n_players
+            if (answered >> o) & 1:
+                continue
+            f2 = find_card(S, RB, o, FLIP2, HELD)
+            if f2 < 0:
+                continue
+            mt = min_target(S, RB, p)
+            stake = 0
+            for k in range(S[T_N]):
+                c = S[TURN_CARDS + k]
+                if card_kind(RB, p, c) == CASH and card_value(RB, p, c) > mt:
+                    stake += card_value(RB, p, c)
+            p2 = p_bust_within(2, S[DRAW_N + p], pile_bankrupts(S, RB, p), S[T_LUCKY])
+            if not want_flip2(pk, pp, o, stake, p2, S[SKY_LEN + p], rng, S):
+                continue
+            played = True
+            S[stat(S, o, SC_FLIP2_PLAYED)] += 1
+            nope = find_card(S, RB, p, NOPE, HELD)
+            if nope < 0:
+                nope = find_card(S, RB, p, NOPE, TURN)
+            if nope >= 0 and want_nope_flip2(pk, pp, p, stake, p2, rng):
+                S[WHERE + p * MAX_DECK + nope] = DISCARD
+                S[stat(S, p, SC_NOPE_PLAYED)] += 1
+                answered |= 1 << o
+            else:
+                S[WHERE + o * MAX_DECK + f2] = DISCARD
+                S[stat(S, p, SC_FLIP2_FORCED)] += 1
+                for _ in range(2):
+                    r = flip_one(S, RB, rng, p)
+                    if r == FLIP_BUST:
+                        return True
+                    if r == FLIP_NONE:
+                        break
+            if RB[R_MULTI_FLIP2] == 0:
+                return False
+        if not played:
+            return False
 
 
 @njit(cache=True)
 def use_tokens(S, RB, pk, pp, rng, p, busted):
     """Seat p may play Tokens (held from earlier turns, or flipped this turn) to free corners."""
-    last_chance = S[G_ROUND_ENDING] == 1 and RB[R_KEEP_HELD] == 0
+    # Once the round end is triggered, every turn is the player's last of the round, and a
+    # Token never outlives its round.
+    last_chance = S[G_TRIGGERED] == 1
     for _ in range(N_CORNERS):
         tok = find_card(S, RB, p, TOKEN, HELD)
         if tok < 0 and not busted:
@@ -725,7 +741,10 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
             if S[WHERE + p * MAX_DECK + c] == TURN and card_kind(RB, p, c) == CASH:
                 S[BUF_VALUE2 + n] = c
                 n += 1
+        triggered_before = S[G_TRIGGERED]
         place_cards(S, RB, pk, pp, rng, p, BUF_VALUE2, n, True)
+        if S[G_TRIGGERED] == 1 and triggered_before == 0:
+            use_tokens(S, RB, pk, pp, rng, p, busted)  # this turn is now the player's last
     # Clear the turn area: Flip 2, Nope! and Token are kept, the rest is discarded.
     for k in range(S[T_N]):
         c = S[TURN_CARDS + k]
@@ -909,12 +928,20 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
         S[G_ROUND_ENDING] = 0
         first = current
         remaining = -1  # turns left after the round end was triggered
+        quiet = 0  # turns in a row in which nobody could flip and the board did not change
         for t in range(MAX_TURNS_PER_ROUND + 1):
-            if t == MAX_TURNS_PER_ROUND or stalled(S, RB):
+            # With every draw pile empty, Chance cards and Tokens can still move cards, so a
+            # round is only given up after two full circuits of turns that changed nothing.
+            if t == MAX_TURNS_PER_ROUND or (remaining < 0 and quiet >= 2 * n_players):
                 n_stalled += 1
                 break
+            changes_before = S[G_BOARD_CHANGES]
             play_turn(S, RB, pk, pp, pt, rng, current)
             turns += 1
+            if stalled(S, RB) and S[G_BOARD_CHANGES] == changes_before:
+                quiet += 1
+            else:
+                quiet = 0
             if S[G_STATUS] == OK and check:
                 S[G_STATUS] = check_invariants(S, RB)
             if S[G_STATUS] != OK:

@@ -99,7 +99,8 @@ class HouseRules:
     # An empty draw pile means no more flips this round (FAQ). True: shuffle the discards
     # into a new draw pile when a flip is needed.
     reshuffle_empty_pile: bool = False
-    # Several Flip 2 cards may hit one player in one turn, one at a time (FAQ).
+    # Several Flip 2 cards may be played on one player in one turn, one at a time (FAQ).
+    # False: one per turn, counting one that was answered by a Nope!.
     multiple_flip2_per_turn: bool = True
     # A saved Token cannot be played on a turn that went bankrupt (FAQ).
     token_after_bankrupt: bool = False
@@ -109,18 +110,19 @@ class HouseRules:
     # A gray building for every two buildings of one colour (two pairs of brown earn two).
     # False: at most one gray per colour per player.
     gray_per_pair: bool = True
-    # Flip 2, Nope! and Token cards held at the end of a round are shuffled back with the rest
-    # (the text: "shuffle all of your cards together"). True: a player keeps them.
+    # Flip 2 and Nope! cards held at the end of a round are shuffled back with the rest (the
+    # text: "shuffle all of your cards together"). True: a player keeps them. A Token never
+    # survives its round.
     keep_held_cards: bool = False
 
 
 HOUSE_RULE_DOC = {
     "reshuffle_empty_pile": "an empty draw pile is rebuilt from the discards (default: no more flips)",
-    "multiple_flip2_per_turn": "more than one Flip 2 may hit a player in one turn (default: yes)",
+    "multiple_flip2_per_turn": "more than one Flip 2 may be played on a player in one turn (default: yes)",
     "token_after_bankrupt": "a saved Token may be played on a bankrupt turn (default: no)",
     "exhausted_properties_count": "properties without buildings must be covered to end the round (default: no)",
     "gray_per_pair": "one gray building per pair of a colour rather than per colour (default: per pair)",
-    "keep_held_cards": "held Flip 2 / Nope! / Token survive the round-end shuffle (default: no)",
+    "keep_held_cards": "held Flip 2 / Nope! survive the round-end shuffle (default: no)",
 }
 
 
@@ -179,6 +181,8 @@ class ChanceRules:
             _card_kind_value(name)
             if count < 0:
                 raise ValueError(f"rules: deck count for {name!r} is negative")
+        if sum(self.deck.values()) < 1:
+            raise ValueError("rules: a token deck needs at least one card")
         if sum(self.deck.values()) > L.MAX_DECK:
             raise ValueError(f"rules: a token deck may hold at most {L.MAX_DECK} cards")
         if len(self.properties) > L.MAX_PROPS:

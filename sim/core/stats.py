@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from statistics import NormalDist
+
 import numpy as np
-from scipy import stats
 
 CONFIDENCE = 0.95
 
 
 def z_value(confidence: float = CONFIDENCE) -> float:
-    return float(stats.norm.ppf(0.5 + confidence / 2))
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 def wilson(successes, n, confidence: float = CONFIDENCE):
