@@ -50,7 +50,8 @@ def simulate(
 ) -> pd.DataFrame:
     """Play `games` complete games and return one row per game.
 
-    Columns: game, winner (-1 for a shared win), rounds, turns, stalled_rounds,
+    Columns: seed, game (the game index: game g is seeded from (seed, g) alone), winner (-1 for
+    a shared win), rounds, turns, stalled_rounds,
     hit_round_limit, and for each seat s the columns ``<stat>_<s>`` for every stat in
     ``SEAT_COLS`` plus ``policy_<s>``. ``win_<s>`` is the seat's share of the win
     (1, or 1/k for a k-way tie). ``df.attrs`` holds the seed, policies and rules.
@@ -82,7 +83,7 @@ def _to_frame(game_out, seat_out, specs, seed, rules, deck_edits) -> pd.DataFram
             f"engine invariant broken in game {i} (seed {seed}): {kernel.STATUS_NAMES[code]}"
         )
     n, players = seat_out.shape[:2]
-    cols = {"game": np.arange(n, dtype=np.int64)}
+    cols = {"seed": np.full(n, seed, np.uint64), "game": np.arange(n, dtype=np.int64)}
     for j, name in enumerate(kernel.GAME_COLS[:-1]):  # status is always ok here
         cols[name] = game_out[:, j]
     wins = seat_out[:, :, SC_WIN].astype(float)
