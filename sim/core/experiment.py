@@ -196,6 +196,16 @@ def resolve(raw: dict) -> Plan:
         game.check_rules(base["rules"])
     except UsageError as e:
         raise UsageError(f"rules: {e}") from None
+    try:
+        game.table(base["players"], [])
+    except UsageError as e:
+        raise UsageError(f"players: {e}") from None
+    if "players" not in raw.get("sweep", {}):
+        # Extra seats are a mistake unless a players sweep uses them in its larger tables.
+        try:
+            game.table(base["players"], base["seats"])
+        except UsageError as e:
+            raise UsageError(f"seats: {e}") from None
     axes = _axes(raw.get("sweep", {}), game, base)
     if outputs["card_values"]:
         if run["key_policy"] is not None:
@@ -272,9 +282,12 @@ def _axes(sweep: dict, game: GameAdapter, base: dict) -> list[tuple[str, list]]:
 
 
 def _check_axis_value(key: str, value, game: GameAdapter, base: dict) -> None:
-    if key in ("players", "rotate"):
+    if key == "players":
         _check_type("value", value, int)
-        if key == "rotate" and value < 0:
+        game.table(value, [])
+    elif key == "rotate":
+        _check_type("value", value, int)
+        if value < 0:
             raise UsageError(f"rotation must be 0 or more (got {value})")
     elif key == "seats":
         _check_type("value", value, list)
