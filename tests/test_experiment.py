@@ -84,6 +84,8 @@ BAD = [
     (BASE + "[run]\nkey_policy = 'max_flip'\n", "run.key_policy: no seat plays 'max_flip'"),
     (BASE + "[run]\nkey_policy = 'smart'\nkey_seat = 0\n", "give key_seat or key_policy, not both"),
     (BASE + "[run]\nkey_policy = 'smart'\n[outputs]\ncard_values = true\n", "card_values: needs run.key_seat"),
+    (BASE + "[run]\nbaseline_by = ['players']\n", "run.baseline_by: 'players' is not an axis of the sweep"),
+    (BASE + "[run]\nbaseline_by = 'players'\n", "run.baseline_by: expected a list"),
     (BASE + "[outputs]\nplots = 'yes'\n", "outputs.plots: expected true or false"),
     (BASE + "[outputs]\npdf = true\n", "outputs.pdf: unknown key"),
     ("name = \n", "not valid TOML"),
@@ -146,7 +148,7 @@ def test_cells_are_the_product_of_the_axes_in_order():
     raw = tomllib.loads(
         BASE.replace("players = 2", "players = 3")
         + "[sweep]\n'seat.1.p' = [0.1, 0.2]\nrotate = [0, 1, 2]\n'rule.keep_held_cards' = [false, true]\n"
-        + "[run]\nkey_policy = 'bust_threshold'\n"
+        + "[run]\nkey_policy = 'bust_threshold'\nbaseline_by = ['rotate']\n"
     )
     plan = resolve(raw)
     assert len(plan.cells) == 2 * 3 * 2
@@ -158,6 +160,8 @@ def test_cells_are_the_product_of_the_axes_in_order():
     assert last["rules"] == {"keep_held_cards": True}
     assert last["key_seats"] == [2] and first["key_seats"] == [1]
     assert [c["id"] for c in plan.cells] == list(range(12))
+    # baseline_by = rotate: each cell is compared with the first cell of its rotation
+    assert [c["baseline"] for c in plan.cells] == [0, 0, 2, 2, 4, 4, 0, 0, 2, 2, 4, 4]
 
 
 def test_card_values_axis_lists_every_edit():

@@ -48,17 +48,18 @@ def analyze(plan: Plan, games: dict[int, pd.DataFrame]) -> dict[str, pd.DataFram
     game = plan.game
     axes = list(plan.spec["sweep"])
     cells = {c["id"]: c for c in plan.cells}
-    base = plan.cells[0]
     rows, seat_rows = [], []
     for cell in plan.cells:
         df = games[cell["id"]]
         k = key_win(df, cell["key_seats"])
         low, high = wilson(k.sum(), len(k))
         row = {"cell": cell["id"], **{a: cell["labels"][a] for a in axes}, "players": cell["players"],
-               "games": len(df), "key_win_rate": k.mean(), "key_ci_low": float(low), "key_ci_high": float(high)}
+               "games": len(df), "fair_share": 1 / cell["players"], "key_win_rate": k.mean(), "key_ci_low": float(low), "key_ci_high": float(high)}
         for col in game.length_cols:
             mean, half = mean_ci(df[col])
             row[f"{col}_mean"], row[f"{col}_ci"] = mean, half
+        base = cells[cell["baseline"]]
+        row["baseline"] = base["id"]
         row.update(paired(games[base["id"]], df, base["key_seats"], cell["key_seats"]))
         rows.append(row)
         by_seat = game.summarize(df)["by_seat"][["seat", "policy", "wins", "win_rate", "ci_low", "ci_high"]]
@@ -68,7 +69,7 @@ def analyze(plan: Plan, games: dict[int, pd.DataFrame]) -> dict[str, pd.DataFram
     seats = seats[["cell", *axes, "seat", "policy", "wins", "win_rate", "ci_low", "ci_high"]]
 
     ids = [c["id"] for c in plan.cells]
-    pair_list = [(ids[0], b) for b in ids[1:]]
+    pair_list = [(c["baseline"], c["id"]) for c in plan.cells if c["baseline"] != c["id"]]
     if plan.spec["outputs"]["all_pairs"]:
         pair_list = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
     pairs = pd.DataFrame(
@@ -196,21 +197,34 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
         "(seed, g)), so the differences between cells below are paired, game by game, over the "
         "games both cells played, each with its own 95% interval.",
         "",
+        "Baseline: " + (f"for each value of {', '.join(run['baseline_by'])}, the first cell with that value."
+                        if run["baseline_by"] else "cell 0; every other cell is compared with it."),
+        "",
         "## Cells",
         "",
     ]
     length = [c for c in game.length_cols]
-    head = ["cell", *axes, "games", "key win rate", "95% CI", *length, "vs cell 0", "95% CI"]
+    head = ["cell", *axes, "games", "fair share", "key win rate", "95% CI", *length, "vs baseline", "95% CI"]
     lines += ["| " + " | ".join(head) + " |", "|" + "|".join("---:" if h not in axes else "---" for h in head) + "|"]
     for r in summary.to_dict("records"):
-        vals = [str(r["cell"]), *[str(r[a]) for a in axes], f"{r['games']:,}", _pct(r["key_win_rate"]),
+        vals = [str(r["cell"]), *[str(r[a]) for a in axes], f"{r['games']:,}", _pct(r["fair_share"]),
+                _pct(r["key_win_rate"]),
                 f"{_pct(r['key_ci_low'])} - {_pct(r['key_ci_high'])}"]
         vals += [f"{r[f'{c}_mean']:.2f}" for c in length]
-        if r["cell"] == plan.cells[0]["id"]:
+        if r["cell"] == r["baseline"]:
             vals += ["baseline", ""]
         else:
-            vals += [_signed(r["diff"]), f"{_signed(r['diff_ci_low'])} to {_signed(r['diff_ci_high'])}"]
+            vals += [f"{_signed(r['diff'])} (vs {r['baseline']})",
+                     f"{_signed(r['diff_ci_low'])} to {_signed(r['diff_ci_high'])}"]
         lines.append("| " + " | ".join(vals) + " |")
+
+    if len(axes) == 2:  # a two-way sweep reads best as a grid
+        grid = summary.pivot(index=axes[0], columns=axes[1], values="key_win_rate")
+        grid = grid.loc[pd.unique(summary[axes[0]]), pd.unique(summary[axes[1]])]
+        lines += ["", f"## Key win rate by {axes[0]} (rows) and {axes[1]} (columns)", "",
+                  f"| {axes[0]} | " + " | ".join(map(str, grid.columns)) + " |", "|---|" + "---:|" * len(grid.columns)]
+        for label, row in grid.iterrows():
+            lines.append(f"| {label} | " + " | ".join(_pct(v) for v in row) + " |")
 
     seats = tables["seats"]
     n_seats = int(seats["seat"].max()) + 1

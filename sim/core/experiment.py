@@ -81,8 +81,16 @@ TOP_KEYS = {
     "run": dict,
     "outputs": dict,
 }
-RUN_DEFAULTS = {"games": 20_000, "chunk_size": 5_000, "precision": None, "key_seat": 0, "key_policy": None}
-RUN_TYPES = {"games": int, "chunk_size": int, "precision": (int, float), "key_seat": int, "key_policy": str}
+RUN_DEFAULTS = {
+    "games": 20_000,
+    "chunk_size": 5_000,
+    "precision": None,
+    "key_seat": 0,
+    "key_policy": None,
+    "baseline_by": [],
+}
+RUN_TYPES = {"games": int, "chunk_size": int, "precision": (int, float), "key_seat": int, "key_policy": str,
+             "baseline_by": list}
 OUTPUT_DEFAULTS = {"plots": True, "all_pairs": False, "card_values": False, "usage": True}
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 DECK_EDIT_RE = re.compile(r"^([a-z][a-z0-9_]*)([+-][0-9]+)$")
@@ -215,6 +223,10 @@ def resolve(raw: dict) -> Plan:
         probe = _cell(base, [], game, run)  # the edits are those of the spec's own table
         axes.append(("deck", [NO_EDIT] + game.card_edits(probe, run["key_seat"])))
 
+    for key in run["baseline_by"]:
+        if key not in [k for k, _ in axes]:
+            raise UsageError(f"run.baseline_by: {key!r} is not an axis of the sweep")
+
     spec = {
         "name": raw["name"],
         "game": raw["game"],
@@ -237,6 +249,10 @@ def resolve(raw: dict) -> Plan:
             raise UsageError(f"cell {i} ({label}): {e}") from None
         cell["id"] = i
         cell["labels"] = {key: _show(value) for key, value in setting}
+        # The baseline: the first cell with the same values on the baseline_by axes.
+        cell["baseline"] = next(
+            (c["id"] for c in cells if all(c["labels"][k] == cell["labels"][k] for k in run["baseline_by"])), i
+        )
         cells.append(cell)
     return Plan(spec=spec, cells=cells)
 
@@ -246,13 +262,15 @@ def _show(value) -> str:
         return str(value).lower()
     if isinstance(value, list):
         return " / ".join(map(str, value))
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_show(v)}" for k, v in value.items()) or "default"
     return str(value)
 
 
 # Axes are applied in this order whatever their order in the file (seat edits after the
 # lineup is known, rotation last), so the result never depends on how the file is written.
 def _axis_rank(key: str) -> int:
-    for rank, prefix in enumerate(("players", "seats", "seat.", "rule.", "rotate", "deck")):
+    for rank, prefix in enumerate(("players", "seats", "seat.", "rules", "rule.", "rotate", "deck")):
         if key == prefix or (prefix.endswith(".") and key.startswith(prefix)):
             return rank
     return 99
@@ -266,7 +284,7 @@ def _axes(sweep: dict, game: GameAdapter, base: dict) -> list[tuple[str, list]]:
         if _axis_rank(key) == 99:
             raise UsageError(
                 f"{where}: unknown axis; use players, seats, rotate, deck, \"seat.S\", "
-                "\"seat.S.PARAM\", \"seat.all.PARAM\" or \"rule.KEY\""
+                "\"seat.S.PARAM\", \"seat.all.PARAM\", rules or \"rule.KEY\""
             )
         if not isinstance(values, list) or not values:
             raise UsageError(f"{where}: expected a non-empty list of values, got {values!r}")
@@ -298,6 +316,9 @@ def _check_axis_value(key: str, value, game: GameAdapter, base: dict) -> None:
         _check_type("value", value, str)
         if value != NO_EDIT and not DECK_EDIT_RE.match(value):
             raise UsageError(f"deck edit {value!r}: write none, CARD+N or CARD-N (e.g. lucky_break+1)")
+    elif key == "rules":
+        _check_type("value", value, dict)
+        game.check_rules({**base["rules"], **value})
     elif key.startswith("rule."):
         game.check_rules({**base["rules"], key[5:]: value})
     else:  # seat.S or seat.S.PARAM or seat.all.PARAM
@@ -335,7 +356,9 @@ def _cell(base: dict, setting: list[tuple[str, object]], game: GameAdapter, run:
     # The full lineup for this player count, before any seat is edited or rotated.
     cell["seats"] = game.table(cell["players"], cell["seats"][: cell["players"]])
     for key, value in setting:
-        if key.startswith("rule."):
+        if key == "rules":
+            cell["rules"].update(value)
+        elif key.startswith("rule."):
             cell["rules"][key[5:]] = value
         elif key == "rotate":
             n = cell["players"]
