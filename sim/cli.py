@@ -173,6 +173,16 @@ def run(
                 file=sys.stderr,
             )
             sys.exit(130)
+        except Exception as e:
+            if isinstance(pool, runs.LocalPool):
+                raise  # a bug in process: keep the traceback
+            # A worker or scheduler failed (often a different monosim on the cluster).
+            print(
+                f"monosim: error: a chunk failed on the cluster: {str(e).splitlines()[0]}; finished chunks "
+                f"are kept in {run_dir.path}; complete the run with: monosim run {spec} --resume",
+                file=sys.stderr,
+            )
+            sys.exit(1)
     finally:
         pool.close()
     report = analysis.finish(plan, run_dir)
