@@ -36,6 +36,11 @@ def paired(a: pd.DataFrame, b: pd.DataFrame, key_a: list[int], key_b: list[int])
     return {"paired_games": len(both), "diff": diff, "diff_ci_low": diff - half, "diff_ci_high": diff + half}
 
 
+def baseline(plan: Plan, cell: dict) -> int:
+    """The cell this cell is compared with (runs written before baseline_by existed: cell 0)."""
+    return cell.get("baseline", plan.cells[0]["id"])
+
+
 def key_description(plan: Plan) -> str:
     run = plan.spec["run"]
     if run["key_policy"] is not None:
@@ -58,7 +63,7 @@ def analyze(plan: Plan, games: dict[int, pd.DataFrame]) -> dict[str, pd.DataFram
         for col in game.length_cols:
             mean, half = mean_ci(df[col])
             row[f"{col}_mean"], row[f"{col}_ci"] = mean, half
-        base = cells[cell["baseline"]]
+        base = cells[baseline(plan, cell)]
         row["baseline"] = base["id"]
         row.update(paired(games[base["id"]], df, base["key_seats"], cell["key_seats"]))
         rows.append(row)
@@ -69,7 +74,7 @@ def analyze(plan: Plan, games: dict[int, pd.DataFrame]) -> dict[str, pd.DataFram
     seats = seats[["cell", *axes, "seat", "policy", "wins", "win_rate", "ci_low", "ci_high"]]
 
     ids = [c["id"] for c in plan.cells]
-    pair_list = [(c["baseline"], c["id"]) for c in plan.cells if c["baseline"] != c["id"]]
+    pair_list = [(baseline(plan, c), c["id"]) for c in plan.cells if baseline(plan, c) != c["id"]]
     if plan.spec["outputs"]["all_pairs"]:
         pair_list = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
     pairs = pd.DataFrame(
@@ -294,7 +299,9 @@ def plot_key(plan: Plan, summary: pd.DataFrame, path: Path) -> None:
     fig, ax = plt.subplots(figsize=(8, 1.2 + 0.32 * n))
     y = np.arange(n)[::-1]
     err = np.vstack([summary["key_win_rate"] - summary["key_ci_low"], summary["key_ci_high"] - summary["key_win_rate"]])
-    ax.errorbar(summary["key_win_rate"], y, xerr=err, fmt="o", color="#3b7dd8", capsize=4)
+    ax.errorbar(summary["key_win_rate"], y, xerr=err, fmt="o", color="#3b7dd8", capsize=4, label="key win rate")
+    ax.scatter(summary["fair_share"], y, marker="|", s=150, color="gray", label="fair share (1 / players)")
+    ax.legend(fontsize=7, loc="best")
     ax.set_yticks(y, [f"{c}: {_label(plan, c)}" for c in summary["cell"]], fontsize=7)
     ax.set_xlabel(f"key win rate ({key_description(plan)}), 95% CI")
     ax.set_title(f"{plan.name}: key win rate by cell", fontsize=10)

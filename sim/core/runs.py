@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core import results
-from sim.core.experiment import Plan, adapter, load_spec
+from sim.core.experiment import OUTPUT_DEFAULTS, RUN_DEFAULTS, Plan, adapter, load_spec
 from sim.core.runner import UsageError, progress_bar
 from sim.core.stats import wilson
 
@@ -93,7 +93,11 @@ class RunDir:
     def plan(self) -> Plan:
         """The plan stored with the run (cells exactly as they were resolved at the start)."""
         r = self.resolved()
-        return Plan(spec=r["spec"], cells=r["cells"], source=(self.path / "spec.toml").read_text())
+        spec = r["spec"]
+        # Keys added to the format after the run was made take their defaults.
+        spec["run"] = {**RUN_DEFAULTS, **spec["run"]}
+        spec["outputs"] = {**OUTPUT_DEFAULTS, **spec["outputs"]}
+        return Plan(spec=spec, cells=r["cells"], source=(self.path / "spec.toml").read_text())
 
 
 def is_run_dir(path: Path) -> bool:
