@@ -126,6 +126,98 @@ def chance_policies() -> None:
         print(f"  {name}={default:g} (in [{lo:g}, {hi:g}]): {doc}")
 
 
+@app.command("run")
+def run(
+    spec: Annotated[Path, typer.Argument(help="Experiment spec (TOML), or a run folder to complete with --resume.")],
+    resume: Annotated[
+        bool, typer.Option(help="Complete the latest unfinished run of this spec (or the run folder given).")
+    ] = False,
+    out_root: Annotated[Path, typer.Option(help="Runs go to OUT_ROOT/NAME/RUN-ID/.")] = Path("results"),
+    workers: Annotated[Optional[int], typer.Option(help="Start a local Dask cluster with this many workers.")] = None,
+    scheduler: Annotated[
+        Optional[str], typer.Option(help="Send chunks to a running Dask scheduler, e.g. tcp://host:8786.")
+    ] = None,
+    threads: Threads = None,
+    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+) -> None:
+    """Run an experiment spec: every cell of its sweep, under common random numbers."""
+    from sim.core import analysis, runs
+    from sim.core.runner import check_run_args
+
+    if workers is not None and scheduler is not None:
+        raise UsageError("give --workers or --scheduler, not both")
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers must be at least 1 (got {workers})")
+    check_run_args(1, 0, 1, threads)
+    plan, run_dir = runs.plan_for(spec, resume, out_root)
+    # Everything is checked and the cluster reached before the run folder is created.
+    pool = runs.DaskPool(workers, scheduler) if workers or scheduler else runs.LocalPool()
+    try:
+        if run_dir is None:
+            run_dir = runs.create(plan, out_root)
+        else:
+            runs.remove_stray_temp_files(run_dir)
+            m = run_dir.manifest()
+            m["resumed"] = m.get("resumed", []) + [runs.utc_now()]
+            run_dir.write_manifest(m)
+        print(f"{plan.name}: {len(plan.cells)} cells, {pool.description}; writing {run_dir.path}/", file=sys.stderr)
+        try:
+            # A Dask worker runs one chunk per thread, so its chunks take one numba thread each.
+            chunk_threads = threads if isinstance(pool, runs.LocalPool) else (threads or 1)
+            runs.execute(plan, run_dir, pool, chunk_threads, progress)
+        except KeyboardInterrupt:
+            print(
+                f"monosim: interrupted; finished chunks are kept in {run_dir.path}; "
+                f"complete the run with: monosim run {spec} --resume",
+                file=sys.stderr,
+            )
+            sys.exit(130)
+        except Exception as e:
+            if isinstance(pool, runs.LocalPool):
+                raise  # a bug in process: keep the traceback
+            # A worker or scheduler failed (often a different monosim on the cluster).
+            print(
+                f"monosim: error: a chunk failed on the cluster: {str(e).splitlines()[0]}; finished chunks "
+                f"are kept in {run_dir.path}; complete the run with: monosim run {spec} --resume",
+                file=sys.stderr,
+            )
+            sys.exit(1)
+    finally:
+        pool.close()
+    report = analysis.finish(plan, run_dir)
+    print(report, end="")
+    print(f"\nWrote {run_dir.path}/ (report.md, summary.csv, games/, manifest.json)")
+
+
+@app.command("report")
+def report(results_dir: Annotated[Path, typer.Argument(help="A run folder, results/NAME/RUN-ID.")]) -> None:
+    """Re-render report.md, the summary tables and the plots of a run from its stored games."""
+    from sim.core import analysis, runs
+
+    if not runs.is_run_dir(results_dir):
+        raise UsageError(f"{results_dir} is not a run folder (no resolved.json / manifest.json)")
+    run_dir = runs.RunDir(results_dir)
+    if run_dir.manifest().get("status") != "complete":
+        raise UsageError(f"{results_dir} is not complete; finish it with `monosim run {results_dir} --resume`")
+    print(analysis.write_outputs(run_dir.plan(), run_dir), end="")
+
+
+@app.command("compare")
+def compare(
+    a: Annotated[Path, typer.Argument(help="Run folder A.")],
+    b: Annotated[Path, typer.Argument(help="Run folder B.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
+) -> None:
+    """Two runs side by side: matching cells and B - A differences with 95% intervals."""
+    from sim.core import analysis
+
+    text, table = analysis.compare(a, b)
+    if as_json:
+        print(table.to_json(orient="records", indent=2))
+    else:
+        print(text, end="")
+
+
 @app.command("bench")
 def bench(
     games: Games = 1_000_000,

@@ -27,6 +27,7 @@ from sim.chance.layout import (
     CORNERS,
     N_BLD,
     N_CORNERS,
+    R_EXHAUSTED_COUNT,
     R_GRAY_LEN,
     R_PROP_LENGTH,
     R_PROP_VALUE,
@@ -129,8 +130,12 @@ def property_gain(S, RB, p, i):
     """Skyline length seat p gains by holding property i at the round end (a new pair of a
     colour adds a gray building); taking it from an opponent counts a little extra."""
     owner = S[TOP_OWNER + i]
-    if S[BLDS_LEFT + i] <= 0 or owner == p:
+    if owner == p:
         return 0.0
+    if S[BLDS_LEFT + i] <= 0:
+        # Nothing to win; but when such properties must be covered to end the round, a spare
+        # card covering one brings the round end closer.
+        return 0.1 if RB[R_EXHAUSTED_COUNT] == 1 and owner < 0 else 0.0
     length = RB[R_PROP_LENGTH + i]
     gain = float(length)
     if S[SKY_COUNT + p * (MAX_PROPS + 1) + i] % 2 == 1 and S[G_GRAY_LEFT] > 0:

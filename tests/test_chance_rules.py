@@ -954,6 +954,22 @@ def test_the_player_who_triggers_the_round_end_may_still_play_a_token():
     assert t.invariants() == "ok"
 
 
+@pytest.mark.parametrize("must_cover", [False, True])
+def test_bots_cover_exhausted_properties_only_when_the_round_end_needs_it(must_cover):
+    """House rule exhausted_properties_count=True: properties with no buildings left must be
+    covered too, so a spare Cash card goes there (otherwise such rounds never end); by default
+    it is worth nothing and the spare card is discarded."""
+    t = Table([pol(), pol()], rules(properties=board(2, 2), die=(2,), exhausted_properties_count=must_cover))
+    t.give_building(1, 0, 3)  # P0 has no buildings left
+    t.deal(1)
+    t.deal(0, draw=["cash5", "cash6"])
+    t.turn(0)
+    assert t.top(1) == (0, 5)
+    assert t.top(0) == ((0, 6) if must_cover else (-1, 0))
+    assert t.triggered
+    assert t.invariants() == "ok"
+
+
 # ---------------------------------------------------------------------------------------------
 # End of the game
 

@@ -47,8 +47,12 @@ def simulate(
     check: bool = False,
     progress: bool = False,
     deck_edits: dict[int, dict[str, int]] | None = None,
+    first_game: int = 0,
 ) -> pd.DataFrame:
     """Play `games` complete games and return one row per game.
+
+    ``first_game`` offsets the game indices: games first_game .. first_game + games - 1 are
+    played, so a long run can be played in independent pieces (experiments, resume, Dask).
 
     Columns: seed, game (the game index: game g is seeded from (seed, g) alone), winner (-1 for
     a shared win), rounds, turns, stalled_rounds,
@@ -67,23 +71,28 @@ def simulate(
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
         game_out = np.zeros((n, kernel.N_GAME_COLS), np.int64)
         seat_out = np.zeros((n, players, N_SEAT_COLS), np.int64)
-        kernel.play_batch(packed, kinds, params, NO_TABLES, np.uint64(seed), first, n, check, game_out, seat_out)
+        kernel.play_batch(
+            packed, kinds, params, NO_TABLES, np.uint64(seed), first_game + first, n, check, game_out, seat_out
+        )
         return {"game": game_out, "seat": seat_out}
 
     out = run_chunks(play_chunk, games, chunk_size, threads, progress)
-    return _to_frame(out["game"], out["seat"], specs, seed, rules, deck_edits)
+    return _to_frame(out["game"], out["seat"], specs, seed, rules, deck_edits, first_game)
 
 
-def _to_frame(game_out, seat_out, specs, seed, rules, deck_edits) -> pd.DataFrame:
+def _to_frame(game_out, seat_out, specs, seed, rules, deck_edits, first_game=0) -> pd.DataFrame:
     bad = game_out[:, kernel.G_STATUS_OUT] != kernel.OK
     if bad.any():
         i = int(np.argmax(bad))
         code = int(game_out[i, kernel.G_STATUS_OUT])
         raise RuntimeError(
-            f"engine invariant broken in game {i} (seed {seed}): {kernel.STATUS_NAMES[code]}"
+            f"engine invariant broken in game {first_game + i} (seed {seed}): {kernel.STATUS_NAMES[code]}"
         )
     n, players = seat_out.shape[:2]
-    cols = {"seed": np.full(n, seed, np.uint64), "game": np.arange(n, dtype=np.int64)}
+    cols = {
+        "seed": np.full(n, seed, np.uint64),
+        "game": np.arange(first_game, first_game + n, dtype=np.int64),
+    }
     for j, name in enumerate(kernel.GAME_COLS[:-1]):  # status is always ok here
         cols[name] = game_out[:, j]
     wins = seat_out[:, :, SC_WIN].astype(float)

@@ -96,6 +96,7 @@ from sim.chance.layout import (
     SC_CHANCE,
     SC_FLIP2_FORCED,
     SC_FLIP2_PLAYED,
+    SC_FLIPPED,
     SC_FLIPS,
     SC_GRAYS,
     SC_LUCKY_SAVES,
@@ -457,6 +458,7 @@ def flip_one(S, RB, rng, p):
     S[T_N] += 1
     S[stat(S, p, SC_FLIPS)] += 1
     kind = card_kind(RB, p, c)
+    S[stat(S, p, SC_FLIPPED + kind)] += 1
     if kind == BANKRUPT:
         if S[T_LUCKY] > 0:
             S[T_LUCKY] -= 1

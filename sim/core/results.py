@@ -21,7 +21,7 @@ from pathlib import Path
 
 from sim.core.runner import UsageError
 
-LIBRARIES = ("monosim", "numpy", "numba", "pandas", "pyarrow", "scipy", "matplotlib")
+LIBRARIES = ("monosim", "numpy", "numba", "pandas", "pyarrow", "scipy", "matplotlib", "dask", "distributed")
 
 
 def check_new_dir(out: Path) -> None:

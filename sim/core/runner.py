@@ -68,7 +68,7 @@ def run_chunks(
 ) -> dict[str, np.ndarray]:
     """Call ``play_chunk(first, n)`` over consecutive chunks and concatenate its arrays."""
     parts: list[dict[str, np.ndarray]] = []
-    bar = _progress(progress)
+    bar = progress_bar(progress)
     with thread_count(threads), bar:
         task = bar.add_task(label, total=n_games)
         for first in range(0, n_games, chunk_size):
@@ -93,13 +93,17 @@ class _Quiet:
     def advance(self, *args, **kwargs):
         pass
 
+    def update(self, *args, **kwargs):
+        pass
+
 
 class _RateColumn(ProgressColumn):
     def render(self, task):
         return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
 
 
-def _progress(enabled: bool):
+def progress_bar(enabled: bool):
+    """A rich progress bar on stderr (games done, rate, time left), or a silent stand-in."""
     if not enabled:
         return _Quiet()
     return Progress(

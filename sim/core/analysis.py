@@ -1,0 +1,397 @@
+"""Tables, report and plots of an experiment run, from its stored per-game tables.
+
+Everything here reads the run folder only (resolved.json, manifest.json, games/), so
+`monosim report` can re-render a report at any time and `monosim compare` can set two runs
+side by side. Differences between cells are paired: every cell plays the same game indices
+with the same seeds, so each difference is taken game by game (``stats.paired_diff``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sim.core import results
+from sim.core.experiment import NO_EDIT, Plan
+from sim.core.runs import RunDir, check_complete, is_run_dir, key_win, utc_now, write_atomic
+from sim.core.runner import UsageError
+from sim.core.stats import mean_ci, paired_diff, wilson
+
+
+def load_games(plan: Plan, run: RunDir) -> dict[int, pd.DataFrame]:
+    check_complete(plan, run)
+    return {cell["id"]: run.read_cell(cell["id"]) for cell in plan.cells}
+
+
+def paired(a: pd.DataFrame, b: pd.DataFrame, key_a: list[int], key_b: list[int]) -> dict:
+    """Key win rate of b minus that of a over the games both played, with its 95% interval."""
+    both = pd.DataFrame({"game": a["game"], "a": key_win(a, key_a)}).merge(
+        pd.DataFrame({"game": b["game"], "b": key_win(b, key_b)}), on="game"
+    )
+    diff, half = paired_diff(both["b"], both["a"])
+    return {"paired_games": len(both), "diff": diff, "diff_ci_low": diff - half, "diff_ci_high": diff + half}
+
+
+def baseline(plan: Plan, cell: dict) -> int:
+    """The cell this cell is compared with (runs written before baseline_by existed: cell 0)."""
+    return cell.get("baseline", plan.cells[0]["id"])
+
+
+def key_description(plan: Plan) -> str:
+    run = plan.spec["run"]
+    if run["key_policy"] is not None:
+        return f"the per-seat win rate of the seats playing {run['key_policy']!r}"
+    return f"seat {run['key_seat']}'s win rate"
+
+
+def analyze(plan: Plan, games: dict[int, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """summary (one row per cell), seats (per cell and seat), pairs, card_values, usage."""
+    game = plan.game
+    axes = list(plan.spec["sweep"])
+    cells = {c["id"]: c for c in plan.cells}
+    rows, seat_rows = [], []
+    for cell in plan.cells:
+        df = games[cell["id"]]
+        k = key_win(df, cell["key_seats"])
+        low, high = wilson(k.sum(), len(k))
+        row = {"cell": cell["id"], **{a: cell["labels"][a] for a in axes}, "players": cell["players"],
+               "games": len(df), "fair_share": 1 / cell["players"], "key_win_rate": k.mean(), "key_ci_low": float(low), "key_ci_high": float(high)}
+        for col in game.length_cols:
+            mean, half = mean_ci(df[col])
+            row[f"{col}_mean"], row[f"{col}_ci"] = mean, half
+        base = cells[baseline(plan, cell)]
+        row["baseline"] = base["id"]
+        row.update(paired(games[base["id"]], df, base["key_seats"], cell["key_seats"]))
+        rows.append(row)
+        by_seat = game.summarize(df)["by_seat"][["seat", "policy", "wins", "win_rate", "ci_low", "ci_high"]]
+        seat_rows.append(by_seat.assign(cell=cell["id"], **{a: cell["labels"][a] for a in axes}))
+    summary = pd.DataFrame(rows)
+    seats = pd.concat(seat_rows, ignore_index=True)
+    seats = seats[["cell", *axes, "seat", "policy", "wins", "win_rate", "ci_low", "ci_high"]]
+
+    ids = [c["id"] for c in plan.cells]
+    pair_list = [(baseline(plan, c), c["id"]) for c in plan.cells if baseline(plan, c) != c["id"]]
+    if plan.spec["outputs"]["all_pairs"]:
+        pair_list = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
+    pairs = pd.DataFrame(
+        [{"cell_a": a, "cell_b": b, **paired(games[a], games[b], cells[a]["key_seats"], cells[b]["key_seats"])}
+         for a, b in pair_list],
+        columns=["cell_a", "cell_b", "paired_games", "diff", "diff_ci_low", "diff_ci_high"],
+    )
+    out = {"summary": summary, "seats": seats, "pairs": pairs}
+    if "deck" in plan.spec["sweep"]:
+        out["card_values"] = card_values(plan, games, summary)
+    if plan.spec["outputs"]["usage"] and game.usage_cols:
+        out["usage"] = usage(plan, games)
+    return out
+
+
+def card_values(plan: Plan, games: dict[int, pd.DataFrame], summary: pd.DataFrame) -> pd.DataFrame:
+    """Each deck edit against the cell with the unedited deck and the same other settings."""
+    others = [a for a in plan.spec["sweep"] if a != "deck"]
+    rows = []
+    for cell in plan.cells:
+        edit = cell["labels"]["deck"]
+        if edit == NO_EDIT:
+            continue
+        ref = next(
+            c for c in plan.cells
+            if c["labels"]["deck"] == NO_EDIT and all(c["labels"][a] == cell["labels"][a] for a in others)
+        )
+        rows.append({
+            "cell": cell["id"], **{a: cell["labels"][a] for a in others}, "edit": edit,
+            "seat": cell["key_seats"][0], "reference_cell": ref["id"],
+            "reference_win_rate": float(summary.loc[summary.cell == ref["id"], "key_win_rate"].iloc[0]),
+            "win_rate": float(summary.loc[summary.cell == cell["id"], "key_win_rate"].iloc[0]),
+            **paired(games[ref["id"]], games[cell["id"]], ref["key_seats"], cell["key_seats"]),
+        })
+    return pd.DataFrame(rows)
+
+
+def usage(plan: Plan, games: dict[int, pd.DataFrame]) -> pd.DataFrame:
+    """Per game, mean of each usage counter: per seat, for the key seats, for the winner (win
+    shares weight a shared win) and for the other players."""
+    rows = []
+    for cell in plan.cells:
+        df = games[cell["id"]]
+        n = cell["players"]
+        win = np.stack([df[f"win_{s}"].to_numpy(float) for s in range(n)], axis=1)
+        for col in plan.game.usage_cols:
+            x = np.stack([df[f"{col}_{s}"].to_numpy(float) for s in range(n)], axis=1)
+            rows.append({
+                "cell": cell["id"], "counter": col,
+                "per_seat": x.mean(),
+                "key_seat": x[:, cell["key_seats"]].mean(),
+                "winner": (win * x).sum(axis=1).mean(),
+                "others": ((1 - win) * x).sum(axis=1).mean() / (n - 1),
+            })
+    return pd.DataFrame(rows)
+
+
+# ---- writing --------------------------------------------------------------------------------
+
+
+def write_outputs(plan: Plan, run: RunDir) -> str:
+    """Summarize the stored tables into CSV/Parquet, plots and report.md; returns the report."""
+    tables = analyze(plan, load_games(plan, run))
+    for name in ("summary", "seats"):
+        write_atomic(run.path / f"{name}.csv", lambda p, t=tables[name]: t.to_csv(p, index=False))
+        write_atomic(run.path / f"{name}.parquet", lambda p, t=tables[name]: t.to_parquet(p, index=False))
+    for name in ("pairs", "card_values", "usage"):
+        if name in tables:
+            write_atomic(run.path / f"{name}.csv", lambda p, t=tables[name]: t.to_csv(p, index=False))
+    plots = []
+    if plan.spec["outputs"]["plots"]:
+        write_atomic(run.path / "key_win_rate.png", lambda p: plot_key(plan, tables["summary"], p))
+        plots.append(("Key win rate by cell", "key_win_rate.png"))
+        if "card_values" in tables and len(tables["card_values"]):
+            write_atomic(run.path / "card_values.png", lambda p: plot_card_values(plan, tables["card_values"], p))
+            plots.append(("Card values", "card_values.png"))
+    report = render(plan, run.manifest(), tables, plots)
+    write_atomic(run.path / "report.md", results.write_text(report))
+    return report
+
+
+def finish(plan: Plan, run: RunDir) -> str:
+    """Write the tables and report of a run whose games are all played, then mark it complete
+    (last, so a run killed while summarizing is still resumable)."""
+    m = run.manifest()
+    m["finished"] = utc_now()
+    run.write_manifest(m)
+    report = write_outputs(plan, run)
+    run.write_manifest({**m, "status": "complete"})
+    return report
+
+
+def _pct(x: float) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.1%}"
+
+
+def _signed(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{x * 100:+.2f} pts"
+
+
+def _label(plan: Plan, cell_id: int) -> str:
+    labels = plan.cells[cell_id]["labels"]
+    return ", ".join(f"{k}={v}" for k, v in labels.items()) or "base table"
+
+
+def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: list) -> str:
+    spec, run = plan.spec, plan.spec["run"]
+    game = plan.game
+    summary = tables["summary"]
+    axes = list(spec["sweep"])
+    per_cell = (
+        f"up to {run['games']:,} games per cell, each stopped once its key win rate's 95% interval "
+        f"is narrower than {run['precision']:g} (checked every {run['chunk_size']:,} games)"
+        if run["precision"] else f"{run['games']:,} games per cell"
+    )
+    lines = [f"# {spec['name']}", ""]
+    if spec["description"]:
+        lines += [spec["description"], ""]
+    lines += [
+        f"{game.title}; {len(plan.cells)} cells; {per_cell}; master seed {spec['seed']}; "
+        f"run {manifest.get('run_id')} ({manifest.get('started')} to {manifest.get('finished') or 'now'}).",
+        "",
+        f"Key win rate: {key_description(plan)} (a shared win counts 1/k). Common random numbers: "
+        "every cell plays the same game indices with the same seeds (game g is seeded from "
+        "(seed, g)), so the differences between cells below are paired, game by game, over the "
+        "games both cells played, each with its own 95% interval.",
+        "",
+        "Baseline: " + (f"for each value of {', '.join(run['baseline_by'])}, the first cell with that value."
+                        if run["baseline_by"] else "cell 0; every other cell is compared with it."),
+        "",
+        "## Cells",
+        "",
+    ]
+    length = [c for c in game.length_cols]
+    head = ["cell", *axes, "games", "fair share", "key win rate", "95% CI", *length, "vs baseline", "95% CI"]
+    lines += ["| " + " | ".join(head) + " |", "|" + "|".join("---:" if h not in axes else "---" for h in head) + "|"]
+    for r in summary.to_dict("records"):
+        vals = [str(r["cell"]), *[str(r[a]) for a in axes], f"{r['games']:,}", _pct(r["fair_share"]),
+                _pct(r["key_win_rate"]),
+                f"{_pct(r['key_ci_low'])} - {_pct(r['key_ci_high'])}"]
+        vals += [f"{r[f'{c}_mean']:.2f}" for c in length]
+        if r["cell"] == r["baseline"]:
+            vals += ["baseline", ""]
+        else:
+            vals += [f"{_signed(r['diff'])} (vs {r['baseline']})",
+                     f"{_signed(r['diff_ci_low'])} to {_signed(r['diff_ci_high'])}"]
+        lines.append("| " + " | ".join(vals) + " |")
+
+    if len(axes) == 2:  # a two-way sweep reads best as a grid
+        grid = summary.pivot(index=axes[0], columns=axes[1], values="key_win_rate")
+        grid = grid.loc[pd.unique(summary[axes[0]]), pd.unique(summary[axes[1]])]
+        lines += ["", f"## Key win rate by {axes[0]} (rows) and {axes[1]} (columns)", "",
+                  f"| {axes[0]} | " + " | ".join(map(str, grid.columns)) + " |", "|---|" + "---:|" * len(grid.columns)]
+        for label, row in grid.iterrows():
+            lines.append(f"| {label} | " + " | ".join(_pct(v) for v in row) + " |")
+
+    seats = tables["seats"]
+    n_seats = int(seats["seat"].max()) + 1
+    lines += ["", "## Win rate by seat (95% interval)", ""]
+    lines += ["| cell | " + " | ".join(f"seat {s}" for s in range(n_seats)) + " |",
+              "|---:|" + "---|" * n_seats]
+    for cell_id, grp in seats.groupby("cell", sort=True):
+        by = {int(r.seat): f"{r.policy}: {_pct(r.win_rate)} ({_pct(r.ci_low)} - {_pct(r.ci_high)})"
+              for r in grp.itertuples()}
+        lines.append(f"| {cell_id} | " + " | ".join(by.get(s, "") for s in range(n_seats)) + " |")
+
+    if spec["outputs"]["all_pairs"] and len(tables["pairs"]):
+        lines += ["", "## Paired differences between all cells (key win rate, b - a)", "",
+                  "| cell a | cell b | games | b - a | 95% CI |", "|---:|---:|---:|---:|---|"]
+        for r in tables["pairs"].itertuples():
+            lines.append(f"| {r.cell_a} | {r.cell_b} | {r.paired_games:,} | {_signed(r.diff)} "
+                         f"| {_signed(r.diff_ci_low)} to {_signed(r.diff_ci_high)} |")
+
+    cv = tables.get("card_values")
+    if cv is not None and len(cv):
+        seat = int(cv["seat"].iloc[0])
+        lines += ["", f"## Card values (seat {seat}; paired against the unedited deck)", "",
+                  "One card more (+1) or fewer (-1) in this seat's deck only; the change in its win "
+                  "rate is measured game by game against the same games with the standard deck.", ""]
+        others = [a for a in axes if a != "deck"]
+        head = [*others, "edit", "win rate", "unedited", "change", "95% CI"]
+        lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for r in cv.to_dict("records"):
+            lines.append("| " + " | ".join([*[str(r[a]) for a in others], r["edit"], _pct(r["win_rate"]),
+                         _pct(r["reference_win_rate"]), _signed(r["diff"]),
+                         f"{_signed(r['diff_ci_low'])} to {_signed(r['diff_ci_high'])}"]) + " |")
+
+    use = tables.get("usage")
+    if use is not None and len(use):
+        ref = plan.cells[0]["id"]
+        lines += ["", f"## Card usage (cell {ref}: {_label(plan, ref)}; mean per game)", "",
+                  "Counts per player per game: all seats, the key seat(s), the game's winner and the "
+                  "other players. flipped_* count cards turned up by kind; the rest count plays.", "",
+                  "| counter | per seat | key seat | winner | others |", "|---|---:|---:|---:|---:|"]
+        for r in use[use.cell == ref].itertuples():
+            lines.append(f"| {r.counter} | {r.per_seat:.2f} | {r.key_seat:.2f} | {r.winner:.2f} | {r.others:.2f} |")
+        if len(plan.cells) > 1:
+            lines += ["", "Every cell's usage is in usage.csv."]
+
+    if plots:
+        lines += ["", "## Plots", ""]
+        lines += [f"![{title}]({name})" for title, name in plots]
+    lines += ["", "Tables: summary.csv / summary.parquet (one row per cell), seats.csv, pairs.csv"
+              + (", card_values.csv" if cv is not None else "") + (", usage.csv" if use is not None else "")
+              + "; per-game rows in games/cell=NNN/."]
+    return "\n".join(lines) + "\n"
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_key(plan: Plan, summary: pd.DataFrame, path: Path) -> None:
+    """Key win rate of each cell with its 95% interval, one row per cell."""
+    plt = _pyplot()
+    n = len(summary)
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.32 * n))
+    y = np.arange(n)[::-1]
+    err = np.vstack([summary["key_win_rate"] - summary["key_ci_low"], summary["key_ci_high"] - summary["key_win_rate"]])
+    ax.errorbar(summary["key_win_rate"], y, xerr=err, fmt="o", color="#3b7dd8", capsize=4, label="key win rate")
+    ax.scatter(summary["fair_share"], y, marker="|", s=150, color="gray", label="fair share (1 / players)")
+    ax.legend(fontsize=7, loc="best")
+    ax.set_yticks(y, [f"{c}: {_label(plan, c)}" for c in summary["cell"]], fontsize=7)
+    ax.set_xlabel(f"key win rate ({key_description(plan)}), 95% CI")
+    ax.set_title(f"{plan.name}: key win rate by cell", fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120, format="png")
+    plt.close(fig)
+
+
+def plot_card_values(plan: Plan, cv: pd.DataFrame, path: Path) -> None:
+    plt = _pyplot()
+    n = len(cv)
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.3 * n))
+    y = np.arange(n)[::-1]
+    err = np.vstack([cv["diff"] - cv["diff_ci_low"], cv["diff_ci_high"] - cv["diff"]]) * 100
+    colours = ["#2e8b57" if d > 0 else "#c0392b" for d in cv["diff"]]
+    ax.barh(y, cv["diff"] * 100, xerr=err, color=colours, capsize=3)
+    others = [a for a in plan.spec["sweep"] if a != "deck"]
+    ax.set_yticks(y, [", ".join([*(str(r[a]) for a in others), r["edit"]]) for _, r in cv.iterrows()], fontsize=7)
+    ax.axvline(0, color="gray", lw=1)
+    ax.set_xlabel(f"change in seat {int(cv['seat'].iloc[0])}'s win rate (points; paired 95% CI)")
+    ax.set_title(f"{plan.name}: value of one card more or fewer", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120, format="png")
+    plt.close(fig)
+
+
+# ---- compare --------------------------------------------------------------------------------
+
+
+def _setting(cell: dict) -> str:
+    """What a cell plays, independent of where it sits in its spec."""
+    return json.dumps({k: cell[k] for k in ("players", "seats", "rules", "deck_edits", "key_seats")}, sort_keys=True)
+
+
+def compare(path_a: Path, path_b: Path) -> tuple[str, pd.DataFrame]:
+    """Two complete runs side by side: cells matched by what they play (or by position when
+    nothing matches), with B - A differences; paired when both used the same seed and game."""
+    runs = []
+    for path in (path_a, path_b):
+        if not is_run_dir(path):
+            raise UsageError(f"{path} is not a run folder (no resolved.json / manifest.json)")
+        run = RunDir(path)
+        if run.manifest().get("status") != "complete":
+            raise UsageError(f"{path} is not complete; finish it with `monosim run {path} --resume`")
+        runs.append((run, run.plan()))
+    (run_a, plan_a), (run_b, plan_b) = runs
+    common = plan_a.spec["seed"] == plan_b.spec["seed"] and plan_a.spec["game"] == plan_b.spec["game"]
+    by_setting = {_setting(c): c for c in plan_b.cells}
+    matches = [(c, by_setting[_setting(c)]) for c in plan_a.cells if _setting(c) in by_setting]
+    how = "cells matched by their settings (players, seats, rules, deck, key seats)"
+    if not matches:
+        if len(plan_a.cells) != len(plan_b.cells):
+            raise UsageError("compare: no cell of A plays the same settings as a cell of B, and the cell counts differ")
+        matches = list(zip(plan_a.cells, plan_b.cells))
+        how = "no cell plays the same settings in both runs, so cells are matched by position"
+    rows = []
+    for ca, cb in matches:
+        ga, gb = run_a.read_cell(ca["id"]), run_b.read_cell(cb["id"])
+        ka, kb = key_win(ga, ca["key_seats"]), key_win(gb, cb["key_seats"])
+        row = {"cell_a": ca["id"], "cell_b": cb["id"], "label_a": _label(plan_a, ca["id"]),
+               "label_b": _label(plan_b, cb["id"]), "games_a": len(ga), "games_b": len(gb),
+               "key_a": ka.mean(), "key_b": kb.mean()}
+        if common:
+            row.update(paired(ga, gb, ca["key_seats"], cb["key_seats"]), paired_ok=True)
+        else:  # independent samples: the two intervals' half-widths add in quadrature
+            (ma, ha), (mb, hb) = mean_ci(ka), mean_ci(kb)
+            half = math.hypot(ha, hb)
+            row.update(paired_games=0, diff=mb - ma, diff_ci_low=mb - ma - half, diff_ci_high=mb - ma + half,
+                       paired_ok=False)
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    ma, mb = run_a.manifest(), run_b.manifest()
+    lines = [
+        f"# Compare A = {plan_a.name} / {ma.get('run_id')} with B = {plan_b.name} / {mb.get('run_id')}",
+        "",
+        f"A: seed {plan_a.spec['seed']}, git {ma.get('git_commit')}, monosim {ma['versions'].get('monosim')}. "
+        f"B: seed {plan_b.spec['seed']}, git {mb.get('git_commit')}, monosim {mb['versions'].get('monosim')}.",
+        "",
+        f"{how.capitalize()}. "
+        + ("Both runs used the same master seed, so games with the same index are the same deal: "
+           "differences are paired over the games both played." if common else
+           "The runs used different seeds (or games), so differences are unpaired: the interval "
+           "combines the two independent intervals."),
+        "",
+        "| A cell | B cell | settings (A) | A key win rate | B key win rate | B - A | 95% CI |",
+        "|---:|---:|---|---:|---:|---:|---|",
+    ]
+    for r in table.itertuples():
+        label = r.label_a if r.label_a == r.label_b else f"{r.label_a} / B: {r.label_b}"
+        lines.append(f"| {r.cell_a} | {r.cell_b} | {label} | {_pct(r.key_a)} ({r.games_a:,}) | {_pct(r.key_b)} "
+                     f"({r.games_b:,}) | {_signed(r.diff)} | {_signed(r.diff_ci_low)} to {_signed(r.diff_ci_high)} |")
+    return "\n".join(lines) + "\n", table
