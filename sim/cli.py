@@ -117,14 +117,77 @@ def chance_rules(as_json: Annotated[bool, typer.Option("--json")] = False) -> No
 @chance_app.command("policies")
 def chance_policies() -> None:
     """List the bot policies and their parameters."""
-    from strategies.chance import KINDS, TACTICS
+    from strategies.chance import KINDS, NAMED_VALUES, TACTICS
 
     for name, (_, stop, default, lo, hi, doc) in KINDS.items():
         arg = f" {stop}={default:g} (in [{lo:g}, {hi:g}])" if stop else ""
+        if (name, stop) in NAMED_VALUES:
+            names = NAMED_VALUES[(name, stop)]
+            arg = f" {stop}={names[int(default)]} (one of {', '.join(names)})"
         print(f"{name}{arg}\n    {doc}")
     print("Tactics shared by every policy (key=default):")
     for name, (_, default, lo, hi, doc) in TACTICS.items():
         print(f"  {name}={default:g} (in [{lo:g}, {hi:g}]): {doc}")
+
+
+def _values(flag: str, raw: Optional[str]) -> Optional[list[int]]:
+    """'7,11' -> [7, 11]; '' -> []; None stays None."""
+    if raw is None:
+        return None
+    out = []
+    for part in raw.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            out.append(int(part))
+        except ValueError:
+            raise UsageError(f"{flag} takes comma-separated whole numbers such as 7,11 (got {raw!r})") from None
+    return out
+
+
+CashFlag = Annotated[Optional[str], typer.Option("--cash", help="Cash values left in the draw pile, e.g. 2,3,5,12 ('' for none). Default: the fresh deck minus --flipped.")]
+BankruptFlag = Annotated[Optional[int], typer.Option("--bankrupt", help="Bankrupts left in the pile (default: all of the deck's).")]
+LuckyFlag = Annotated[Optional[int], typer.Option("--lucky", help="Lucky Breaks left in the pile (default: the deck's minus --held-lucky).")]
+OtherFlag = Annotated[Optional[int], typer.Option("--other", help="Token / Flip 2 / Nope! cards left in the pile (default: all).")]
+HeldLuckyFlag = Annotated[int, typer.Option("--held-lucky", help="Unused Lucky Breaks in front of you this turn.")]
+FlippedFlag = Annotated[Optional[str], typer.Option("--flipped", help="Cash already flipped this turn, e.g. 7,11.")]
+RuleFlag = Annotated[Optional[list[str]], typer.Option("--rule", help="Rule change KEY=VALUE (deck.* changes the deck).")]
+
+
+def _situation(cash, bankrupt, lucky, other, held_lucky, flipped, flips, rule):
+    from sim.chance.exact_odds import make_situation
+    from sim.chance.rules import ChanceRules, apply_rule_changes
+
+    rules = apply_rule_changes(ChanceRules(), rule or [])
+    sit = make_situation(
+        cash=_values("--cash", cash), bankrupt=bankrupt, lucky=lucky, other=other,
+        held_lucky=held_lucky, flipped=_values("--flipped", flipped), flips=flips, rules=rules,
+    )
+    return sit, rules
+
+
+@chance_app.command("odds")
+def chance_odds(
+    cash: CashFlag = None,
+    bankrupt: BankruptFlag = None,
+    lucky: LuckyFlag = None,
+    other: OtherFlag = None,
+    held_lucky: HeldLuckyFlag = 0,
+    flipped: FlippedFlag = None,
+    flips: Annotated[Optional[int], typer.Option("--flips", help="Flips left this turn (default: the largest die face).")] = None,
+    rule: RuleFlag = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the odds as JSON.")] = False,
+) -> None:
+    """Exact odds of flipping k more cards (k = 1 .. flips left), and of the next flip busting."""
+    from sim.chance.exact_odds import odds, render_odds
+
+    sit, _ = _situation(cash, bankrupt, lucky, other, held_lucky, flipped, flips, rule)
+    result = odds(sit)
+    if as_json:
+        print(json.dumps(result))
+    else:
+        print(render_odds(sit, result), end="")
 
 
 @app.command("bench")

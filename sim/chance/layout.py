@@ -88,7 +88,7 @@ G_ROUND_ENDING = G_CHANCE_POS + 1  # the last turns of a round are being played
 SIT = G_ROUND_ENDING + 1  # situation for flip decisions, see S_* below
 N_SIT = 20
 STATS = SIT + N_SIT  # [p * N_SEAT_COLS + col]
-N_SEAT_COLS = 15
+N_SEAT_COLS = 16
 BUF_VALUE = STATS + MAX_PLAYERS * N_SEAT_COLS  # scratch: Cash values offered to a policy
 BUF_CARD = BUF_VALUE + _CARDS  # scratch: the matching card indices
 BUF_VALUE2 = BUF_CARD + _CARDS
@@ -134,6 +134,7 @@ NO_TARGET = 1 << 20  # S_MIN_TARGET when no property is worth taking
     SC_CHANCE,
     SC_CASH_PLAYED,
     SC_CASH_WON,
+    SC_SITUATIONS,
 ) = range(N_SEAT_COLS)
 SEAT_COLS = (
     "skyline",
@@ -151,6 +152,7 @@ SEAT_COLS = (
     "chance_cards",
     "cash_played",
     "cash_won",
+    "situations",  # flip decisions met in a forced situation (api.simulate(force=...))
 )
 
 # Random streams: offsets into the per-game uint64 rng array (four words per stream).
