@@ -241,7 +241,7 @@ def situation_key(cash_lo=None, cash_hi=None, cash_n=None, taken=None, left=None
         full = (1 << bits) - 1
         if v is None:
             v = full
-        if not 0 <= v < full:
+        elif not 0 <= v < full:
             raise ValueError(f"situation {name}={v} is out of range 0..{full - 1}")
         key |= v << shift
         shift += bits
