@@ -190,6 +190,53 @@ def chance_odds(
         print(render_odds(sit, result), end="")
 
 
+@chance_app.command("advise")
+def chance_advise(
+    flipped: FlippedFlag = None,
+    flips_left: Annotated[Optional[int], typer.Option("--flips-left", help="Flips left this turn (default: the largest die face).")] = None,
+    held_lucky: HeldLuckyFlag = 0,
+    cash: CashFlag = None,
+    bankrupt: BankruptFlag = None,
+    lucky: LuckyFlag = None,
+    other: OtherFlag = None,
+    objective: Annotated[str, typer.Option(help="What the turn should maximize: value, count or board.")] = "value",
+    beat: Annotated[int, typer.Option(help="Board objective: a card counts only above this value (the cheapest property's requirement).")] = 0,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per arm of the win-rate evidence (0: none).")] = 20_000,
+    players: Annotated[int, typer.Option(help="Players at the table, 2 to 4.")] = 4,
+    policy: Annotated[str, typer.Option(help="Your policy in the simulated games, outside the situation.")] = "optimal",
+    seed: Seed = 0,
+    rule: RuleFlag = None,
+    threads: Threads = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
+) -> None:
+    """Flip or cash out? Exact bust chance and expected gain, plus win-rate evidence from games."""
+    from sim.chance.advise import advise, render_advice
+    from sim.chance.optimal import OBJECTIVES
+    from sim.core.runner import check_run_args
+
+    if objective not in OBJECTIVES:
+        raise UsageError(f"--objective must be one of {', '.join(OBJECTIVES)} (got {objective!r})")
+    if games < 0:
+        raise UsageError(f"--games must be 0 or more (got {games})")
+    if not 2 <= players <= 4:
+        raise UsageError(f"--players must be 2 to 4 for Monopoly Chance (got {players})")
+    check_run_args(max(games, 1), seed, 1, threads)
+    sit, rules = _situation(cash, bankrupt, lucky, other, held_lucky, flipped, flips_left, rule)
+    if sit.cash_sum > 254 or len(sit.flipped) > 62 or sit.flips > 62:
+        raise UsageError("the situation is too large to look for in games (at most 254 Cash, 62 cards or flips)")
+    from strategies.chance import PolicyError, parse_policy
+
+    try:
+        parse_policy(policy)
+    except PolicyError as e:
+        raise UsageError(str(e)) from None
+    result = advise(sit, objective, beat, games, players, policy, seed, bankrupt is not None, rules, threads)
+    if as_json:
+        print(json.dumps(result))
+    else:
+        print(render_advice(result), end="")
+
+
 @app.command("bench")
 def bench(
     games: Games = 1_000_000,
