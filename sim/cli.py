@@ -237,6 +237,31 @@ def chance_advise(
         print(render_advice(result), end="")
 
 
+@chance_app.command("study")
+def chance_study(
+    out: Annotated[Path, typer.Option(help="Folder for the tables, plots and report.md.")] = Path("results/cash_out"),
+    games: Annotated[int, typer.Option(help="Games per tournament cell (split over the focal seats).")] = 24_000,
+    map_games: Annotated[int, typer.Option(help="Games per arm of each stop/flip map cell (0: no maps).")] = 8_000,
+    players: Annotated[Optional[list[int]], typer.Option(help="Player counts (repeat); default 2, 3 and 4.")] = None,
+    seed: Seed = 2026,
+    threads: Threads = None,
+) -> None:
+    """The cash-out study: stopping rules in full games, and the stop/flip map (issue 3)."""
+    from sim.chance.study import MAPS, StudyConfig, run_study
+
+    if games < 1 or map_games < 0:
+        raise UsageError("--games must be at least 1 and --map-games 0 or more")
+    for n in players or []:
+        if not 2 <= n <= 4:
+            raise UsageError(f"--players must be 2 to 4 for Monopoly Chance (got {n})")
+    check_run_args_ = __import__("sim.core.runner", fromlist=["check_run_args"]).check_run_args
+    check_run_args_(games, seed, 1, threads)
+    cfg = StudyConfig(games=games, map_games=max(map_games, 1), players=tuple(players or (2, 3, 4)), seed=seed,
+                      threads=threads, maps=tuple(MAPS) if map_games > 0 else ())
+    res = run_study(cfg, out, progress=lambda msg: print(msg, file=sys.stderr))
+    print(f"Wrote {out}/ (report.md, tournament.csv, stop_flip_map.csv, plots) in {res['seconds'] / 60:.1f} min")
+
+
 @app.command("bench")
 def bench(
     games: Games = 1_000_000,

@@ -30,6 +30,7 @@ from sim.chance.layout import (
     S_MIN_TARGET,
     S_PILE_N as _S_PILE_N,
     SC_SITUATIONS,
+    SC_SITUATIONS_OWN_FLIP,
     STATS,
     BUF_VALUE,
     BUF_VALUE2,
@@ -46,6 +47,7 @@ from sim.chance.layout import (
     MAX_PROPS,
     S_BEST_OPP_SKY,
     S_CASH_SUM,
+    S_FINISH,
     S_FLIPS_TAKEN,
     S_LUCKY_HELD,
     S_MY_SKY,
@@ -101,8 +103,10 @@ FORCE_SLOT, FORCE_KEY_SLOT = 6, 7
 FORCE_NONE, FORCE_FLIP, FORCE_STOP = range(3)
 # The situation key packs fields, each with an "any" value (all ones): cash sum low and high
 # (8 bits each), Cash cards flipped, flips taken, flips left, Bankrupts left (6 bits each),
-# Lucky Breaks held (4 bits).
-KEY_FIELDS = (("cash_lo", 8), ("cash_hi", 8), ("cash_n", 6), ("taken", 6), ("left", 6), ("bankrupt", 6), ("lucky", 4))
+# Lucky Breaks held (4 bits), distance to the finish mark in steps of DIST_STEP (4 bits).
+KEY_FIELDS = (("cash_lo", 8), ("cash_hi", 8), ("cash_n", 6), ("taken", 6), ("left", 6), ("bankrupt", 6), ("lucky", 4),
+              ("dist", 4))
+DIST_STEP = 4  # dist field d: the player's skyline is (d * 4 .. d * 4 + 3) short of the finish mark
 
 # Shared tactics: name -> (slot, default, low, high, meaning)
 TACTICS = {
@@ -231,9 +235,11 @@ def p_bust_within(n_flips, pile_n, pile_bankrupt, lucky_held):
 # Decisions
 
 
-def situation_key(cash_lo=None, cash_hi=None, cash_n=None, taken=None, left=None, bankrupt=None, lucky=None) -> float:
+def situation_key(cash_lo=None, cash_hi=None, cash_n=None, taken=None, left=None, bankrupt=None, lucky=None,
+                  dist=None) -> float:
     """Pack a situation pattern (None = any) into the float stored in parameter slot 7."""
-    values = dict(cash_lo=cash_lo, cash_hi=cash_hi, cash_n=cash_n, taken=taken, left=left, bankrupt=bankrupt, lucky=lucky)
+    values = dict(cash_lo=cash_lo, cash_hi=cash_hi, cash_n=cash_n, taken=taken, left=left, bankrupt=bankrupt,
+                  lucky=lucky, dist=dist)
     key = 0
     shift = 0
     for name, bits in KEY_FIELDS:
@@ -276,6 +282,7 @@ def situation_matches(S, keyf):
         and _matches(S[SIT + S_FLIPS_LEFT], key, 28, 6)
         and _matches(S[SIT + S_PILE_BANKRUPT], key, 34, 6)
         and _matches(S[SIT + S_LUCKY_HELD], key, 40, 4)
+        and _matches(min(max(S[SIT + S_FINISH] - S[SIT + S_MY_SKY], 0) // 4, 14), key, 44, 4)
     )
 
 
@@ -329,11 +336,19 @@ def optimal_flip(pt, p, S):
 def should_flip(pk, pp, pt, p, S, rng):
     """True to flip another card, False to cash out. Reads the situation at S[SIT:];
     `pt` holds lookup tables for table-driven policies."""
-    kind = pk[p]
-    stop = pp[p, 0]
     if pp[p, FORCE_SLOT] > 0 and situation_matches(S, pp[p, FORCE_KEY_SLOT]):
         S[STATS + p * N_SEAT_COLS + SC_SITUATIONS] += 1
+        if policy_flip(pk, pp, pt, p, S, rng):
+            S[STATS + p * N_SEAT_COLS + SC_SITUATIONS_OWN_FLIP] += 1
         return pp[p, FORCE_SLOT] == FORCE_FLIP
+    return policy_flip(pk, pp, pt, p, S, rng)
+
+
+@njit(cache=True)
+def policy_flip(pk, pp, pt, p, S, rng):
+    """The decision of seat p's own policy (should_flip without a forced situation)."""
+    kind = pk[p]
+    stop = pp[p, 0]
     if kind == OPTIMAL:
         return optimal_flip(pt, p, S)
     if kind == RANDOM:

@@ -88,7 +88,7 @@ G_ROUND_ENDING = G_CHANCE_POS + 1  # the last turns of a round are being played
 SIT = G_ROUND_ENDING + 1  # situation for flip decisions, see S_* below
 N_SIT = 20
 STATS = SIT + N_SIT  # [p * N_SEAT_COLS + col]
-N_SEAT_COLS = 16
+N_SEAT_COLS = 17
 BUF_VALUE = STATS + MAX_PLAYERS * N_SEAT_COLS  # scratch: Cash values offered to a policy
 BUF_CARD = BUF_VALUE + _CARDS  # scratch: the matching card indices
 BUF_VALUE2 = BUF_CARD + _CARDS
@@ -135,6 +135,7 @@ NO_TARGET = 1 << 20  # S_MIN_TARGET when no property is worth taking
     SC_CASH_PLAYED,
     SC_CASH_WON,
     SC_SITUATIONS,
+    SC_SITUATIONS_OWN_FLIP,
 ) = range(N_SEAT_COLS)
 SEAT_COLS = (
     "skyline",
@@ -153,6 +154,7 @@ SEAT_COLS = (
     "cash_played",
     "cash_won",
     "situations",  # flip decisions met in a forced situation (api.simulate(force=...))
+    "situations_own_flip",  # ... of which the seat's own policy would have flipped
 )
 
 # Random streams: offsets into the per-game uint64 rng array (four words per stream).
