@@ -254,8 +254,9 @@ def chance_study(
     for n in players or []:
         if not 2 <= n <= 4:
             raise UsageError(f"--players must be 2 to 4 for Monopoly Chance (got {n})")
-    check_run_args_ = __import__("sim.core.runner", fromlist=["check_run_args"]).check_run_args
-    check_run_args_(games, seed, 1, threads)
+    from sim.core.runner import check_run_args
+
+    check_run_args(games, seed, 1, threads)
     cfg = StudyConfig(games=games, map_games=max(map_games, 1), players=tuple(players or (2, 3, 4)), seed=seed,
                       threads=threads, maps=tuple(MAPS) if map_games > 0 else ())
     res = run_study(cfg, out, progress=lambda msg: print(msg, file=sys.stderr))

@@ -40,9 +40,10 @@ from strategies.chance import situation_key
 
 BASELINE = "optimal"
 CANDIDATES = (
-    "stop_after n=1", "stop_after n=2", "stop_after n=3", "stop_after n=4",
-    "bust_threshold p=0.1", "bust_threshold p=0.15", "bust_threshold p=0.2", "bust_threshold p=0.25",
-    "bust_threshold p=0.3", "bust_threshold p=0.35",
+    "stop_after n=1", "stop_after n=2", "stop_after n=3", "stop_after n=4", "stop_after n=5",
+    "bust_threshold p=0.15", "bust_threshold p=0.2", "bust_threshold p=0.25",
+    "bust_threshold p=0.3", "bust_threshold p=0.35", "bust_threshold p=0.4", "bust_threshold p=0.45",
+    "bust_threshold p=0.5",
     "cash_target v=10", "cash_target v=13", "cash_target v=16", "cash_target v=19", "cash_target v=22",
     "cash_target v=26",
     "optimal", "optimal objective=count", "optimal objective=board", "smart",
@@ -176,13 +177,26 @@ def run_maps(cfg: StudyConfig, progress=print) -> pd.DataFrame:
                     row.update(win_flip=wf.mean(), win_stop=ws.mean(), diff=d, diff_low=d - half, diff_high=d + half)
                 rows.append(row)
         progress(f"map {name} done")
-    df = pd.DataFrame(rows)
-    if "diff" in df:
-        df["game_says"] = np.where(df["diff_low"] > 0, "flip", np.where(df["diff_high"] < 0, "stop", "either"))
-        df["turn_says"] = np.where(df["dp_flip_share"] >= 0.5, "flip", "stop")
-        df.loc[df["decisions"] == 0, "turn_says"] = ""
-        df["disagree"] = ((df["game_says"] == "flip") & (df["turn_says"] == "stop")) | (
-            (df["game_says"] == "stop") & (df["turn_says"] == "flip"))
+    return classify(pd.DataFrame(rows))
+
+
+MIN_GAMES_FOR_VERDICT = 200  # a map cell met in fewer games gives no verdict (intervals too rough)
+
+
+def classify(df: pd.DataFrame) -> pd.DataFrame:
+    """Verdicts per map cell: what the games say (flip / stop when the 95% interval of the
+    paired difference excludes 0, else either; none below MIN_GAMES_FOR_VERDICT games), what the
+    turn-optimal rule does in most of those decisions, and whether the two disagree."""
+    if "diff" not in df:
+        return df
+    df = df.copy()
+    enough = df["games_with"] >= MIN_GAMES_FOR_VERDICT
+    df["game_says"] = np.where(~enough, "", np.where(df["diff_low"] > 0, "flip",
+                                                       np.where(df["diff_high"] < 0, "stop", "either")))
+    df["turn_says"] = np.where(df["dp_flip_share"] >= 0.5, "flip", "stop")
+    df.loc[df["decisions"] == 0, "turn_says"] = ""
+    df["disagree"] = ((df["game_says"] == "flip") & (df["turn_says"] == "stop")) | (
+        (df["game_says"] == "stop") & (df["turn_says"] == "flip"))
     return df
 
 
@@ -247,7 +261,7 @@ def plot_map(m: pd.DataFrame, name: str, path) -> None:
     sig = np.zeros_like(diff, dtype=object)
     for r in g.itertuples():
         i, j = values.index(r.value), cashes.index(r.cash)
-        if r.games_with >= 30 and not pd.isna(r.diff):
+        if r.games_with >= MIN_GAMES_FOR_VERDICT and not pd.isna(r.diff):
             diff[i, j] = r.diff * 100
             sig[i, j] = "*" if (r.diff_low > 0 or r.diff_high < 0) else ""
         if r.decisions > 0:
@@ -260,7 +274,7 @@ def plot_map(m: pd.DataFrame, name: str, path) -> None:
         for j in range(len(cashes)):
             if np.isfinite(diff[i, j]):
                 axes[0].text(j, i, f"{diff[i, j]:+.1f}{sig[i, j]}", ha="center", va="center", fontsize=8)
-    axes[0].set_title("games: win-rate points, always flip - always cash out\n(blue: flip wins; * = 95% CI excludes 0)",
+    axes[0].set_title("games: win-rate points, always flip - always cash out\n(blue: flip wins; * = 95% CI excludes 0; blank: < 200 games)",
                       fontsize=9)
     fig.colorbar(im, ax=axes[0])
     im2 = axes[1].imshow(dp, cmap="PuOr", vmin=0, vmax=100, aspect="auto")
@@ -364,6 +378,8 @@ def rerender(out) -> None:
     t = pd.read_csv(out / "tournament.csv")
     t["param"] = pd.to_numeric(t["param"], errors="coerce")
     m = pd.read_csv(out / "stop_flip_map.csv") if (out / "stop_flip_map.csv").stat().st_size > 1 else pd.DataFrame()
+    m = classify(m)
+    m.to_csv(out / "stop_flip_map.csv", index=False)
     manifest = json.loads((out / "manifest.json").read_text())
     cfg = manifest["config"]
     plot_thresholds(t, out / "win_rate_by_threshold.png")
