@@ -210,10 +210,9 @@ def chance_advise(
     as_json: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
 ) -> None:
     """Flip or cash out? Exact bust chance and expected gain, plus win-rate evidence from games."""
-    from sim.chance.advise import advise, render_advice
-    from sim.chance.optimal import OBJECTIVES
     from sim.core.runner import check_run_args
 
+    OBJECTIVES = ("value", "count", "board")  # sim.chance.optimal.OBJECTIVES; checked before heavy imports
     if objective not in OBJECTIVES:
         raise UsageError(f"--objective must be one of {', '.join(OBJECTIVES)} (got {objective!r})")
     if games < 0:
@@ -230,6 +229,8 @@ def chance_advise(
         parse_policy(policy)
     except PolicyError as e:
         raise UsageError(str(e)) from None
+    from sim.chance.advise import advise, render_advice
+
     result = advise(sit, objective, beat, games, players, policy, seed, bankrupt is not None, rules, threads)
     if as_json:
         print(json.dumps(result))

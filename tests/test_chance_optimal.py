@@ -82,7 +82,7 @@ def random_situation(rules, rng: random.Random, max_flips_left: int):
     )
 
 
-CASES = [(DEFAULT, OBJ_VALUE, 5), (DEFAULT, OBJ_COUNT, 5), (SMALL, OBJ_VALUE, 8), (SMALL, OBJ_COUNT, 8),
+CASES = [(DEFAULT, OBJ_VALUE, 3), (DEFAULT, OBJ_COUNT, 3), (SMALL, OBJ_VALUE, 8), (SMALL, OBJ_COUNT, 8),
          (SMALL, OBJ_BOARD, 8)]
 
 
