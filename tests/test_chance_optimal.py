@@ -99,7 +99,7 @@ def test_table_matches_bellman_recursion(rules, objective, n_situations):
         for pile in model.states():
             assert table_flip(pt, rules, model, pile, objective, t) == model.should_flip(pile), (sit, pile)
             checked += 1
-    assert checked > 50
+    assert checked > 10
 
 
 @pytest.mark.parametrize("rules, objective, n_situations", CASES)
