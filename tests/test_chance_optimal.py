@@ -206,3 +206,24 @@ def test_forced_situations_change_only_the_games_where_they_arise():
     assert (flip.loc[hit, "turns"] != stop.loc[hit, "turns"]).mean() > 0.5  # the games diverge
     base = api.simulate(3000, 3, seats, seed=9)
     assert (base["situations_0"] == 0).all()
+
+
+def test_optimal_policy_results_do_not_depend_on_threads_or_chunks():
+    import numba
+
+    seats = ["optimal", "optimal objective=count", "smart"]
+    a = api.simulate(1500, 3, seats, seed=4, threads=1, chunk_size=1500, check=True)
+    b = api.simulate(1500, 3, seats, seed=4, threads=min(2, numba.config.NUMBA_NUM_THREADS), chunk_size=311)
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_cli_objective_names_match_the_policy(capsys):
+    import sim.cli
+    from sim.chance.optimal import OBJECTIVES
+
+    with pytest.raises(SystemExit) as e:
+        sim.cli.main(["chance", "advise", "--objective", "nonsense"])
+    assert e.value.code == 2
+    assert f"one of {', '.join(OBJECTIVES)} (got" in capsys.readouterr().err
