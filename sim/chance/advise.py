@@ -30,6 +30,7 @@ from sim.core.stats import paired_diff, wilson
 from strategies.chance import situation_key
 
 DEFAULT_GAMES = 20_000
+MIN_GAMES_FOR_VERDICT = 200  # as in the study's stop/flip maps
 
 
 def advise(
@@ -135,6 +136,9 @@ def render_advice(a: dict) -> str:
             lo, hi = sim_["win_diff_ci"]
             d = sim_["win_diff_flip_minus_stop"]
             verdict = "flipping wins more" if lo > 0 else "cashing out wins more" if hi < 0 else "no clear difference"
+            if sim_["games_with_situation"] < MIN_GAMES_FOR_VERDICT:
+                verdict = (f"too few games for a verdict (under {MIN_GAMES_FOR_VERDICT}): raise --games"
+                           + (" or leave out --bankrupt" if m["bankrupt_left"] != "any" else ""))
             lines.append(
                 f"  flip - cash out: {d * 100:+.1f} points ({lo * 100:+.1f} to {hi * 100:+.1f}, paired 95% CI): {verdict}"
             )
