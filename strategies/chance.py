@@ -28,7 +28,6 @@ from sim.chance.layout import (
     S_CASH_N,
     S_FLIPS_LEFT,
     S_MIN_TARGET,
-    S_PILE_N as _S_PILE_N,
     SC_SITUATIONS,
     SC_SITUATIONS_OWN_FLIP,
     STATS,
@@ -315,7 +314,7 @@ def optimal_threshold(pt, p, pile, f, h, t):
 @njit(cache=True)
 def optimal_flip(pt, p, S):
     """The turn-optimal decision from the policy table for the situation at S[SIT:]."""
-    if pt.shape[0] == 0 or S[SIT + _S_PILE_N] == 0:
+    if pt.shape[0] == 0 or S[SIT + S_PILE_N] == 0:
         return False
     pile = 0
     for k in range(S[DRAW_N + p]):

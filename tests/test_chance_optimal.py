@@ -5,7 +5,6 @@ the table for the pile it actually holds."""
 import random
 from collections import Counter
 
-import numpy as np
 import pytest
 
 from sim.chance import api, kernel

@@ -25,7 +25,7 @@ import numpy as np
 
 from sim.chance import api
 from sim.chance.exact_odds import Situation, describe_situation, p_bust_next
-from sim.chance.optimal import OBJ_BOARD, OBJECTIVES, TurnModel
+from sim.chance.optimal import OBJECTIVES, TurnModel
 from sim.core.stats import paired_diff, wilson
 from strategies.chance import situation_key
 
