@@ -190,6 +190,10 @@ def classify(df: pd.DataFrame) -> pd.DataFrame:
     if "diff" not in df:
         return df
     df = df.copy()
+    for arm in ("flip", "stop"):  # Wilson intervals of each arm's win rate over the games with the situation
+        n = df["games_with"].clip(lower=1)
+        lo, hi = wilson(df[f"win_{arm}"].fillna(0) * n, n)
+        df[f"win_{arm}_low"], df[f"win_{arm}_high"] = lo, hi
     enough = df["games_with"] >= MIN_GAMES_FOR_VERDICT
     df["game_says"] = np.where(~enough, "", np.where(df["diff_low"] > 0, "flip",
                                                        np.where(df["diff_high"] < 0, "stop", "either")))
@@ -339,13 +343,16 @@ def render_report(t: pd.DataFrame, m: pd.DataFrame, cfg: dict, seconds: float) -
                          f"| {_pts(r.diff, r.diff_low, r.diff_high)} |")
             L.append("")
         L += ["### All map cells", "",
-              "| map | value | Cash | games with it | flip wins | stop wins | flip - stop (points, 95% CI) | turn-optimal flips |",
-              "|---|---|---|---:|---:|---:|---|---:|"]
+              "| map | value | Cash | games with it | always flip: win rate (95% CI) | always cash out: win rate (95% CI) "
+              "| flip - cash out (points, 95% CI) | turn-optimal flips |",
+              "|---|---|---|---:|---|---|---|---:|"]
         for r in m.itertuples():
             if pd.isna(getattr(r, "diff", np.nan)):
                 continue
             v = DIST_LABELS.get(r.value, r.value) if r.axis == "dist" else r.value
-            L.append(f"| {r.map} | {v} | {r.cash} | {r.games_with:,} | {_pct(r.win_flip)} | {_pct(r.win_stop)} "
+            L.append(f"| {r.map} | {v} | {r.cash} | {r.games_with:,} "
+                     f"| {_pct(r.win_flip)} ({_pct(r.win_flip_low)} - {_pct(r.win_flip_high)}) "
+                     f"| {_pct(r.win_stop)} ({_pct(r.win_stop_low)} - {_pct(r.win_stop_high)}) "
                      f"| {_pts(r.diff, r.diff_low, r.diff_high)} | {_pct(r.dp_flip_share)} |")
         L.append("")
     return "\n".join(L) + "\n"
