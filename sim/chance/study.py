@@ -300,6 +300,37 @@ def plot_map(m: pd.DataFrame, name: str, path) -> None:
     plt.close(fig)
 
 
+def _headlines(t: pd.DataFrame, m: pd.DataFrame) -> list[str]:
+    """Computed headline findings: the best rule at each table, the best rule of each fixed
+    family against the turn-optimal rule, and the cells where games and turn disagree."""
+    L = ["## Headlines", ""]
+    for (players, opp), g in t.groupby(["players", "opponents"], sort=True):
+        g = g.sort_values("win_rate", ascending=False)
+        best = g.iloc[0]
+        parts = []
+        for fam in ("stop_after", "bust_threshold", "cash_target"):
+            f = g[g["family"] == fam]
+            if len(f) and "diff_vs_optimal" in f:
+                r = f.iloc[0]
+                parts.append(f"{r['policy']} {_pts(r['diff_vs_optimal'], r['diff_low'], r['diff_high'])}")
+        vs = ""
+        if best["policy"] != BASELINE and "diff_vs_optimal" in best and not pd.isna(best["diff_vs_optimal"]):
+            vs = f", {_pts(best['diff_vs_optimal'], best['diff_low'], best['diff_high'])} points against the turn-optimal rule"
+        L.append(f"- {players} players vs {opp.replace('_', ' ')}: best **{best['policy']}** {_pct(best['win_rate'])} "
+                 f"({_pct(best['ci_low'])} - {_pct(best['ci_high'])}{vs}); best fixed rules against the turn-optimal rule "
+                 f"(points): {'; '.join(parts)}.")
+    if not m.empty and "disagree" in m:
+        dis = m[m["disagree"] == True]  # noqa: E712
+        judged = m[m["game_says"].isin(["flip", "stop", "either"])]
+        L.append(f"- Stop/flip maps: {len(judged)} cells with at least {MIN_GAMES_FOR_VERDICT} games; games and the "
+                 f"turn-optimal rule disagree in {len(dis)} "
+                 f"(games say flip where the turn rule mostly cashes out: {int((dis['game_says'] == 'flip').sum())}; "
+                 f"the reverse: {int((dis['game_says'] == 'stop').sum())}). With this many cells, about 5% of "
+                 f"intervals exclude 0 by chance alone.")
+    L.append("")
+    return L
+
+
 def render_report(t: pd.DataFrame, m: pd.DataFrame, cfg: dict, seconds: float) -> str:
     L = ["# When should I cash out? Monopoly Chance stopping rules in full games", ""]
     L.append(f"Seed {cfg['seed']}; {cfg['games']:,} games per tournament cell (the focal player in each seat in turn); "
@@ -307,6 +338,7 @@ def render_report(t: pd.DataFrame, m: pd.DataFrame, cfg: dict, seconds: float) -
              f"Common random numbers throughout; every interval is 95%. Run time {seconds / 60:.1f} min.")
     L += ["", "Reproduce: `monosim chance study --out results/cash_out` (or `monosim run experiments/cash_out.toml` "
           "for the tournament part with the experiment runner).", ""]
+    L += _headlines(t, m)
     L += ["## 1. Which rule wins", ""]
     for (players, opp), g in t.groupby(["players", "opponents"], sort=True):
         g = g.sort_values("win_rate", ascending=False)
