@@ -21,6 +21,16 @@ from numba import njit
 
 from sim.chance.layout import (
     BLDS_LEFT,
+    DRAW_N,
+    DRAW_PILE,
+    MAX_DECK,
+    N_SEAT_COLS,
+    S_CASH_N,
+    S_FLIPS_LEFT,
+    S_MIN_TARGET,
+    SC_SITUATIONS,
+    SC_SITUATIONS_OWN_FLIP,
+    STATS,
     BUF_VALUE,
     BUF_VALUE2,
     BUF_VALUE3,
@@ -37,6 +47,7 @@ from sim.chance.layout import (
     MAX_PROPS,
     S_BEST_OPP_SKY,
     S_CASH_SUM,
+    S_FINISH,
     S_FLIPS_TAKEN,
     S_LUCKY_HELD,
     S_MY_SKY,
@@ -52,9 +63,25 @@ from sim.chance.layout import (
     TOP_VALUE,
     rng_policy,
 )
+from sim.chance.optimal import (
+    DATA0,
+    H_F,
+    H_H,
+    H_LEVELS,
+    H_OBJECTIVE,
+    H_OFFSET,
+    H_PILES,
+    H_TLO,
+    OBJ_BOARD,
+    OBJ_COUNT,
+    OBJECTIVES,
+    SEAT_HDR,
+    SEAT_HDR0,
+    STRIDES,
+)
 from sim.core.rng import randint, uniform
 
-RANDOM, MAX_FLIP, STOP_AFTER, BUST_THRESHOLD, CASH_TARGET, SMART = range(6)
+RANDOM, MAX_FLIP, STOP_AFTER, BUST_THRESHOLD, CASH_TARGET, SMART, OPTIMAL = range(7)
 N_PARAMS = 8
 
 # name -> (kind, stopping parameter name, default, low, high, meaning)
@@ -65,7 +92,21 @@ KINDS = {
     "bust_threshold": (BUST_THRESHOLD, "p", 0.2, 0.0, 1.0, "cash out when the next flip busts with chance above p"),
     "cash_target": (CASH_TARGET, "v", 12.0, 0.0, 200.0, "cash out once the Cash flipped this turn reaches v"),
     "smart": (SMART, "risk", 1.0, 0.0, 10.0, "flip while the expected gain of useful Cash beats risk x the expected loss"),
+    "optimal": (OPTIMAL, "objective", 0.0, 0.0, 2.0, "the turn-optimal stopping rule (exact DP) for objective=value (total Cash kept), "
+                "count (Cash cards kept) or board (Cash that beats the cheapest property on offer)"),
 }
+# Parameters that take a name rather than a number: name -> list of names (value = index).
+NAMED_VALUES = {("optimal", "objective"): OBJECTIVES}
+
+# Forced decisions (api.simulate(force=...)): parameter slots 6 (action) and 7 (situation key).
+FORCE_SLOT, FORCE_KEY_SLOT = 6, 7
+FORCE_NONE, FORCE_FLIP, FORCE_STOP = range(3)
+# The situation key packs fields, each with an "any" value (all ones): cash sum low and high
+# (8 bits each), Cash cards flipped, flips taken, flips left, Bankrupts left (6 bits each),
+# Lucky Breaks held (4 bits), distance to the finish mark in steps of DIST_STEP (4 bits).
+KEY_FIELDS = (("cash_lo", 8), ("cash_hi", 8), ("cash_n", 6), ("taken", 6), ("left", 6), ("bankrupt", 6), ("lucky", 4),
+              ("dist", 4))
+DIST_STEP = 4  # dist field d: the player's skyline is (d * 4 .. d * 4 + 3) short of the finish mark
 
 # Shared tactics: name -> (slot, default, low, high, meaning)
 TACTICS = {
@@ -101,8 +142,11 @@ def parse_policy(spec: str) -> tuple[str, int, np.ndarray]:
         if key not in allowed:
             raise PolicyError(f"policy {name}: unknown parameter {key!r}; known: {', '.join(allowed)}")
         try:
-            value = float(raw)
+            named = NAMED_VALUES.get((name, key))
+            value = float(named.index(raw)) if named and raw in named else float(raw)
         except ValueError:
+            if named:
+                raise PolicyError(f"policy {name}: {key}={raw!r}; use one of: {', '.join(named)}") from None
             raise PolicyError(f"policy {name}: {key}={raw!r} is not a number") from None
         if key == stop_name:
             slot, low, high = 0, lo, hi
@@ -194,12 +238,122 @@ def p_bust_within(n_flips, pile_n, pile_bankrupt, lucky_held):
 # Decisions
 
 
+def situation_key(cash_lo=None, cash_hi=None, cash_n=None, taken=None, left=None, bankrupt=None, lucky=None,
+                  dist=None) -> float:
+    """Pack a situation pattern (None = any) into the float stored in parameter slot 7."""
+    values = dict(cash_lo=cash_lo, cash_hi=cash_hi, cash_n=cash_n, taken=taken, left=left, bankrupt=bankrupt,
+                  lucky=lucky, dist=dist)
+    key = 0
+    shift = 0
+    for name, bits in KEY_FIELDS:
+        v = values[name]
+        full = (1 << bits) - 1
+        if v is None:
+            v = full
+        elif not 0 <= v < full:
+            raise ValueError(f"situation {name}={v} is out of range 0..{full - 1}")
+        key |= v << shift
+        shift += bits
+    return float(key)
+
+
+@njit(cache=True)
+def _field(key, shift, bits):
+    return (key >> shift) & ((1 << bits) - 1)
+
+
+@njit(cache=True)
+def _matches(value, key, shift, bits):
+    f = _field(key, shift, bits)
+    return f == (1 << bits) - 1 or f == value
+
+
+@njit(cache=True)
+def situation_matches(S, keyf):
+    """Does the flip situation at S[SIT:] match the packed pattern (see situation_key)?"""
+    key = np.int64(keyf)
+    s = S[SIT + S_CASH_SUM]
+    lo = _field(key, 0, 8)
+    hi = _field(key, 8, 8)
+    if lo != 255 and s < lo:
+        return False
+    if hi != 255 and s > hi:
+        return False
+    return (
+        _matches(S[SIT + S_CASH_N], key, 16, 6)
+        and _matches(S[SIT + S_FLIPS_TAKEN], key, 22, 6)
+        and _matches(S[SIT + S_FLIPS_LEFT], key, 28, 6)
+        and _matches(S[SIT + S_PILE_BANKRUPT], key, 34, 6)
+        and _matches(S[SIT + S_LUCKY_HELD], key, 40, 4)
+        and _matches(min(max(S[SIT + S_FINISH] - S[SIT + S_MY_SKY], 0) // 4, 14), key, 44, 4)
+    )
+
+
+@njit(cache=True)
+def optimal_threshold(pt, p, pile, f, h, t):
+    """The turn-optimal threshold for seat p (flip while the objective's weight flipped is
+    below it; 0 cashes out) at pile index `pile`, f flips left, h Lucky Breaks in front and
+    board requirement t (board objective only). Layout in sim/chance/optimal.py."""
+    if pt.shape[0] == 0 or f <= 0:
+        return 0
+    base = SEAT_HDR0 + p * SEAT_HDR
+    off = pt[base + H_OFFSET]
+    if off < 0:
+        return 0
+    F = int(pt[base + H_F])
+    H = int(pt[base + H_H])
+    piles = int(pt[base + H_PILES])
+    lev = 0
+    if int(pt[base + H_OBJECTIVE]) == OBJ_BOARD:
+        t_lo = int(pt[base + H_TLO])
+        lev = max(t, t_lo) - t_lo
+        if lev >= int(pt[base + H_LEVELS]):
+            return 0  # no Cash card can take anything: nothing to flip for
+    f = min(f, F)  # more flips than the table holds: rare (two extra_flips cards in one turn)
+    h = min(h, H - 1)
+    u = pt.view(np.uint8)
+    return int(u[DATA0 * 8 + int(off) + ((lev * F + f - 1) * H + h) * piles + pile])
+
+
+@njit(cache=True)
+def optimal_flip(pt, p, S):
+    """The turn-optimal decision from the policy table for the situation at S[SIT:]."""
+    if pt.shape[0] == 0 or S[SIT + S_PILE_N] == 0:
+        return False
+    pile = 0
+    for k in range(S[DRAW_N + p]):
+        c = S[DRAW_PILE + p * MAX_DECK + k]
+        pile += int(pt[STRIDES + p * MAX_DECK + c])
+    obj = int(pt[SEAT_HDR0 + p * SEAT_HDR + H_OBJECTIVE])
+    if obj == OBJ_COUNT:
+        s = S[SIT + S_CASH_N]
+    elif obj == OBJ_BOARD:
+        s = S[SIT + S_USEFUL_CASH_SUM]
+    else:
+        s = S[SIT + S_CASH_SUM]
+    th = optimal_threshold(pt, p, pile, S[SIT + S_FLIPS_LEFT], S[SIT + S_LUCKY_HELD], S[SIT + S_MIN_TARGET])
+    return s < th
+
+
 @njit(cache=True)
 def should_flip(pk, pp, pt, p, S, rng):
     """True to flip another card, False to cash out. Reads the situation at S[SIT:];
     `pt` holds lookup tables for table-driven policies."""
+    if pp[p, FORCE_SLOT] > 0 and situation_matches(S, pp[p, FORCE_KEY_SLOT]):
+        S[STATS + p * N_SEAT_COLS + SC_SITUATIONS] += 1
+        if policy_flip(pk, pp, pt, p, S, rng):
+            S[STATS + p * N_SEAT_COLS + SC_SITUATIONS_OWN_FLIP] += 1
+        return pp[p, FORCE_SLOT] == FORCE_FLIP
+    return policy_flip(pk, pp, pt, p, S, rng)
+
+
+@njit(cache=True)
+def policy_flip(pk, pp, pt, p, S, rng):
+    """The decision of seat p's own policy (should_flip without a forced situation)."""
     kind = pk[p]
     stop = pp[p, 0]
+    if kind == OPTIMAL:
+        return optimal_flip(pt, p, S)
     if kind == RANDOM:
         return uniform(rng, rng_policy(p)) >= stop
     if kind == MAX_FLIP:

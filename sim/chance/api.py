@@ -11,7 +11,7 @@ from sim.chance.layout import N_SEAT_COLS, SC_WIN, SEAT_COLS
 from sim.chance.rules import RULES_VERSION, ChanceRules, describe, pack
 from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, run_chunks
 from sim.core.stats import mean_ci, wilson
-from strategies.chance import PolicyError, parse_policy
+from strategies.chance import FORCE_FLIP, FORCE_KEY_SLOT, FORCE_SLOT, FORCE_STOP, OPTIMAL, PolicyError, parse_policy
 
 MIN_PLAYERS, MAX_PLAYERS = 2, MAX_PLAYERS_LAYOUT
 NO_TABLES = np.zeros(0)
@@ -36,6 +36,30 @@ def make_table(players: int, seats: list[str] | None = None) -> tuple[list[str],
     return specs, kinds, params
 
 
+def seat_decks(rules: ChanceRules, players: int, deck_edits=None) -> list[list[tuple[int, int]]]:
+    """Each seat's token deck as (kind, value) pairs, after deck edits."""
+    import dataclasses
+
+    decks = []
+    for seat in range(players):
+        deck = dict(rules.deck)
+        for name, change in (deck_edits or {}).get(seat, {}).items():
+            deck[name] = deck.get(name, 0) + change
+        decks.append(dataclasses.replace(rules, deck=deck).deck_cards())
+    return decks
+
+
+def policy_tables(rules: ChanceRules, players: int, kinds, params, deck_edits=None) -> np.ndarray:
+    """The lookup table ``pt`` for table-driven policies (the turn-optimal policy: thresholds
+    for each seat's own deck and objective), or an empty array when no seat needs one."""
+    from sim.chance.optimal import build_table
+
+    objectives = [int(params[p, 0]) if kinds[p] == OPTIMAL else None for p in range(players)]
+    if all(o is None for o in objectives):
+        return NO_TABLES
+    return build_table(rules, players, kinds, objectives, seat_decks(rules, players, deck_edits))
+
+
 def simulate(
     games: int = 10_000,
     players: int = 4,
@@ -48,6 +72,7 @@ def simulate(
     progress: bool = False,
     deck_edits: dict[int, dict[str, int]] | None = None,
     first_game: int = 0,
+    force: tuple[int, str, float] | None = None,
 ) -> pd.DataFrame:
     """Play `games` complete games and return one row per game.
 
@@ -59,6 +84,11 @@ def simulate(
     hit_round_limit, and for each seat s the columns ``<stat>_<s>`` for every stat in
     ``SEAT_COLS`` plus ``policy_<s>``. ``win_<s>`` is the seat's share of the win
     (1, or 1/k for a k-way tie). ``df.attrs`` holds the seed, policies and rules.
+
+    ``force=(seat, "flip" | "stop", key)``: whenever that seat is about to decide in a
+    situation matching ``key`` (strategies.chance.situation_key), it flips (or cashes out)
+    whatever its policy says; ``situations_<seat>`` counts those decisions. Two runs that differ
+    only in the forced action are paired game by game (common random numbers).
     """
     rules = rules or ChanceRules()
     check_run_args(games, seed, chunk_size, threads)
@@ -67,12 +97,20 @@ def simulate(
         packed = pack(rules, players, deck_edits)
     except ValueError as e:
         raise UsageError(str(e)) from None
+    tables = policy_tables(rules, players, kinds, params, deck_edits)
+    if force is not None:
+        seat, action, key = force
+        if not 0 <= seat < players or action not in ("flip", "stop"):
+            raise UsageError(f"force: seat must be 0..{players - 1} and action flip or stop")
+        params = params.copy()
+        params[seat, FORCE_SLOT] = FORCE_FLIP if action == "flip" else FORCE_STOP
+        params[seat, FORCE_KEY_SLOT] = key
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
         game_out = np.zeros((n, kernel.N_GAME_COLS), np.int64)
         seat_out = np.zeros((n, players, N_SEAT_COLS), np.int64)
         kernel.play_batch(
-            packed, kinds, params, NO_TABLES, np.uint64(seed), first_game + first, n, check, game_out, seat_out
+            packed, kinds, params, tables, np.uint64(seed), first_game + first, n, check, game_out, seat_out
         )
         return {"game": game_out, "seat": seat_out}
 

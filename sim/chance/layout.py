@@ -89,7 +89,7 @@ G_BOARD_CHANGES = G_ROUND_ENDING + 1  # cards put on or taken off the board so f
 SIT = G_BOARD_CHANGES + 1  # situation for flip decisions, see S_* below
 N_SIT = 20
 STATS = SIT + N_SIT  # [p * N_SEAT_COLS + col]
-N_SEAT_COLS = 21
+N_SEAT_COLS = 23
 BUF_VALUE = STATS + MAX_PLAYERS * N_SEAT_COLS  # scratch: Cash values offered to a policy
 BUF_CARD = BUF_VALUE + _CARDS  # scratch: the matching card indices
 BUF_VALUE2 = BUF_CARD + _CARDS
@@ -135,10 +135,12 @@ NO_TARGET = 1 << 20  # S_MIN_TARGET when no property is worth taking
     SC_CHANCE,
     SC_CASH_PLAYED,
     SC_CASH_WON,
-) = range(15)
+    SC_SITUATIONS,
+    SC_SITUATIONS_OWN_FLIP,
+) = range(17)
 # Cards flipped, by kind: SC_FLIPPED + kind (kinds in sim/chance/rules.py CARD_KIND_NAMES), so
 # card-value studies can report how often each kind turns up.
-SC_FLIPPED = 15
+SC_FLIPPED = 17
 SEAT_COLS = (
     "skyline",
     "buildings",
@@ -155,6 +157,8 @@ SEAT_COLS = (
     "chance_cards",
     "cash_played",
     "cash_won",
+    "situations",  # flip decisions met in a forced situation (api.simulate(force=...))
+    "situations_own_flip",  # ... of which the seat's own policy would have flipped
     "flipped_cash",
     "flipped_bankrupt",
     "flipped_lucky_break",
