@@ -439,6 +439,19 @@ def go_to_jail(S, RB, pk, pp, rng, p):
     S[WHERE + code] = DISCARD  # a card code is also its WHERE index
 
 
+@njit(cache=True)
+def corner_action(S, RB, pk, pp, rng, p, corner):
+    """Carry out a corner's action for seat p, from a Token or from the Chance card naming it."""
+    if corner == GO:
+        play_from(S, RB, pk, pp, rng, p, DRAW)
+    elif corner == JUST_VISITING:
+        play_from(S, RB, pk, pp, rng, p, DISCARD)
+    elif corner == GO_TO_JAIL:
+        go_to_jail(S, RB, pk, pp, rng, p)
+    elif corner == FREE_PARKING and S[T_FP] == 0:
+        S[T_FP] = 1
+
+
 # ---------------------------------------------------------------------------------------------
 # A turn
 
@@ -586,11 +599,11 @@ def draw_chance(S, RB, pk, pp, rng, p):
             S[T_N] += 1
             S[T_LUCKY] += 1
     elif effect == CH_GO:
-        play_from(S, RB, pk, pp, rng, p, DRAW)
+        corner_action(S, RB, pk, pp, rng, p, GO)
     elif effect == CH_JUST_VISITING:
-        play_from(S, RB, pk, pp, rng, p, DISCARD)
+        corner_action(S, RB, pk, pp, rng, p, JUST_VISITING)
     elif effect == CH_GO_TO_JAIL:
-        go_to_jail(S, RB, pk, pp, rng, p)
+        corner_action(S, RB, pk, pp, rng, p, GO_TO_JAIL)
     return 0
 
 
@@ -682,14 +695,7 @@ def use_tokens(S, RB, pk, pp, rng, p, busted):
         S[WHERE + p * MAX_DECK + tok] = CORNER
         S[CORNERS + corner] = p * MAX_DECK + tok
         S[stat(S, p, SC_TOKENS)] += 1
-        if corner == GO:
-            play_from(S, RB, pk, pp, rng, p, DRAW)
-        elif corner == JUST_VISITING:
-            play_from(S, RB, pk, pp, rng, p, DISCARD)
-        elif corner == GO_TO_JAIL:
-            go_to_jail(S, RB, pk, pp, rng, p)
-        elif corner == FREE_PARKING and S[T_FP] == 0:
-            S[T_FP] = 1
+        corner_action(S, RB, pk, pp, rng, p, corner)
 
 
 @njit(cache=True)
