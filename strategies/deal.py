@@ -36,6 +36,7 @@ from sim.deal.board import (
 )
 from sim.deal.layout import (
     BANK_VAL,
+    BUILDING,
     G_PLAYS_LEFT,
     GROUP,
     GRP,
@@ -66,6 +67,7 @@ from sim.deal.layout import (
     SCRATCH,
     SCRATCH2,
     SCRATCH3,
+    WHERE,
     rng_policy,
 )
 from sim.deal.rules import (
@@ -715,6 +717,8 @@ def pay_cost(S, RB, pp, p, card):
         return v + pp[p, P_PAY_KEEP] * holding_value(S, RB, pp, p, card)
     if t == T_HOUSE or t == T_HOTEL:
         if S[HOUSE + p * NC + S[GROUP + card]] == card or S[HOTEL + p * NC + S[GROUP + card]] == card:
+            if t == T_HOUSE and S[HOTEL + p * NC + S[GROUP + card]] >= 0:
+                return v + pp[p, P_PAY_KEEP] * 2.0 + 100.0  # only after its Hotel
             return v + pp[p, P_PAY_KEEP] * 2.0
     return float(v)
 
@@ -758,6 +762,7 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
         S[SCRATCH3 + k] = 1
         paid += cvalue(RB, S[SCRATCH + k])
     if pk[p] == RANDOM:
+        hotels_with_houses(S, RB, p, n)
         return
     # Take back cards not needed, the most valuable to keep first.
     for i in range(n - 1, -1, -1):
@@ -788,6 +793,20 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
         if best_i >= 0:
             S[SCRATCH3 + best_i] = 0
             S[SCRATCH3 + best_j] = 1
+    hotels_with_houses(S, RB, p, n)
+
+
+@njit(cache=True)
+def hotels_with_houses(S, RB, p, n):
+    """A House given while its Hotel stays would leave the Hotel on nothing: give the Hotel too."""
+    for k in range(n):
+        c = S[SCRATCH + k]
+        if S[SCRATCH3 + k] == 1 and ctype(RB, c) == T_HOUSE and S[WHERE + c] == BUILDING:
+            hotel = S[HOTEL + p * NC + S[GROUP + c]]
+            if hotel >= 0:
+                for j in range(n):
+                    if S[SCRATCH + j] == hotel:
+                        S[SCRATCH3 + j] = 1
 
 
 @njit(cache=True)

@@ -101,7 +101,7 @@ def _to_frame(game_out, seat_out, specs, seed, rules, deck_edits) -> pd.DataFram
     for s in range(players):
         for j, name in enumerate(SEAT_COLS):
             cols[f"{name}_{s}"] = seat_out[:, s, j].astype(float) if j == SC_WIN else seat_out[:, s, j]
-        cols[f"policy_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [specs[s]])
+        cols[f"policy_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [specs[s]], validate=False)
     df = pd.DataFrame(cols)
     df.attrs.update(
         game="deal",

@@ -545,14 +545,12 @@ def collect(S, RB, pk, pp, rng, debtor, creditor, amount, is_rent):
                 S[SCRATCH + n] = c
                 n += 1
     if RB[R_PAY_BUILDINGS] == 1:
-        for c in range(NC):
-            h = S[HOTEL + debtor * NC + c]
-            if h >= 0:
-                S[SCRATCH + n] = h
-                n += 1
-            elif S[HOUSE + debtor * NC + c] >= 0:  # a House under a Hotel goes after the Hotel
-                S[SCRATCH + n] = S[HOUSE + debtor * NC + c]
-                n += 1
+        for c in range(NC):  # a Hotel is listed before the House under it
+            for slot in (HOTEL, HOUSE):
+                b = S[slot + debtor * NC + c]
+                if b >= 0:
+                    S[SCRATCH + n] = b
+                    n += 1
     if total <= amount:
         for k in range(n):
             S[SCRATCH3 + k] = 1
@@ -567,12 +565,15 @@ def collect(S, RB, pk, pp, rng, debtor, creditor, amount, is_rent):
     if paid < min(amount, total):
         S[G_STATUS] = ERR_ILLEGAL_PLAY
         return
-    # Copy the chosen cards out of the scratch area before moving them (bots reuse it).
+    # Copy the chosen cards out of the scratch area before moving them (bots reuse it):
+    # Houses last, so that a Hotel given with its House leaves first.
     m = 0
-    for k in range(n):
-        if S[SCRATCH3 + k] != 0:
-            S[SCRATCH2 + m] = S[SCRATCH + k]
-            m += 1
+    for houses in (False, True):
+        for k in range(n):
+            c = S[SCRATCH + k]
+            if S[SCRATCH3 + k] != 0 and (S[WHERE + c] == BUILDING and ctype(RB, c) == T_HOUSE) == houses:
+                S[SCRATCH2 + m] = c
+                m += 1
     for k in range(m):
         c = S[SCRATCH2 + k]
         if S[WHERE + c] == BUILDING and ctype(RB, c) == T_HOUSE and S[HOTEL + debtor * NC + S[GROUP + c]] >= 0:
