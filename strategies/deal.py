@@ -851,6 +851,11 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
     each leftover any-colour wild the fullest incomplete colour with an ordinary property."""
     if pk[p] == RANDOM:
         return 0
+    n_wild = 0
+    for g in range(NG):
+        n_wild += S[GRP_N + p * NG + g] - S[GRP_ORD + p * NG + g]
+    if n_wild == 0:
+        return 0
     cnt = SCRATCH  # S[SCRATCH + c]: cards per colour as planned
     done = SCRATCH + NC  # S[done + c]: colour complete as planned
     n = 0

@@ -474,6 +474,8 @@ def receive_property(S, RB, pk, pp, rng, q, card):
 def apply_arrangement(S, RB, pk, pp, rng, p):
     """On its own turn seat p may move its wilds between colours (free, any number of times)."""
     n = plan_arrangement(pk, pp, p, S, RB, rng)
+    if n == 0:
+        return  # nothing to move (the random bot never rearranges)
     for k in range(n):
         card = S[SCRATCH2 + k]
         g = S[SCRATCH3 + k]
