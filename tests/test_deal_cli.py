@@ -100,3 +100,22 @@ def test_json_summary_and_listings():
 def test_bench_rejects_an_unknown_game():
     r = monosim("bench", "--game", "poker")
     assert r.returncode == 2 and "--game 'poker' is not one of chance, deal" in r.stderr
+
+
+def test_the_plot_copes_with_a_seat_that_never_wins(tmp_path):
+    from sim.core import summary
+    from sim.deal import api
+
+    df = api.simulate(300, 3, ["smart", "smart", "random p_stop=1"], seed=1)
+    assert df["win_2"].sum() == 0
+    api.plot_win_rates(df, tmp_path / "p.png")
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+    by_seat = api.summarize(df)["by_seat"]
+    assert (by_seat["ci_low"] <= by_seat["win_rate"] + 1e-12).all()
+    assert summary.n_seats(df) == 3
+    # A Wilson bound a rounding error past the rate (what crashed the CLI before the clip).
+    import pandas as pd
+
+    bad = pd.DataFrame({"seat": [0, 1], "policy": ["a", "b"], "win_rate": [0.0, 1.0],
+                        "ci_low": [1e-17, 0.9], "ci_high": [0.1, 1.0 - 1e-16]})
+    summary.plot_win_rates(bad, tmp_path / "q.png", "t")

@@ -107,7 +107,8 @@ def plot_win_rates(by_seat: pd.DataFrame, path, title: str) -> None:
 
     fig, ax = plt.subplots(figsize=(7, 4))
     x = np.arange(len(by_seat))
-    err = np.vstack([by_seat["win_rate"] - by_seat["ci_low"], by_seat["ci_high"] - by_seat["win_rate"]])
+    # Clipped: at a win rate of 0 (or 1) the Wilson bound can sit a rounding error past it.
+    err = np.clip(np.vstack([by_seat["win_rate"] - by_seat["ci_low"], by_seat["ci_high"] - by_seat["win_rate"]]), 0, None)
     ax.bar(x, by_seat["win_rate"], yerr=err, capsize=6, color="#3b7dd8")
     ax.axhline(1 / len(by_seat), color="gray", ls="--", lw=1, label="fair share")
     ax.set_xticks(x, [f"seat {r.seat}\n{r.policy}" for r in by_seat.itertuples()], fontsize=8)
