@@ -1089,5 +1089,10 @@ def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out):
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
         S, rng = new_state()
+        # Private copies: numba counts references to every array passed to a call with atomic
+        # operations, and arrays shared by the threads made those a contended cache line.
+        RBl = RB.copy()
+        pkl = pk.copy()
+        ppl = pp.copy()
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
-            play_game(S, RB, pk, pp, rng, seed, first + row, check, game_out, seat_out, row)
+            play_game(S, RBl, pkl, ppl, rng, seed, first + row, check, game_out, seat_out, row)
