@@ -67,6 +67,7 @@ from sim.deal.layout import (
     SCRATCH,
     SCRATCH2,
     SCRATCH3,
+    SCRATCH4,
     WHERE,
     rng_policy,
 )
@@ -744,13 +745,16 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
             S[SCRATCH2 + i] = S[SCRATCH2 + j]
             S[SCRATCH2 + j] = tmp
     else:
+        # Each card's cost, computed once: S[SCRATCH4 + k] = 1000 x cost (an int32 buffer).
+        for k in range(n):
+            S[SCRATCH4 + k] = int(1000.0 * pay_cost(S, RB, pp, p, S[SCRATCH + k]))
         for i in range(1, n):  # insertion sort by cost per M
             x = S[SCRATCH2 + i]
-            cx = pay_cost(S, RB, pp, p, S[SCRATCH + x]) / max(cvalue(RB, S[SCRATCH + x]), 1)
+            cx = S[SCRATCH4 + x] / max(cvalue(RB, S[SCRATCH + x]), 1)
             j = i - 1
             while j >= 0:
                 y = S[SCRATCH2 + j]
-                cy = pay_cost(S, RB, pp, p, S[SCRATCH + y]) / max(cvalue(RB, S[SCRATCH + y]), 1)
+                cy = S[SCRATCH4 + y] / max(cvalue(RB, S[SCRATCH + y]), 1)
                 if cy <= cx:
                     break
                 S[SCRATCH2 + j + 1] = y
@@ -781,14 +785,14 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
             if S[SCRATCH3 + i] != 1:
                 continue
             vi = cvalue(RB, S[SCRATCH + i])
-            ci = pay_cost(S, RB, pp, p, S[SCRATCH + i])
+            ci = S[SCRATCH4 + i]
             for j in range(n):
                 if S[SCRATCH3 + j] != 0:
                     continue
                 vj = cvalue(RB, S[SCRATCH + j])
                 save = vi - vj
                 if vj < vi and paid - save >= amount and save > best_save:
-                    if pay_cost(S, RB, pp, p, S[SCRATCH + j]) <= ci:
+                    if S[SCRATCH4 + j] <= ci:
                         best_i = i
                         best_j = j
                         best_save = save

@@ -105,7 +105,8 @@ N_SEAT_COLS = 29
 SCRATCH = STATS + MAX_PLAYERS * N_SEAT_COLS  # policy scratch (payment candidates, plans)
 SCRATCH2 = SCRATCH + MAX_SCRATCH
 SCRATCH3 = SCRATCH2 + MAX_SCRATCH
-STATE_SIZE = SCRATCH3 + MAX_SCRATCH
+SCRATCH4 = SCRATCH3 + MAX_SCRATCH
+STATE_SIZE = SCRATCH4 + MAX_SCRATCH
 
 # ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------
 (
