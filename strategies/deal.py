@@ -122,9 +122,9 @@ _BASE = {
 # name -> (kind, defaults that differ from _BASE, meaning)
 KINDS = {
     "random": (RANDOM, {}, "random legal play: a random playable card, then a random legal way to play it"),
-    "banker": (BANKER, {"bank_weight": 3.0, "bank_target": 25.0, "prop_weight": 1.0, "set_bonus": 3.0,
+    "banker": (BANKER, {"bank_weight": 2.0, "bank_target": 10.0, "prop_weight": 1.0, "set_bonus": 3.0,
                         "steal_weight": 0.8, "charge_weight": 0.8, "keep_action": 0.2, "min_charge": 3.0,
-                        "pass_go": 1.0, "pay_keep": 1.0},
+                        "pay_keep": 1.0},
                "money first: banks money and most action cards, plays properties after"),
     "set_builder": (SET_BUILDER, {"bank_weight": 0.5, "bank_target": 5.0, "prop_weight": 4.0, "set_bonus": 10.0,
                                   "steal_weight": 2.0, "charge_weight": 0.6, "pass_go": 4.0, "pay_keep": 4.0},
