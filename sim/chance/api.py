@@ -9,8 +9,8 @@ from sim.chance import kernel
 from sim.chance.layout import MAX_PLAYERS as MAX_PLAYERS_LAYOUT
 from sim.chance.layout import N_SEAT_COLS, SC_WIN, SEAT_COLS
 from sim.chance.rules import RULES_VERSION, ChanceRules, describe, pack
+from sim.core import summary as core
 from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, run_chunks
-from sim.core.stats import mean_ci, wilson
 from strategies.chance import FORCE_FLIP, FORCE_KEY_SLOT, FORCE_SLOT, FORCE_STOP, OPTIMAL, PolicyError, parse_policy
 
 MIN_PLAYERS, MAX_PLAYERS = 2, MAX_PLAYERS_LAYOUT
@@ -154,66 +154,18 @@ def _to_frame(game_out, seat_out, specs, seed, rules, deck_edits, first_game=0) 
 
 def seat_table(games: pd.DataFrame) -> pd.DataFrame:
     """The per-game table in long form: one row per (game, seat)."""
-    players = games.attrs.get("players") or sum(c.startswith("policy_") for c in games.columns)
-    parts = []
-    for s in range(players):
-        part = pd.DataFrame({"game": games["game"], "seat": s, "policy": games[f"policy_{s}"].astype(str)})
-        for name in SEAT_COLS:
-            part[name] = games[f"{name}_{s}"]
-        parts.append(part)
-    return pd.concat(parts, ignore_index=True)
+    return core.seat_table(games, SEAT_COLS)
 
 
 def summarize(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Win rates with 95% intervals by seat and by policy, and game-length statistics."""
     seats = seat_table(games)
     n = len(games)
-    by_seat = seats.groupby(["seat", "policy"], sort=True).agg(
-        wins=("win", "sum"),
-        skyline=("skyline", "mean"),
-        buildings=("buildings", "mean"),
-        turns=("turns", "sum"),
-        flips=("flips", "sum"),
-        busts=("busts", "sum"),
-    ).reset_index()
-    by_seat.insert(2, "games", n)
-    by_seat["win_rate"] = by_seat["wins"] / n
-    by_seat["ci_low"], by_seat["ci_high"] = wilson(by_seat["wins"], n)
-    by_seat["bust_rate"] = by_seat["busts"] / by_seat["turns"]
-    by_seat["flips_per_turn"] = by_seat["flips"] / by_seat["turns"]
-    by_seat = by_seat.drop(columns=["turns", "flips", "busts"])
-
-    # Per policy: a policy holding k seats has a per-seat win rate of (its share per game) / k;
-    # the interval treats games as the independent units.
-    rows = []
-    for policy, grp in seats.groupby("policy", sort=True):
-        k = grp["seat"].nunique()
-        per_game = grp.groupby("game")["win"].sum() / k
-        mean, half = mean_ci(per_game)
-        rows.append(
-            {
-                "policy": policy,
-                "seats": k,
-                "win_rate": mean,
-                "ci_low": mean - half,
-                "ci_high": mean + half,
-                "fair_share": 1 / games.attrs.get("players", seats["seat"].nunique()),
-            }
-        )
-    by_policy = pd.DataFrame(rows).sort_values("win_rate", ascending=False, ignore_index=True)
-
-    length = {}
-    for col in ("rounds", "turns"):
-        mean, half = mean_ci(games[col])
-        length[col] = {
-            "mean": mean,
-            "ci": half,
-            "sd": float(games[col].std(ddof=1)) if n > 1 else float("nan"),
-            "median": float(games[col].median()),
-            "p10": float(games[col].quantile(0.1)),
-            "p90": float(games[col].quantile(0.9)),
-        }
-    game = pd.DataFrame(length).T
+    by_seat = core.win_rate_by_seat(seats, n, means=("skyline", "buildings"))
+    totals = seats.groupby(["seat", "policy"], sort=True)[["turns", "flips", "busts"]].sum().reset_index()
+    by_seat["bust_rate"] = totals["busts"] / totals["turns"]
+    by_seat["flips_per_turn"] = totals["flips"] / totals["turns"]
+    by_policy = core.win_rate_by_policy(seats, core.n_seats(games))
     extras = pd.DataFrame(
         {
             "share": [
@@ -224,7 +176,8 @@ def summarize(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
         },
         index=["shared_wins", "games_with_stalled_round", "hit_round_limit"],
     )
-    return {"by_seat": by_seat, "by_policy": by_policy, "length": game, "flags": extras}
+    length = core.length_stats(games, ("rounds", "turns"))
+    return {"by_seat": by_seat, "by_policy": by_policy, "length": length, "flags": extras}
 
 
 def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None = None) -> str:
@@ -245,24 +198,10 @@ def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None =
             f"| {r.skyline:.1f} | {r.bust_rate:.1%} | {r.flips_per_turn:.2f} |"
         )
     lines += ["", "## Win rate by policy (per seat held; 95% interval)", ""]
-    lines += ["| policy | seats | win rate | 95% CI |", "|---|---:|---:|---|"]
-    for r in s["by_policy"].itertuples():
-        lines.append(f"| {r.policy} | {r.seats} | {r.win_rate:.1%} | {r.ci_low:.1%} - {r.ci_high:.1%} |")
-    L = s["length"]
+    lines += core.policy_lines(s["by_policy"])
+    lines += ["", "## Game length", ""]
+    lines += core.length_lines(s["length"])
     f = s["flags"]["share"]
-    lines += [
-        "",
-        "## Game length",
-        "",
-        "| | mean | 95% CI | sd | median | 10% - 90% |",
-        "|---|---:|---:|---:|---:|---|",
-    ]
-    for name in ("rounds", "turns"):
-        r = L.loc[name]
-        lines.append(
-            f"| {name} | {r['mean']:.2f} | +-{r['ci']:.3f} | {r['sd']:.2f} | {r['median']:.0f} "
-            f"| {r['p10']:.0f} - {r['p90']:.0f} |"
-        )
     lines += [
         "",
         f"Shared wins: {f['shared_wins']:.2%}; games with a stalled round: "
@@ -273,21 +212,5 @@ def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None =
 
 def plot_win_rates(games: pd.DataFrame, path, summary: dict[str, pd.DataFrame] | None = None) -> None:
     """Bar chart of win rate by seat with 95% error bars and the fair-share line."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    s = (summary or summarize(games))["by_seat"]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    x = np.arange(len(s))
-    err = np.vstack([s["win_rate"] - s["ci_low"], s["ci_high"] - s["win_rate"]])
-    ax.bar(x, s["win_rate"], yerr=err, capsize=6, color="#3b7dd8")
-    ax.axhline(1 / len(s), color="gray", ls="--", lw=1, label="fair share")
-    ax.set_xticks(x, [f"seat {r.seat}\n{r.policy}" for r in s.itertuples()], fontsize=8)
-    ax.set_ylabel("win rate")
-    ax.set_title(f"Monopoly Chance: win rate by seat ({len(games):,} games, 95% CI)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    by_seat = (summary or summarize(games))["by_seat"]
+    core.plot_win_rates(by_seat, path, f"Monopoly Chance: win rate by seat ({len(games):,} games, 95% CI)")

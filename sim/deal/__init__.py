@@ -1,0 +1,1 @@
+"""Monopoly Deal: rules, layout, kernel and API."""

@@ -1,0 +1,218 @@
+"""Read-only questions about a Monopoly Deal table, shared by the kernel and the bots.
+
+Everything here only reads ``S`` and ``RB`` (layout in sim/deal/layout.py); the kernel owns
+every change of state. Colours are 0 .. NC - 1; a property group g is a colour or LOOSE.
+"""
+
+from numba import njit
+
+from sim.deal.layout import (
+    BANK_VAL,
+    COMPLETE,
+    NCOMP,
+    PAYV,
+    GRP,
+    GRP_N,
+    GRP_ORD,
+    GRP_VAL,
+    HAND_,
+    HOTEL,
+    HOUSE,
+    MAX_GROUP,
+    MAX_HAND,
+    MAX_RENT,
+    NC,
+    NG,
+    OWNER,
+    PROP,
+    R_BUILDABLE,
+    R_CARD_C1,
+    R_CARD_C2,
+    R_CARD_TYPE,
+    R_CARD_VALUE,
+    R_HOTEL_RENT,
+    R_HOTEL_REPLACES,
+    R_HOUSE_RENT,
+    R_NEEDS_PROPERTY,
+    R_PAY_BUILDINGS,
+    R_PLAYERS,
+    R_RENT,
+    R_SET_SIZE,
+    GROUP,
+    WHERE,
+)
+from sim.deal.rules import PROPERTY, WILD, WILD_ANY
+
+
+@njit(cache=True)
+def ctype(RB, c):
+    return RB[R_CARD_TYPE + c]
+
+
+@njit(cache=True)
+def cvalue(RB, c):
+    return RB[R_CARD_VALUE + c]
+
+
+@njit(cache=True)
+def hand_card(S, p, k):
+    return S[HAND_ + p * MAX_HAND + k]
+
+
+@njit(cache=True)
+def gi(p, g):
+    """Index of seat p's group g in the per-group tables."""
+    return p * NG + g
+
+
+@njit(cache=True)
+def group_card(S, p, g, k):
+    return S[GRP + (p * NG + g) * MAX_GROUP + k]
+
+
+@njit(cache=True)
+def n_in(S, p, g):
+    return S[GRP_N + p * NG + g]
+
+
+@njit(cache=True)
+def is_complete(S, RB, p, c):
+    """Seat p's cards of colour c make a complete set (cached; see compute_complete)."""
+    if c >= NC:
+        return False
+    return S[COMPLETE + p * NC + c] == 1
+
+
+@njit(cache=True)
+def compute_complete(S, RB, p, c):
+    """Seat p's cards of colour c make a complete set, computed from the group."""
+    if c >= NC:
+        return False
+    n = S[GRP_N + p * NG + c]
+    if n < RB[R_SET_SIZE + c]:
+        return False
+    return S[GRP_ORD + p * NG + c] > 0 or RB[R_NEEDS_PROPERTY] == 0
+
+
+@njit(cache=True)
+def n_complete(S, RB, p):
+    """Complete sets of different colours held by seat p (cached)."""
+    return S[NCOMP + p]
+
+
+@njit(cache=True)
+def cards_needed(S, RB, p, c):
+    """Cards seat p still needs to complete colour c (0 when complete; an all-wild set that
+    needs an ordinary property counts one)."""
+    if is_complete(S, RB, p, c):
+        return 0
+    need = RB[R_SET_SIZE + c] - S[GRP_N + p * NG + c]
+    return max(need, 1)
+
+
+@njit(cache=True)
+def base_rent(RB, c, n):
+    """Rent of n cards of colour c, buildings aside (n is capped at the set size)."""
+    if n <= 0:
+        return 0
+    size = RB[R_SET_SIZE + c]
+    return RB[R_RENT + c * MAX_RENT + min(n, size) - 1]
+
+
+@njit(cache=True)
+def rent_of(S, RB, p, c):
+    """The rent seat p charges for colour c, with its House and Hotel on a complete set."""
+    r = base_rent(RB, c, S[GRP_N + p * NG + c])
+    if r > 0 and is_complete(S, RB, p, c):
+        if S[HOTEL + p * NC + c] >= 0:
+            if RB[R_HOTEL_REPLACES] == 1:
+                r += RB[R_HOTEL_RENT]
+            else:
+                r += RB[R_HOTEL_RENT] + RB[R_HOUSE_RENT]
+        elif S[HOUSE + p * NC + c] >= 0:
+            r += RB[R_HOUSE_RENT]
+    return r
+
+
+@njit(cache=True)
+def building_value(S, RB, p):
+    v = 0
+    for c in range(NC):
+        if S[HOUSE + p * NC + c] >= 0:
+            v += RB[R_CARD_VALUE + S[HOUSE + p * NC + c]]
+        if S[HOTEL + p * NC + c] >= 0:
+            v += RB[R_CARD_VALUE + S[HOTEL + p * NC + c]]
+    return v
+
+
+@njit(cache=True)
+def payable(S, RB, p):
+    """Everything seat p could pay with: bank, properties (and buildings if the rule allows)."""
+    return S[PAYV + p]
+
+
+@njit(cache=True)
+def compute_payable(S, RB, p):
+    """payable, computed from the bank, the groups and the buildings."""
+    v = S[BANK_VAL + p]
+    for g in range(NG):
+        v += S[GRP_VAL + p * NG + g]
+    if RB[R_PAY_BUILDINGS] == 1:
+        v += building_value(S, RB, p)
+    return v
+
+
+@njit(cache=True)
+def can_take(RB, card, c):
+    """The card may stand in colour c (any owner)."""
+    t = RB[R_CARD_TYPE + card]
+    if t == PROPERTY:
+        return RB[R_CARD_C1 + card] == c
+    if t == WILD:
+        return RB[R_CARD_C1 + card] == c or RB[R_CARD_C2 + card] == c
+    if t == WILD_ANY:
+        return 0 <= c < NC
+    return False
+
+
+@njit(cache=True)
+def can_place(S, RB, p, card, c):
+    """Seat p may put this property card in its colour-c group now: an any-colour wild needs
+    an ordinary property of that colour already there."""
+    if not can_take(RB, card, c):
+        return False
+    if RB[R_CARD_TYPE + card] == WILD_ANY:
+        return S[GRP_ORD + p * NG + c] > 0
+    return True
+
+
+@njit(cache=True)
+def stealable(S, RB, t, card):
+    """Sly Deal / Forced Deal may take this card of seat t: a property not in a complete set."""
+    if S[WHERE + card] != PROP or S[OWNER + card] != t:
+        return False
+    return not is_complete(S, RB, t, S[GROUP + card])
+
+
+@njit(cache=True)
+def n_stealable(S, RB, t):
+    n = 0
+    for g in range(NG):
+        if not is_complete(S, RB, t, g):
+            n += S[GRP_N + t * NG + g]
+    return n
+
+
+@njit(cache=True)
+def can_build(S, RB, p, c, hotel):
+    """A House (hotel=False) or Hotel may go on seat p's colour c now."""
+    if c < 0 or c >= NC or RB[R_BUILDABLE + c] == 0 or not is_complete(S, RB, p, c):
+        return False
+    if hotel:
+        return S[HOUSE + p * NC + c] >= 0 and S[HOTEL + p * NC + c] < 0
+    return S[HOUSE + p * NC + c] < 0
+
+
+@njit(cache=True)
+def n_players(RB):
+    return RB[R_PLAYERS]

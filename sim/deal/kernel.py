@@ -1,0 +1,1098 @@
+"""Monopoly Deal kernel: whole games in compiled code.
+
+``play_batch`` plays games ``first .. first + n - 1`` of a run in parallel and writes one row
+per game (and one per seat) into preallocated arrays. Game g draws only from generators seeded
+by (seed, g): the table's stream shuffles the deck, each seat's policy has its own stream.
+
+The state is one int32 array ``S`` and the rules one int32 array ``RB`` (offsets in
+sim/deal/layout.py). Every card is always in exactly one list (draw pile, discard pile, a
+hand, a bank, a property group, or a building slot); the functions in the "moving cards"
+section are the only ones that change those lists, and they keep ``WHERE / OWNER / GROUP /
+POS`` and the cached group and bank totals in step. Bots (strategies/deal.py) decide; this
+module checks that every decision is legal and carries it out.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from sim.deal.board import (
+    compute_complete,
+    compute_payable,
+    can_build,
+    can_place,
+    can_take,
+    cvalue,
+    ctype,
+    is_complete,
+    n_complete,
+    payable,
+    rent_of,
+    stealable,
+)
+from sim.deal.layout import (
+    BANK,
+    BANK_,
+    BANK_N,
+    BANK_VAL,
+    BUILDING,
+    CFLAG,
+    COMPLETE,
+    NCOMP,
+    PAYV,
+    DISC_N,
+    DISC_PILE,
+    DISCARD,
+    DRAW,
+    DRAW_N,
+    DRAW_PILE,
+    G_CURRENT,
+    G_PLAYS_LEFT,
+    G_RESHUFFLES,
+    G_STATUS,
+    G_TURN,
+    G_WIN_OWN_TURN,
+    G_WINNER,
+    GROUP,
+    GRP,
+    GRP_N,
+    GRP_ORD,
+    GRP_VAL,
+    HAND,
+    HAND_,
+    HAND_N,
+    HOTEL,
+    HOUSE,
+    LOOSE,
+    MAX_CARDS,
+    MAX_GROUP,
+    MAX_HAND,
+    N_SEAT_COLS,
+    NC,
+    NG,
+    OWNER,
+    POS,
+    PROP,
+    R_BIRTHDAY,
+    R_BROKEN_BLD,
+    R_BUILDABLE,
+    R_CARD_C1,
+    R_CARD_C2,
+    R_CARD_SEAT,
+    R_CARDS,
+    R_COUNTER_USES_PLAY,
+    R_DEBT,
+    R_DECK,
+    R_DRAW,
+    R_DRAW_EMPTY,
+    R_EXCESS_TO,
+    R_FORCED_FROM_FULL,
+    R_HAND_LIMIT,
+    R_MAX_DOUBLES,
+    R_MAX_TURNS,
+    R_PASS_GO,
+    R_PAY_BUILDINGS,
+    R_PLAYERS,
+    R_PLAYS,
+    R_RESHUFFLE,
+    R_SET_SIZE,
+    R_SETS_TO_WIN,
+    R_START_HAND,
+    R_WIN_ANY_TURN,
+    RNG_SIZE,
+    RNG_TABLE,
+    SC_BANK,
+    SC_BANKED,
+    SC_BIRTHDAY,
+    SC_BLOCKED,
+    SC_COLLECTED,
+    SC_DEAL_BREAKER,
+    SC_DEBT,
+    SC_DISCARDED,
+    SC_DOUBLE,
+    SC_DRAWN,
+    SC_FORCED,
+    SC_HOTEL,
+    SC_HOUSE,
+    SC_JSN,
+    SC_PAID,
+    SC_PASS_GO,
+    SC_PLACED,
+    SC_PLAYS,
+    SC_PROPERTIES,
+    SC_RENT,
+    SC_RENT_COLLECTED,
+    SC_RENT_PAID,
+    SC_SETS,
+    SC_SETS_MADE,
+    SC_SHORT,
+    SC_SLY,
+    SC_STOLEN_FROM,
+    SC_TURNS,
+    SC_WIN,
+    SCRATCH,
+    SCRATCH2,
+    SCRATCH3,
+    STATE_SIZE,
+    STATS,
+    WHERE,
+)
+from sim.deal.rules import (
+    BIRTHDAY,
+    DEAL_BREAKER,
+    DEBT_COLLECTOR,
+    DOUBLE_RENT,
+    FORCED_DEAL,
+    HOTEL as T_HOTEL,
+    HOUSE as T_HOUSE,
+    JUST_SAY_NO,
+    PASS_GO,
+    PROPERTY,
+    RENT,
+    RENT_ANY,
+    SLY_DEAL,
+    WILD,
+    WILD_ANY,
+)
+from sim.core.rng import seed_state, shuffle
+from strategies.deal import (
+    M_ACTION,
+    M_BANK,
+    M_PLACE,
+    choose_discard,
+    choose_payment,
+    choose_play,
+    choose_received_colour,
+    plan_arrangement,
+    want_just_say_no,
+)
+
+# Per-game output columns.
+(
+    G_WINNER_OUT,
+    G_TURNS_OUT,
+    G_ROUNDS_OUT,
+    G_CAPPED,
+    G_STALLED,
+    G_RESHUFFLES_OUT,
+    G_OWN_TURN_WIN,
+    G_STATUS_OUT,
+    N_GAME_COLS,
+) = range(9)
+GAME_COLS = ("winner", "turns", "rounds", "hit_turn_limit", "stalled", "reshuffles", "won_on_own_turn", "status")
+
+# Status codes: 0 is a clean game, anything else an invariant failure.
+OK, ERR_CARDS, ERR_LISTS, ERR_GROUP, ERR_BANK, ERR_BUILDING, ERR_MONEY, ERR_ILLEGAL_PLAY, ERR_LOOP = range(9)
+STATUS_NAMES = (
+    "ok",
+    "a card is lost, duplicated or in an unknown place",
+    "a card's recorded place does not match its list",
+    "a property group holds a card that cannot stand there, or its totals are wrong",
+    "a bank holds a property, or its total is wrong",
+    "a building stands where it may not",
+    "money was created or lost in a payment",
+    "a policy made an illegal play",
+    "a turn did not terminate",
+)
+
+
+@njit(cache=True)
+def stat(p, col):
+    return STATS + p * N_SEAT_COLS + col
+
+
+# ---------------------------------------------------------------------------------------------
+# Moving cards: the only functions that change the card lists
+
+
+@njit(cache=True)
+def refresh(S, RB, p, g):
+    """Bring the cached complete flag of seat p's group g up to date."""
+    if g >= NC:
+        return
+    new = 1 if compute_complete(S, RB, p, g) else 0
+    old = S[COMPLETE + p * NC + g]
+    if new != old:
+        S[COMPLETE + p * NC + g] = new
+        S[NCOMP + p] += new - old
+
+
+@njit(cache=True)
+def take_out(S, RB, c):
+    """Remove card c from whatever list holds it (its WHERE is left for the caller to set).
+    Returns the group (colour) it left, or -1. The caller repairs a group that lost a card
+    (see after_group_loss)."""
+    w = S[WHERE + c]
+    k = S[POS + c]
+    g = -1
+    if w == DRAW:
+        n = S[DRAW_N] - 1
+        for j in range(k, n):  # keep the pile order
+            moved = S[DRAW_PILE + j + 1]
+            S[DRAW_PILE + j] = moved
+            S[POS + moved] = j
+        S[DRAW_N] = n
+    elif w == DISCARD:
+        n = S[DISC_N] - 1
+        last = S[DISC_PILE + n]
+        S[DISC_PILE + k] = last
+        S[POS + last] = k
+        S[DISC_N] = n
+    elif w == HAND:
+        p = S[OWNER + c]
+        n = S[HAND_N + p] - 1
+        last = S[HAND_ + p * MAX_HAND + n]
+        S[HAND_ + p * MAX_HAND + k] = last
+        S[POS + last] = k
+        S[HAND_N + p] = n
+    elif w == BANK:
+        p = S[OWNER + c]
+        n = S[BANK_N + p] - 1
+        last = S[BANK_ + p * MAX_CARDS + n]
+        S[BANK_ + p * MAX_CARDS + k] = last
+        S[POS + last] = k
+        S[BANK_N + p] = n
+        S[BANK_VAL + p] -= cvalue(RB, c)
+        S[PAYV + p] -= cvalue(RB, c)
+    elif w == PROP:
+        p = S[OWNER + c]
+        g = S[GROUP + c]
+        gidx = p * NG + g
+        n = S[GRP_N + gidx] - 1
+        last = S[GRP + gidx * MAX_GROUP + n]
+        S[GRP + gidx * MAX_GROUP + k] = last
+        S[POS + last] = k
+        S[GRP_N + gidx] = n
+        S[GRP_VAL + gidx] -= cvalue(RB, c)
+        S[PAYV + p] -= cvalue(RB, c)
+        if ctype(RB, c) == PROPERTY:
+            S[GRP_ORD + gidx] -= 1
+        refresh(S, RB, p, g)
+    elif w == BUILDING:
+        p = S[OWNER + c]
+        col = S[GROUP + c]
+        if RB[R_PAY_BUILDINGS] == 1:
+            S[PAYV + p] -= cvalue(RB, c)
+        if ctype(RB, c) == T_HOUSE:
+            S[HOUSE + p * NC + col] = -1
+        else:
+            S[HOTEL + p * NC + col] = -1
+    S[OWNER + c] = -1
+    S[GROUP + c] = -1
+    return g
+
+
+@njit(cache=True)
+def to_hand(S, p, c):
+    n = S[HAND_N + p]
+    S[HAND_ + p * MAX_HAND + n] = c
+    S[HAND_N + p] = n + 1
+    S[WHERE + c] = HAND
+    S[OWNER + c] = p
+    S[GROUP + c] = -1
+    S[POS + c] = n
+
+
+@njit(cache=True)
+def to_bank(S, RB, p, c):
+    n = S[BANK_N + p]
+    S[BANK_ + p * MAX_CARDS + n] = c
+    S[BANK_N + p] = n + 1
+    S[BANK_VAL + p] += cvalue(RB, c)
+    S[PAYV + p] += cvalue(RB, c)
+    S[WHERE + c] = BANK
+    S[OWNER + c] = p
+    S[GROUP + c] = -1
+    S[POS + c] = n
+
+
+@njit(cache=True)
+def to_group(S, RB, p, g, c):
+    gidx = p * NG + g
+    n = S[GRP_N + gidx]
+    S[GRP + gidx * MAX_GROUP + n] = c
+    S[GRP_N + gidx] = n + 1
+    S[GRP_VAL + gidx] += cvalue(RB, c)
+    S[PAYV + p] += cvalue(RB, c)
+    if ctype(RB, c) == PROPERTY:
+        S[GRP_ORD + gidx] += 1
+    S[WHERE + c] = PROP
+    S[OWNER + c] = p
+    S[GROUP + c] = g
+    S[POS + c] = n
+    refresh(S, RB, p, g)
+
+
+@njit(cache=True)
+def to_discard(S, c):
+    n = S[DISC_N]
+    S[DISC_PILE + n] = c
+    S[DISC_N] = n + 1
+    S[WHERE + c] = DISCARD
+    S[OWNER + c] = -1
+    S[GROUP + c] = -1
+    S[POS + c] = n
+
+
+@njit(cache=True)
+def to_draw_top(S, c):
+    n = S[DRAW_N]
+    S[DRAW_PILE + n] = c
+    S[DRAW_N] = n + 1
+    S[WHERE + c] = DRAW
+    S[OWNER + c] = -1
+    S[GROUP + c] = -1
+    S[POS + c] = n
+
+
+@njit(cache=True)
+def to_draw_bottom(S, c):
+    n = S[DRAW_N]
+    for j in range(n, 0, -1):
+        moved = S[DRAW_PILE + j - 1]
+        S[DRAW_PILE + j] = moved
+        S[POS + moved] = j
+    S[DRAW_PILE] = c
+    S[DRAW_N] = n + 1
+    S[WHERE + c] = DRAW
+    S[OWNER + c] = -1
+    S[GROUP + c] = -1
+    S[POS + c] = 0
+
+
+@njit(cache=True)
+def to_building(S, RB, p, col, c):
+    if ctype(RB, c) == T_HOUSE:
+        S[HOUSE + p * NC + col] = c
+    else:
+        S[HOTEL + p * NC + col] = c
+    if RB[R_PAY_BUILDINGS] == 1:
+        S[PAYV + p] += cvalue(RB, c)
+    S[WHERE + c] = BUILDING
+    S[OWNER + c] = p
+    S[GROUP + c] = col
+    S[POS + c] = 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Keeping a collection legal
+
+
+@njit(cache=True)
+def home_for_any_wild(S, RB, p):
+    """A colour where seat p's any-colour wild may stand (has an ordinary property), preferring
+    the incomplete colour closest to completion; LOOSE when there is none."""
+    best = LOOSE
+    best_key = 1 << 20
+    for c in range(NC):
+        if S[GRP_ORD + p * NG + c] > 0:
+            key = RB[R_SET_SIZE + c] - S[GRP_N + p * NG + c]
+            if key <= 0:
+                key = 1000 - key  # complete already: only if nothing else
+            if key < best_key:
+                best = c
+                best_key = key
+    return best
+
+
+@njit(cache=True)
+def move_buildings_off(S, RB, p, col, own_turn):
+    """Seat p's set of colour col no longer carries buildings: each goes to another complete
+    set when the house rule allows it now, else to p's bank."""
+    rule = RB[R_BROKEN_BLD]
+    may_move = rule == 2 or (rule == 1 and own_turn)
+    for hotel in (False, True):
+        slot = (HOTEL if hotel else HOUSE) + p * NC + col
+        b = S[slot]
+        if b < 0:
+            continue
+        take_out(S, RB, b)
+        dest = -1
+        if may_move:
+            best = -1
+            for c in range(NC):
+                if c != col and can_build(S, RB, p, c, hotel):
+                    r = rent_of(S, RB, p, c)
+                    if r > best:
+                        best = r
+                        dest = c
+        if dest >= 0:
+            to_building(S, RB, p, dest, b)
+        else:
+            to_bank(S, RB, p, b)
+
+
+@njit(cache=True)
+def repair(S, RB, p, own_turn):
+    """After seat p lost or moved property cards: any-colour wilds left without an ordinary
+    property go to a colour that has one (or LOOSE), loose ones come home when they can, and
+    buildings leave sets that are no longer complete (or not buildable)."""
+    for c in range(NC):
+        gidx = p * NG + c
+        if S[GRP_ORD + gidx] == 0 and S[GRP_N + gidx] > 0:
+            k = 0
+            while k < S[GRP_N + gidx]:
+                card = S[GRP + gidx * MAX_GROUP + k]
+                if ctype(RB, card) == WILD_ANY:
+                    take_out(S, RB, card)
+                    to_group(S, RB, p, home_for_any_wild(S, RB, p), card)
+                else:
+                    k += 1
+    gidx = p * NG + LOOSE
+    while S[GRP_N + gidx] > 0:
+        home = home_for_any_wild(S, RB, p)
+        if home == LOOSE:
+            break
+        card = S[GRP + gidx * MAX_GROUP + S[GRP_N + gidx] - 1]
+        take_out(S, RB, card)
+        to_group(S, RB, p, home, card)
+    for c in range(NC):
+        if (S[HOUSE + p * NC + c] >= 0 or S[HOTEL + p * NC + c] >= 0) and not is_complete(S, RB, p, c):
+            move_buildings_off(S, RB, p, c, own_turn)
+    for c in range(NC):  # a Hotel whose House left it (cannot happen above; kept as a guard)
+        if S[HOTEL + p * NC + c] >= 0 and S[HOUSE + p * NC + c] < 0:
+            move_buildings_off(S, RB, p, c, own_turn)
+
+
+@njit(cache=True)
+def receive_property(S, RB, pk, pp, rng, q, card):
+    """Seat q receives a property card (payment, Sly Deal, Forced Deal): q's bot picks the
+    colour of a wild; an any-colour wild with no ordinary property to join waits in LOOSE."""
+    t = ctype(RB, card)
+    if t == PROPERTY:
+        g = RB[R_CARD_C1 + card]
+    elif t == WILD:
+        g = choose_received_colour(pk, pp, q, S, RB, rng, card)
+        if not can_take(RB, card, g):
+            S[G_STATUS] = ERR_ILLEGAL_PLAY
+            g = RB[R_CARD_C1 + card]
+    else:
+        g = home_for_any_wild(S, RB, q)
+    to_group(S, RB, q, g, card)
+
+
+@njit(cache=True)
+def apply_arrangement(S, RB, pk, pp, rng, p):
+    """On its own turn seat p may move its wilds between colours (free, any number of times)."""
+    n = plan_arrangement(pk, pp, p, S, RB, rng)
+    if n == 0:
+        return  # nothing to move (the random bot never rearranges)
+    for k in range(n):
+        card = S[SCRATCH2 + k]
+        g = S[SCRATCH3 + k]
+        if S[WHERE + card] != PROP or S[OWNER + card] != p:
+            S[G_STATUS] = ERR_ILLEGAL_PLAY
+            return
+        if g == S[GROUP + card]:
+            continue
+        if not (can_take(RB, card, g) or (g == LOOSE and ctype(RB, card) == WILD_ANY)):
+            S[G_STATUS] = ERR_ILLEGAL_PLAY
+            return
+        take_out(S, RB, card)
+        to_group(S, RB, p, g, card)
+    repair(S, RB, p, True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Drawing
+
+
+@njit(cache=True)
+def reshuffle(S, RB, rng):
+    n = S[DISC_N]
+    for k in range(n):
+        c = S[DISC_PILE + k]
+        to_draw_top(S, c)
+    S[DISC_N] = 0
+    shuffle(rng, RNG_TABLE, S, DRAW_PILE, S[DRAW_N])
+    for k in range(S[DRAW_N]):
+        S[POS + S[DRAW_PILE + k]] = k
+    S[G_RESHUFFLES] += 1
+
+
+@njit(cache=True)
+def draw_cards(S, RB, rng, p, n):
+    for _ in range(n):
+        if S[DRAW_N] == 0:
+            if RB[R_RESHUFFLE] == 1 and S[DISC_N] > 0:
+                reshuffle(S, RB, rng)
+            else:
+                return
+        c = S[DRAW_PILE + S[DRAW_N] - 1]
+        S[DRAW_N] -= 1
+        to_hand(S, p, c)
+        S[stat(p, SC_DRAWN)] += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Payments and Just Say No
+
+
+@njit(cache=True)
+def collect(S, RB, pk, pp, rng, debtor, creditor, amount, is_rent):
+    """The debtor pays `amount` from the table to the creditor, no change given. A debtor who
+    cannot cover it gives everything they could pay with and stays in the game."""
+    if amount <= 0:
+        return
+    total = payable(S, RB, debtor)
+    # Candidate cards: the bank, properties with a value, buildings when the rule allows.
+    n = 0
+    for k in range(S[BANK_N + debtor]):
+        S[SCRATCH + n] = S[BANK_ + debtor * MAX_CARDS + k]
+        n += 1
+    for g in range(NG):
+        gidx = debtor * NG + g
+        for k in range(S[GRP_N + gidx]):
+            c = S[GRP + gidx * MAX_GROUP + k]
+            if cvalue(RB, c) > 0:
+                S[SCRATCH + n] = c
+                n += 1
+    if RB[R_PAY_BUILDINGS] == 1:
+        for c in range(NC):  # a Hotel is listed before the House under it
+            for slot in (HOTEL, HOUSE):
+                b = S[slot + debtor * NC + c]
+                if b >= 0:
+                    S[SCRATCH + n] = b
+                    n += 1
+    if total <= amount:
+        for k in range(n):
+            S[SCRATCH3 + k] = 1
+        if total < amount:
+            S[stat(debtor, SC_SHORT)] += 1
+    else:
+        choose_payment(pk, pp, debtor, S, RB, rng, n, amount, creditor)
+    paid = 0
+    for k in range(n):
+        if S[SCRATCH3 + k] != 0:
+            paid += cvalue(RB, S[SCRATCH + k])
+    if paid < min(amount, total):
+        S[G_STATUS] = ERR_ILLEGAL_PLAY
+        return
+    # Copy the chosen cards out of the scratch area before moving them (bots reuse it):
+    # Houses last, so that a Hotel given with its House leaves first.
+    m = 0
+    for houses in (False, True):
+        for k in range(n):
+            c = S[SCRATCH + k]
+            if S[SCRATCH3 + k] != 0 and (S[WHERE + c] == BUILDING and ctype(RB, c) == T_HOUSE) == houses:
+                S[SCRATCH2 + m] = c
+                m += 1
+    for k in range(m):
+        c = S[SCRATCH2 + k]
+        if S[WHERE + c] == BUILDING and ctype(RB, c) == T_HOUSE and S[HOTEL + debtor * NC + S[GROUP + c]] >= 0:
+            S[G_STATUS] = ERR_ILLEGAL_PLAY  # a House may not leave from under its Hotel
+            return
+        was_prop = S[WHERE + c] == PROP
+        take_out(S, RB, c)
+        if was_prop:
+            receive_property(S, RB, pk, pp, rng, creditor, c)
+        else:
+            to_bank(S, RB, creditor, c)
+    repair(S, RB, debtor, S[G_CURRENT] == debtor)
+    repair(S, RB, creditor, S[G_CURRENT] == creditor)
+    S[stat(debtor, SC_PAID)] += paid
+    S[stat(creditor, SC_COLLECTED)] += paid
+    if is_rent:
+        S[stat(debtor, SC_RENT_PAID)] += paid
+        S[stat(creditor, SC_RENT_COLLECTED)] += paid
+
+
+@njit(cache=True)
+def find_in_hand(S, RB, p, card_type):
+    for k in range(S[HAND_N + p]):
+        c = S[HAND_ + p * MAX_HAND + k]
+        if ctype(RB, c) == card_type:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def blocked_by_just_say_no(S, RB, pk, pp, rng, actor, victim, action, stake):
+    """The victim may answer an action with a Just Say No, the actor may answer that with
+    another, and so on. True when the action is cancelled for this victim."""
+    blocked = False
+    side = victim
+    for _ in range(64):
+        c = find_in_hand(S, RB, side, JUST_SAY_NO)
+        if c < 0:
+            break
+        if side == actor and RB[R_COUNTER_USES_PLAY] == 1 and S[G_PLAYS_LEFT] <= 0:
+            break
+        if not want_just_say_no(pk, pp, side, S, RB, rng, actor, victim, action, stake, side == victim):
+            break
+        take_out(S, RB, c)
+        to_discard(S, c)
+        S[stat(side, SC_JSN)] += 1
+        if side == actor and RB[R_COUNTER_USES_PLAY] == 1:
+            S[G_PLAYS_LEFT] -= 1
+        blocked = not blocked
+        side = victim if side == actor else actor
+    if blocked:
+        S[stat(actor, SC_BLOCKED)] += 1
+    return blocked
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing one card
+
+
+@njit(cache=True)
+def play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
+    """Seat p plays its hand card number k: to the bank, to its collection as colour a, or for
+    its action (a, b, t: see strategies/deal.py choose_play). False if the play is illegal."""
+    if k < 0 or k >= S[HAND_N + p]:
+        return False
+    c = S[HAND_ + p * MAX_HAND + k]
+    typ = ctype(RB, c)
+    n_players = RB[R_PLAYERS]
+    if mode == M_BANK:
+        if typ == PROPERTY or typ == WILD or typ == WILD_ANY or cvalue(RB, c) <= 0:
+            return False
+        take_out(S, RB, c)
+        to_bank(S, RB, p, c)
+        S[G_PLAYS_LEFT] -= 1
+        S[stat(p, SC_BANKED)] += 1
+        return True
+    if mode == M_PLACE:
+        if not (typ == PROPERTY or typ == WILD or typ == WILD_ANY) or not can_place(S, RB, p, c, a):
+            return False
+        take_out(S, RB, c)
+        to_group(S, RB, p, a, c)
+        S[G_PLAYS_LEFT] -= 1
+        S[stat(p, SC_PLACED)] += 1
+        return True
+    if mode != M_ACTION:
+        return False
+    if typ == RENT or typ == RENT_ANY:
+        if a < 0 or a >= NC or S[GRP_N + p * NG + a] == 0:
+            return False
+        if typ == RENT and RB[R_CARD_C1 + c] != a and RB[R_CARD_C2 + c] != a:
+            return False
+        if typ == RENT_ANY and (t < 0 or t >= n_players or t == p):
+            return False
+        if b < 0 or b > RB[R_MAX_DOUBLES] or b > S[G_PLAYS_LEFT] - 1:
+            return False
+        amount = rent_of(S, RB, p, a)
+        take_out(S, RB, c)
+        to_discard(S, c)
+        for _ in range(b):
+            d = find_in_hand(S, RB, p, DOUBLE_RENT)
+            if d < 0:
+                return False
+            take_out(S, RB, d)
+            to_discard(S, d)
+            amount *= 2
+            S[stat(p, SC_DOUBLE)] += 1
+        S[G_PLAYS_LEFT] -= 1 + b
+        S[stat(p, SC_RENT)] += 1
+        for j in range(1, n_players):
+            q = (p + j) % n_players
+            if typ == RENT_ANY and q != t:
+                continue
+            if not blocked_by_just_say_no(S, RB, pk, pp, rng, p, q, typ, amount):
+                collect(S, RB, pk, pp, rng, q, p, amount, True)
+        return True
+    if typ == DEBT_COLLECTOR or typ == BIRTHDAY:
+        if typ == DEBT_COLLECTOR and (t < 0 or t >= n_players or t == p):
+            return False
+        amount = RB[R_DEBT] if typ == DEBT_COLLECTOR else RB[R_BIRTHDAY]
+        take_out(S, RB, c)
+        to_discard(S, c)
+        S[G_PLAYS_LEFT] -= 1
+        S[stat(p, SC_DEBT if typ == DEBT_COLLECTOR else SC_BIRTHDAY)] += 1
+        for j in range(1, n_players):
+            q = (p + j) % n_players
+            if typ == DEBT_COLLECTOR and q != t:
+                continue
+            if not blocked_by_just_say_no(S, RB, pk, pp, rng, p, q, typ, amount):
+                collect(S, RB, pk, pp, rng, q, p, amount, False)
+        return True
+    if typ == PASS_GO:
+        take_out(S, RB, c)
+        to_discard(S, c)
+        S[G_PLAYS_LEFT] -= 1
+        S[stat(p, SC_PASS_GO)] += 1
+        draw_cards(S, RB, rng, p, RB[R_PASS_GO])
+        return True
+    if typ == SLY_DEAL or typ == FORCED_DEAL:
+        if t < 0 or t >= n_players or t == p or a < 0 or a >= RB[R_CARDS] or not stealable(S, RB, t, a):
+            return False
+        if typ == FORCED_DEAL:
+            if b < 0 or b >= RB[R_CARDS] or S[WHERE + b] != PROP or S[OWNER + b] != p:
+                return False
+            if RB[R_FORCED_FROM_FULL] == 0 and is_complete(S, RB, p, S[GROUP + b]):
+                return False
+        take_out(S, RB, c)
+        to_discard(S, c)
+        S[G_PLAYS_LEFT] -= 1
+        S[stat(p, SC_SLY if typ == SLY_DEAL else SC_FORCED)] += 1
+        if blocked_by_just_say_no(S, RB, pk, pp, rng, p, t, typ, a):
+            return True
+        take_out(S, RB, a)
+        S[stat(t, SC_STOLEN_FROM)] += 1
+        if typ == FORCED_DEAL:
+            take_out(S, RB, b)
+            receive_property(S, RB, pk, pp, rng, t, b)
+        receive_property(S, RB, pk, pp, rng, p, a)
+        repair(S, RB, t, False)
+        repair(S, RB, p, True)
+        return True
+    if typ == DEAL_BREAKER:
+        if t < 0 or t >= n_players or t == p or a < 0 or a >= NC or not is_complete(S, RB, t, a):
+            return False
+        take_out(S, RB, c)
+        to_discard(S, c)
+        S[G_PLAYS_LEFT] -= 1
+        S[stat(p, SC_DEAL_BREAKER)] += 1
+        if blocked_by_just_say_no(S, RB, pk, pp, rng, p, t, typ, a):
+            return True
+        steal_set(S, RB, p, t, a)
+        return True
+    if typ == T_HOUSE or typ == T_HOTEL:
+        if not can_build(S, RB, p, a, typ == T_HOTEL):
+            return False
+        take_out(S, RB, c)
+        to_building(S, RB, p, a, c)
+        S[G_PLAYS_LEFT] -= 1
+        S[stat(p, SC_HOUSE if typ == T_HOUSE else SC_HOTEL)] += 1
+        return True
+    return False  # Just Say No and Double the Rent have no action of their own
+
+
+@njit(cache=True)
+def steal_set(S, RB, p, t, col):
+    """Deal Breaker: seat p takes seat t's complete set of colour col with its buildings. From an
+    over-full group p takes a complete set (ordinary properties first, then two-colour wilds,
+    then any-colour wilds) and t keeps the rest."""
+    size = RB[R_SET_SIZE + col]
+    gidx = t * NG + col
+    taken = 0
+    for want in (PROPERTY, WILD, WILD_ANY):
+        k = 0
+        while k < S[GRP_N + gidx] and taken < size:
+            card = S[GRP + gidx * MAX_GROUP + k]
+            if ctype(RB, card) == want:
+                take_out(S, RB, card)
+                to_group(S, RB, p, col, card)
+                taken += 1
+            else:
+                k += 1
+    S[stat(t, SC_STOLEN_FROM)] += taken
+    for hotel in (False, True):
+        slot = (HOTEL if hotel else HOUSE) + t * NC + col
+        bld = S[slot]
+        if bld >= 0:
+            take_out(S, RB, bld)
+            if can_build(S, RB, p, col, hotel):
+                to_building(S, RB, p, col, bld)
+            else:
+                to_bank(S, RB, p, bld)  # p's set of this colour already has one
+    repair(S, RB, t, False)
+    repair(S, RB, p, True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Turns and games
+
+
+@njit(cache=True)
+def note_sets(S, RB):
+    """Count newly completed sets for each seat (the sets_made statistic)."""
+    for p in range(RB[R_PLAYERS]):
+        for c in range(NC):
+            done = is_complete(S, RB, p, c)
+            if done and S[CFLAG + p * NC + c] == 0:
+                S[stat(p, SC_SETS_MADE)] += 1
+            S[CFLAG + p * NC + c] = 1 if done else 0
+
+
+@njit(cache=True)
+def check_win(S, RB, p):
+    """After anything happened on seat p's turn: p wins with enough complete sets; with
+    win_on_any_turn another seat may win too (p first, then the others in turn order)."""
+    n_players = RB[R_PLAYERS]
+    for j in range(n_players):
+        q = (p + j) % n_players
+        if j > 0 and RB[R_WIN_ANY_TURN] == 0:
+            break
+        if n_complete(S, RB, q) >= RB[R_SETS_TO_WIN]:
+            S[G_WINNER] = q
+            S[G_WIN_OWN_TURN] = 1 if q == p else 0
+            return
+
+
+@njit(cache=True)
+def after_play(S, RB, p, check):
+    note_sets(S, RB)
+    if S[G_STATUS] == OK and check:
+        S[G_STATUS] = check_invariants(S, RB)
+    if S[G_STATUS] == OK:
+        check_win(S, RB, p)
+
+
+@njit(cache=True)
+def play_turn(S, RB, pk, pp, rng, p, check):
+    S[G_CURRENT] = p
+    S[stat(p, SC_TURNS)] += 1
+    n = RB[R_DRAW_EMPTY] if S[HAND_N + p] == 0 else RB[R_DRAW]
+    draw_cards(S, RB, rng, p, n)
+    S[G_PLAYS_LEFT] = RB[R_PLAYS]
+    apply_arrangement(S, RB, pk, pp, rng, p)
+    after_play(S, RB, p, check)
+    if S[G_WINNER] >= 0 or S[G_STATUS] != OK:
+        return
+    for _ in range(RB[R_PLAYS] + 1):
+        if S[G_PLAYS_LEFT] <= 0:
+            break
+        k, mode, a, b, t = choose_play(pk, pp, p, S, RB, rng)
+        if k < 0:
+            break
+        if not play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
+            S[G_STATUS] = ERR_ILLEGAL_PLAY
+            return
+        S[stat(p, SC_PLAYS)] += 1
+        if S[G_STATUS] == OK:
+            apply_arrangement(S, RB, pk, pp, rng, p)
+        after_play(S, RB, p, check)
+        if S[G_WINNER] >= 0 or S[G_STATUS] != OK:
+            return
+    # Hand limit at the end of the turn.
+    for _ in range(MAX_HAND):
+        if S[HAND_N + p] <= RB[R_HAND_LIMIT]:
+            break
+        k = choose_discard(pk, pp, p, S, RB, rng)
+        if k < 0 or k >= S[HAND_N + p]:
+            S[G_STATUS] = ERR_ILLEGAL_PLAY
+            return
+        c = S[HAND_ + p * MAX_HAND + k]
+        take_out(S, RB, c)
+        if RB[R_EXCESS_TO] == 1:
+            to_draw_bottom(S, c)
+        else:
+            to_discard(S, c)
+        S[stat(p, SC_DISCARDED)] += 1
+    after_play(S, RB, p, check)
+
+
+@njit(cache=True)
+def no_cards_in_play(S, RB):
+    """No card in the draw pile, the discards or any hand."""
+    if S[DRAW_N] > 0 or S[DISC_N] > 0:
+        return False
+    for p in range(RB[R_PLAYERS]):
+        if S[HAND_N + p] > 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def setup_game(S, RB, rng):
+    """Shuffle the shared deck, deal the opening hands one card at a time, then any extra cards."""
+    S[:] = 0
+    n_cards = RB[R_CARDS]
+    n_players = RB[R_PLAYERS]
+    for c in range(n_cards):
+        S[OWNER + c] = -1
+        S[GROUP + c] = -1
+    for i in range(n_players * NC):
+        S[HOUSE + i] = -1
+        S[HOTEL + i] = -1
+    for c in range(RB[R_DECK]):
+        S[DRAW_PILE + c] = c
+        S[WHERE + c] = DRAW
+    S[DRAW_N] = RB[R_DECK]
+    shuffle(rng, RNG_TABLE, S, DRAW_PILE, S[DRAW_N])
+    for k in range(S[DRAW_N]):
+        S[POS + S[DRAW_PILE + k]] = k
+    for _ in range(RB[R_START_HAND]):
+        for p in range(n_players):
+            c = S[DRAW_PILE + S[DRAW_N] - 1]
+            S[DRAW_N] -= 1
+            to_hand(S, p, c)
+    for c in range(RB[R_DECK], n_cards):
+        to_hand(S, RB[R_CARD_SEAT + c], c)
+    S[G_WINNER] = -1
+
+
+@njit(cache=True)
+def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, row):
+    """Play game number `game` of the run with master seed `seed` into output row `row`."""
+    n_players = RB[R_PLAYERS]
+    for s in range(RNG_SIZE // 4):
+        seed_state(rng, 4 * s, seed, game, s)
+    setup_game(S, RB, rng)
+    if check:
+        S[G_STATUS] = check_invariants(S, RB)
+    current = 0
+    turns = 0
+    capped = 0
+    stalled = 0
+    quiet = 0  # turns in a row that began and ended with no card left to draw or play
+    while S[G_STATUS] == OK:
+        if turns >= RB[R_MAX_TURNS]:
+            capped = 1
+            break
+        play_turn(S, RB, pk, pp, rng, current, check)
+        turns += 1
+        S[G_TURN] = turns
+        if S[G_WINNER] >= 0:
+            break
+        # Every card on the table for a whole round (each seat could rearrange its wilds):
+        # nothing can be drawn, played or paid any more, so the game is over without a winner.
+        if no_cards_in_play(S, RB):
+            quiet += 1
+            if quiet >= n_players:
+                stalled = 1
+                break
+        else:
+            quiet = 0
+        current = (current + 1) % n_players
+    w = S[G_WINNER]
+    for p in range(n_players):
+        S[stat(p, SC_WIN)] = 1 if p == w else 0
+        S[stat(p, SC_SETS)] = n_complete(S, RB, p)
+        props = 0
+        for g in range(NG):
+            props += S[GRP_N + p * NG + g]
+        S[stat(p, SC_PROPERTIES)] = props
+        S[stat(p, SC_BANK)] = S[BANK_VAL + p]
+        for col in range(N_SEAT_COLS):
+            seat_out[row, p, col] = S[stat(p, col)]
+    game_out[row, G_WINNER_OUT] = w
+    game_out[row, G_TURNS_OUT] = turns
+    game_out[row, G_ROUNDS_OUT] = (turns + n_players - 1) // n_players
+    game_out[row, G_CAPPED] = capped
+    game_out[row, G_STALLED] = stalled
+    game_out[row, G_RESHUFFLES_OUT] = S[G_RESHUFFLES]
+    game_out[row, G_OWN_TURN_WIN] = S[G_WIN_OWN_TURN] if w >= 0 else 0
+    game_out[row, G_STATUS_OUT] = S[G_STATUS]
+
+
+# ---------------------------------------------------------------------------------------------
+# Invariants
+
+
+@njit(cache=True)
+def check_invariants(S, RB):
+    """OK, or the code of the first broken invariant: every card in exactly one list and its
+    recorded place matching; group and bank totals right; wilds only where they may stand;
+    buildings only on complete buildable sets (a Hotel over a House); money conserved."""
+    n_cards = RB[R_CARDS]
+    n_players = RB[R_PLAYERS]
+    counted = S[DRAW_N] + S[DISC_N]
+    for k in range(S[DRAW_N]):
+        c = S[DRAW_PILE + k]
+        if c < 0 or c >= n_cards or S[WHERE + c] != DRAW or S[POS + c] != k:
+            return ERR_LISTS
+    for k in range(S[DISC_N]):
+        c = S[DISC_PILE + k]
+        if c < 0 or c >= n_cards or S[WHERE + c] != DISCARD or S[POS + c] != k:
+            return ERR_LISTS
+    paid = 0
+    collected = 0
+    for p in range(n_players):
+        counted += S[HAND_N + p] + S[BANK_N + p]
+        for k in range(S[HAND_N + p]):
+            c = S[HAND_ + p * MAX_HAND + k]
+            if c < 0 or c >= n_cards or S[WHERE + c] != HAND or S[OWNER + c] != p or S[POS + c] != k:
+                return ERR_LISTS
+        bank = 0
+        for k in range(S[BANK_N + p]):
+            c = S[BANK_ + p * MAX_CARDS + k]
+            if c < 0 or c >= n_cards or S[WHERE + c] != BANK or S[OWNER + c] != p or S[POS + c] != k:
+                return ERR_LISTS
+            t = ctype(RB, c)
+            if t == PROPERTY or t == WILD or t == WILD_ANY:
+                return ERR_BANK
+            bank += cvalue(RB, c)
+        if bank != S[BANK_VAL + p]:
+            return ERR_BANK
+        for g in range(NG):
+            gidx = p * NG + g
+            n = S[GRP_N + gidx]
+            counted += n
+            n_ord = 0
+            value = 0
+            for k in range(n):
+                c = S[GRP + gidx * MAX_GROUP + k]
+                if c < 0 or c >= n_cards or S[WHERE + c] != PROP or S[OWNER + c] != p:
+                    return ERR_LISTS
+                if S[GROUP + c] != g or S[POS + c] != k:
+                    return ERR_LISTS
+                t = ctype(RB, c)
+                if g == LOOSE:
+                    if t != WILD_ANY:
+                        return ERR_GROUP
+                elif not can_take(RB, c, g):
+                    return ERR_GROUP
+                n_ord += t == PROPERTY
+                value += cvalue(RB, c)
+            if n_ord != S[GRP_ORD + gidx] or value != S[GRP_VAL + gidx]:
+                return ERR_GROUP
+            if g < NC and n_ord == 0:
+                for k in range(n):  # an any-colour wild needs an ordinary property beside it
+                    if ctype(RB, S[GRP + gidx * MAX_GROUP + k]) == WILD_ANY:
+                        return ERR_GROUP
+        for c in range(NC):
+            h = S[HOUSE + p * NC + c]
+            ht = S[HOTEL + p * NC + c]
+            for b in (h, ht):
+                if b >= 0:
+                    counted += 1
+                    if S[WHERE + b] != BUILDING or S[OWNER + b] != p or S[GROUP + b] != c:
+                        return ERR_LISTS
+                    if not is_complete(S, RB, p, c) or RB[R_BUILDABLE + c] == 0:
+                        return ERR_BUILDING
+            if (h >= 0 and ctype(RB, h) != T_HOUSE) or (ht >= 0 and (ctype(RB, ht) != T_HOTEL or h < 0)):
+                return ERR_BUILDING
+        n_comp = 0
+        for c in range(NC):
+            done = compute_complete(S, RB, p, c)
+            n_comp += done
+            if S[COMPLETE + p * NC + c] != (1 if done else 0):
+                return ERR_GROUP
+        if n_comp != S[NCOMP + p] or compute_payable(S, RB, p) != S[PAYV + p]:
+            return ERR_GROUP
+        paid += S[stat(p, SC_PAID)]
+        collected += S[stat(p, SC_COLLECTED)]
+    if counted != n_cards:
+        return ERR_CARDS
+    for c in range(n_cards):  # every recorded place is a real one
+        w = S[WHERE + c]
+        if w < DRAW or w > BUILDING:
+            return ERR_CARDS
+        if w == BUILDING:
+            col = S[GROUP + c]
+            o = S[OWNER + c]
+            if col < 0 or col >= NC or o < 0 or o >= n_players:
+                return ERR_LISTS
+            if S[HOUSE + o * NC + col] != c and S[HOTEL + o * NC + col] != c:
+                return ERR_LISTS
+    if paid != collected:
+        return ERR_MONEY
+    return OK
+
+
+# ---------------------------------------------------------------------------------------------
+# Batches
+
+
+@njit(cache=True)
+def new_state():
+    return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64)
+
+
+@njit(cache=True, parallel=True)
+def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out):
+    """Play games first .. first + n_games - 1 into game_out[n, N_GAME_COLS] and
+    seat_out[n, players, N_SEAT_COLS]: contiguous blocks of games, one state per block.
+    RB: rules buffer; pk/pp: each seat's policy kind and parameters."""
+    n_blocks = min(n_games, 256)
+    for b in prange(n_blocks):
+        S, rng = new_state()
+        # Private copies: numba counts references to every array passed to a call with atomic
+        # operations, and arrays shared by the threads made those a contended cache line.
+        RBl = RB.copy()
+        pkl = pk.copy()
+        ppl = pp.copy()
+        for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
+            play_game(S, RBl, pkl, ppl, rng, seed, first + row, check, game_out, seat_out, row)

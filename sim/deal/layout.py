@@ -1,0 +1,186 @@
+"""Memory layout of a Monopoly Deal game, shared by the kernel, the board queries and the bots.
+
+As for Monopoly Chance (see docs/architecture.md), a game's whole state is one flat int32 array
+``S`` and the rules one int32 array ``RB``; the names below are offsets into them, and every
+maximum is a module constant so every offset is a compile-time constant.
+
+Cards are numbered 0 .. n_cards - 1 (the shared deck first, then any extra cards a seat is
+dealt for a card-value study). Every card is in exactly one list: the draw pile, the discard
+pile, a hand, a bank, a property group, or on a set as a building. ``WHERE``, ``OWNER``,
+``GROUP`` and ``POS`` say which list and where in it, so a card leaves any list in O(1).
+
+A player's collection is split into property groups, one per colour plus ``LOOSE``: the
+any-colour wilds that have no ordinary property to stand with (they wait there until one
+comes; they count for nothing).
+"""
+
+from numba import njit
+
+MAX_PLAYERS = 5
+MAX_CARDS = 160  # cards in a game, shared deck plus every seat's extra cards
+NC = 10  # colours
+LOOSE = NC  # the pseudo-colour of homeless any-colour wilds
+NG = NC + 1  # property groups per player
+MAX_GROUP = 24  # cards in one group (validated against the deck in rules.pack)
+MAX_HAND = 48
+MAX_RENT = 8  # rent steps per colour (a set of at most this many cards)
+N_STREAMS = 1 + MAX_PLAYERS  # the table (shuffles), each seat's policy
+MAX_SCRATCH = MAX_CARDS
+
+# Card locations (WHERE).
+DRAW, DISCARD, HAND, BANK, PROP, BUILDING = range(6)
+
+# ---- rules buffer RB ------------------------------------------------------------------------
+R_PLAYERS = 0
+R_CARDS = 1  # cards in the game
+R_DECK = 2  # cards in the shared deck (the first R_DECK card numbers)
+R_START_HAND = 3
+R_DRAW = 4
+R_DRAW_EMPTY = 5
+R_PLAYS = 6
+R_HAND_LIMIT = 7
+R_SETS_TO_WIN = 8
+R_DEBT = 9
+R_BIRTHDAY = 10
+R_PASS_GO = 11
+R_HOUSE_RENT = 12
+R_HOTEL_RENT = 13
+R_MAX_DOUBLES = 14
+R_MAX_TURNS = 15
+# house rules (0/1 or a choice index)
+R_WIN_ANY_TURN = 16
+R_HOTEL_REPLACES = 17
+R_EXCESS_TO = 18  # 0 discard pile, 1 bottom of the draw pile
+R_BROKEN_BLD = 19  # 0 bank, 1 may move on own turn (else bank), 2 may move on any turn
+R_RESHUFFLE = 20
+R_COUNTER_USES_PLAY = 21
+R_NEEDS_PROPERTY = 22
+R_PAY_BUILDINGS = 23
+R_FORCED_FROM_FULL = 24
+R_SET_SIZE = 32  # [c]
+R_BUILDABLE = R_SET_SIZE + NC  # [c]
+R_RENT = R_BUILDABLE + NC  # [c * MAX_RENT + k]: rent for k + 1 cards
+R_CARD_TYPE = R_RENT + NC * MAX_RENT  # [card]
+R_CARD_VALUE = R_CARD_TYPE + MAX_CARDS
+R_CARD_C1 = R_CARD_VALUE + MAX_CARDS  # colour of a property; first colour of a wild / rent
+R_CARD_C2 = R_CARD_C1 + MAX_CARDS  # second colour of a two-colour wild / rent, else -1
+R_CARD_SEAT = R_CARD_C2 + MAX_CARDS  # -1: shared deck; s: an extra card dealt to seat s
+RULES_SIZE = R_CARD_SEAT + MAX_CARDS
+
+# ---- state buffer S -------------------------------------------------------------------------
+WHERE = 0  # [card]
+OWNER = WHERE + MAX_CARDS  # [card]: seat, -1 in the piles
+GROUP = OWNER + MAX_CARDS  # [card]: group of a property, colour of a building, else -1
+POS = GROUP + MAX_CARDS  # [card]: index in its list (the building slot for a building)
+DRAW_PILE = POS + MAX_CARDS  # top at DRAW_N - 1
+DRAW_N = DRAW_PILE + MAX_CARDS
+DISC_PILE = DRAW_N + 1  # order does not matter: it is shuffled before reuse
+DISC_N = DISC_PILE + MAX_CARDS
+HAND_ = DISC_N + 1  # [p * MAX_HAND + k]
+HAND_N = HAND_ + MAX_PLAYERS * MAX_HAND  # [p]
+BANK_ = HAND_N + MAX_PLAYERS  # [p * MAX_CARDS + k]
+BANK_N = BANK_ + MAX_PLAYERS * MAX_CARDS  # [p]
+BANK_VAL = BANK_N + MAX_PLAYERS  # [p]
+GRP = BANK_VAL + MAX_PLAYERS  # [(p * NG + g) * MAX_GROUP + k]
+GRP_N = GRP + MAX_PLAYERS * NG * MAX_GROUP  # [p * NG + g]
+GRP_ORD = GRP_N + MAX_PLAYERS * NG  # [p * NG + g]: ordinary (single-colour) properties
+GRP_VAL = GRP_ORD + MAX_PLAYERS * NG  # [p * NG + g]: printed values summed
+HOUSE = GRP_VAL + MAX_PLAYERS * NG  # [p * NC + c]: the House card on the set, -1 when none
+HOTEL = HOUSE + MAX_PLAYERS * NC  # [p * NC + c]
+CFLAG = HOTEL + MAX_PLAYERS * NC  # [p * NC + c]: complete when last counted (for sets_made)
+# Caches kept in step by the kernel's card moves (checked by check_invariants):
+COMPLETE = CFLAG + MAX_PLAYERS * NC  # [p * NC + c]: 1 while the set is complete
+NCOMP = COMPLETE + MAX_PLAYERS * NC  # [p]: complete sets
+PAYV = NCOMP + MAX_PLAYERS  # [p]: what p could pay with (bank, properties, buildings if allowed)
+# scalars
+G_CURRENT = PAYV + MAX_PLAYERS
+G_PLAYS_LEFT = G_CURRENT + 1
+G_WINNER = G_PLAYS_LEFT + 1  # -1 until someone wins
+G_WIN_OWN_TURN = G_WINNER + 1
+G_STATUS = G_WIN_OWN_TURN + 1
+G_RESHUFFLES = G_STATUS + 1
+G_TURN = G_RESHUFFLES + 1  # turns played so far
+STATS = G_TURN + 1  # [p * N_SEAT_COLS + col]
+N_SEAT_COLS = 29
+SCRATCH = STATS + MAX_PLAYERS * N_SEAT_COLS  # policy scratch (payment candidates, plans)
+SCRATCH2 = SCRATCH + MAX_SCRATCH
+SCRATCH3 = SCRATCH2 + MAX_SCRATCH
+SCRATCH4 = SCRATCH3 + MAX_SCRATCH
+STATE_SIZE = SCRATCH4 + MAX_SCRATCH
+
+# ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------
+(
+    SC_WIN,
+    SC_TURNS,
+    SC_SETS,
+    SC_SETS_MADE,
+    SC_PROPERTIES,
+    SC_BANK,
+    SC_RENT_COLLECTED,
+    SC_RENT_PAID,
+    SC_COLLECTED,
+    SC_PAID,
+    SC_PLAYS,
+    SC_BANKED,
+    SC_PLACED,
+    SC_RENT,
+    SC_DOUBLE,
+    SC_DEAL_BREAKER,
+    SC_SLY,
+    SC_FORCED,
+    SC_DEBT,
+    SC_BIRTHDAY,
+    SC_PASS_GO,
+    SC_HOUSE,
+    SC_HOTEL,
+    SC_JSN,
+    SC_BLOCKED,
+    SC_SHORT,
+    SC_DISCARDED,
+    SC_STOLEN_FROM,
+    SC_DRAWN,
+) = range(N_SEAT_COLS)
+SEAT_COLS = (
+    "win",
+    "turns",
+    "sets",  # complete sets at the end of the game
+    "sets_made",  # times a set of this seat became complete
+    "properties",  # property cards on the table at the end
+    "bank",  # bank value at the end
+    "rent_collected",  # value received from rent cards
+    "rent_paid",
+    "collected",  # value received from every payment (rent, Debt Collector, Birthday)
+    "paid",
+    "plays",
+    "banked",  # cards played to the bank
+    "placed",  # property cards played to the collection
+    "rent_played",
+    "double_rent_played",
+    "deal_breaker_played",
+    "sly_deal_played",
+    "forced_deal_played",
+    "debt_collector_played",
+    "birthday_played",
+    "pass_go_played",
+    "house_played",
+    "hotel_played",
+    "just_say_no_played",
+    "actions_blocked",  # this seat's actions cancelled by a Just Say No
+    "short_payments",  # debts this seat could not pay in full (gave everything)
+    "discarded",  # cards discarded over the hand limit
+    "properties_lost",  # properties taken by Sly Deal, Forced Deal or Deal Breaker
+    "cards_drawn",
+)
+assert len(SEAT_COLS) == N_SEAT_COLS
+
+# Random streams: offsets into the per-game uint64 rng array (four words per stream).
+RNG_TABLE = 0  # shuffles of the draw pile
+
+
+@njit(cache=True)
+def rng_policy(p):
+    """Offset of seat p's policy stream (random choices of its bot)."""
+    return 4 * (1 + p)
+
+
+RNG_SIZE = 4 * N_STREAMS

@@ -1,0 +1,946 @@
+"""Bot policies for Monopoly Deal.
+
+A policy is a kind (an integer) plus a float64 parameter vector, as for Monopoly Chance: one
+compiled kernel serves every policy and parameter value, and a tuner can search the
+parameters. The kernel (sim/deal/kernel.py) calls the @njit decision functions below and
+checks every answer for legality; they read the table through ``S`` / ``RB`` (offsets in
+sim/deal/layout.py, questions in sim/deal/board.py). Random choices use the seat's own stream.
+
+Decisions: which card to play next and how (bank, collection with a colour, action with its
+colour / target / card / number of Double the Rent cards), when to stop; the colour of a
+received wild; where wilds stand (rearranged on your own turn); whether to answer with Just
+Say No (defending, or countering one); what to pay with; what to discard over the hand limit.
+
+Every heuristic bot scores each legal play in "M-equivalents" and plays the best one while it
+scores above zero; the kinds differ in their default weights (see KINDS and PARAMS, and
+docs/deal.md), and ``smart`` also weighs how close each opponent is to winning.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import randint, uniform
+from sim.deal.board import (
+    base_rent,
+    can_build,
+    can_place,
+    can_take,
+    cvalue,
+    ctype,
+    is_complete,
+    n_complete,
+    payable,
+    rent_of,
+)
+from sim.deal.layout import (
+    BANK_VAL,
+    BUILDING,
+    G_PLAYS_LEFT,
+    GROUP,
+    GRP,
+    GRP_N,
+    GRP_ORD,
+    HAND_,
+    HAND_N,
+    HOTEL,
+    HOUSE,
+    LOOSE,
+    MAX_GROUP,
+    MAX_HAND,
+    NC,
+    NG,
+    R_CARD_C1,
+    R_CARD_C2,
+    R_DEBT,
+    R_BIRTHDAY,
+    R_FORCED_FROM_FULL,
+    R_HOTEL_RENT,
+    R_HOUSE_RENT,
+    R_MAX_DOUBLES,
+    R_NEEDS_PROPERTY,
+    R_PLAYERS,
+    R_PLAYS,
+    R_SET_SIZE,
+    R_SETS_TO_WIN,
+    SCRATCH,
+    SCRATCH2,
+    SCRATCH3,
+    SCRATCH4,
+    WHERE,
+    rng_policy,
+)
+from sim.deal.rules import (
+    BIRTHDAY,
+    DEAL_BREAKER,
+    DEBT_COLLECTOR,
+    DOUBLE_RENT,
+    FORCED_DEAL,
+    HOTEL as T_HOTEL,
+    HOUSE as T_HOUSE,
+    JUST_SAY_NO,
+    MONEY,
+    PASS_GO,
+    PROPERTY,
+    RENT,
+    RENT_ANY,
+    SLY_DEAL,
+    WILD,
+    WILD_ANY,
+)
+
+RANDOM, BANKER, SET_BUILDER, AGGRESSIVE, SMART = range(5)
+M_BANK, M_PLACE, M_ACTION = range(3)
+N_PARAMS = 16
+WIN_SCORE = 1000.0
+
+# Parameters: name -> (slot, low, high, meaning)
+PARAMS = {
+    "p_stop": (0, 0.0, 1.0, "random: chance to end the turn before each play"),
+    "bank_weight": (1, 0.0, 10.0, "value of 1M banked while the bank is under bank_target"),
+    "bank_target": (2, 0.0, 100.0, "bank reserve (M) wanted; above it banking counts 40%"),
+    "prop_weight": (3, 0.0, 10.0, "value of a property's progress toward its set"),
+    "set_bonus": (4, 0.0, 50.0, "extra value of completing a set"),
+    "steal_weight": (5, 0.0, 10.0, "multiplier on what Sly Deal, Forced Deal and Deal Breaker gain"),
+    "charge_weight": (6, 0.0, 10.0, "value of 1M collected by rent, Debt Collector or Birthday"),
+    "jsn_stake": (7, 0.0, 100.0, "answer with Just Say No when at least this much is at stake"),
+    "min_charge": (8, 0.0, 50.0, "least total a rent / Debt Collector / Birthday must collect to be played"),
+    "pass_go": (9, 0.0, 20.0, "value of playing a Pass Go (times the share of plays left)"),
+    "build_weight": (10, 0.0, 10.0, "value of 1M of rent a House or Hotel adds"),
+    "keep_action": (11, 0.0, 5.0, "how much of an action card's worth is lost by banking it"),
+    "pay_keep": (12, 0.0, 20.0, "how strongly payments spare properties that build sets"),
+    "double_min": (13, 0.0, 50.0, "least extra a Double the Rent must collect to be played"),
+    "threat": (14, 0.0, 5.0, "extra weight on hurting an opponent per complete set they hold"),
+}
+
+_BASE = {
+    "p_stop": 0.1, "bank_weight": 1.0, "bank_target": 8.0, "prop_weight": 2.0, "set_bonus": 6.0,
+    "steal_weight": 1.5, "charge_weight": 1.2, "jsn_stake": 3.0, "min_charge": 2.0, "pass_go": 3.0,
+    "build_weight": 1.0, "keep_action": 0.8, "pay_keep": 2.5, "double_min": 3.0, "threat": 0.0,
+}
+# name -> (kind, defaults that differ from _BASE, meaning)
+KINDS = {
+    "random": (RANDOM, {}, "random legal play: a random playable card, then a random legal way to play it"),
+    "banker": (BANKER, {"bank_weight": 2.0, "bank_target": 10.0, "prop_weight": 1.0, "set_bonus": 3.0,
+                        "steal_weight": 0.8, "charge_weight": 0.8, "keep_action": 0.2, "min_charge": 3.0,
+                        "pay_keep": 1.0},
+               "money first: banks money and most action cards, plays properties after"),
+    "set_builder": (SET_BUILDER, {"bank_weight": 0.5, "bank_target": 5.0, "prop_weight": 4.0, "set_bonus": 10.0,
+                                  "steal_weight": 2.0, "charge_weight": 0.6, "pass_go": 4.0, "pay_keep": 4.0},
+                    "properties first: builds sets, steals what completes them, banks the rest"),
+    "aggressive": (AGGRESSIVE, {"bank_weight": 0.7, "bank_target": 5.0, "prop_weight": 1.5, "set_bonus": 5.0,
+                                "steal_weight": 2.5, "charge_weight": 2.0, "jsn_stake": 1.0, "min_charge": 1.0,
+                                "keep_action": 1.5, "double_min": 1.0, "threat": 0.5},
+                   "actions first: charges rent at every chance, steals, answers every action"),
+    # Tuned one parameter at a time against the earlier smart (docs/deal.md shows the sweep).
+    "smart": (SMART, {"threat": 1.0, "prop_weight": 0.5, "pay_keep": 8.0, "pass_go": 6.0, "bank_target": 14.0,
+                      "jsn_stake": 6.0},
+              "strongest heuristic: weighs set progress, bank reserve, rent and theft, targets the leader"),
+}
+
+
+class PolicyError(ValueError):
+    """A policy spec that names an unknown kind or parameter, or a value out of range."""
+
+
+def parse_policy(spec: str) -> tuple[str, int, np.ndarray]:
+    """'name k=v ...' -> (canonical spec, kind, params). Raises PolicyError on bad input."""
+    words = spec.split()
+    if not words:
+        raise PolicyError("empty policy; use one of: " + ", ".join(KINDS))
+    name = words[0]
+    if name not in KINDS:
+        raise PolicyError(f"unknown policy {name!r}; use one of: {', '.join(KINDS)}")
+    kind, overrides, _ = KINDS[name]
+    params = np.zeros(N_PARAMS)
+    for key, (slot, *_rest) in PARAMS.items():
+        params[slot] = overrides.get(key, _BASE[key])
+    for word in words[1:]:
+        key, eq, raw = word.partition("=")
+        if not eq:
+            raise PolicyError(f"policy {name}: expected key=value, got {word!r}")
+        if key not in PARAMS:
+            raise PolicyError(f"policy {name}: unknown parameter {key!r}; known: {', '.join(PARAMS)}")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise PolicyError(f"policy {name}: {key}={raw!r} is not a number") from None
+        slot, low, high, _ = PARAMS[key]
+        if not low <= value <= high:
+            raise PolicyError(f"policy {name}: {key}={raw} is outside [{low:g}, {high:g}]")
+        params[slot] = value
+    return " ".join(words), kind, params
+
+
+def defaults(name: str) -> dict[str, float]:
+    """The parameter values of a kind."""
+    return {k: KINDS[name][1].get(k, _BASE[k]) for k in PARAMS}
+
+
+# Parameter slots, for the compiled code.
+P_STOP, P_BANK_W, P_BANK_TARGET, P_PROP_W, P_SET_BONUS, P_STEAL_W, P_CHARGE_W, P_JSN = range(8)
+P_MIN_CHARGE, P_PASS_GO, P_BUILD_W, P_KEEP_ACTION, P_PAY_KEEP, P_DOUBLE_MIN, P_THREAT = range(8, 15)
+
+
+# ---------------------------------------------------------------------------------------------
+# Valuations shared by the heuristic bots
+
+
+@njit(cache=True)
+def action_worth(RB, card):
+    """A rough standing value of holding an action card (what banking it gives up)."""
+    t = ctype(RB, card)
+    if t == DEAL_BREAKER:
+        return 8.0
+    if t == JUST_SAY_NO:
+        return 6.0
+    if t == SLY_DEAL or t == FORCED_DEAL:
+        return 3.0
+    if t == DEBT_COLLECTOR or t == RENT_ANY:
+        return 3.0
+    if t == BIRTHDAY or t == RENT or t == DOUBLE_RENT:
+        return 1.5
+    if t == T_HOUSE or t == T_HOTEL:
+        return 2.0
+    return 0.5  # Pass Go
+
+
+@njit(cache=True)
+def place_gain(S, RB, pp, p, card, c):
+    """What seat p gains by adding this property card to its colour-c group."""
+    n = S[GRP_N + p * NG + c]
+    size = RB[R_SET_SIZE + c]
+    if is_complete(S, RB, p, c):
+        return 0.2  # a spare: only a cushion against payments
+    after = n + 1
+    rent_gain = base_rent(RB, c, after) - base_rent(RB, c, n)
+    g = pp[p, P_PROP_W] * (1.0 + 0.5 * rent_gain) * min(after, size) / size
+    has_ord = S[GRP_ORD + p * NG + c] > 0 or ctype(RB, card) == PROPERTY or RB[R_NEEDS_PROPERTY] == 0
+    if after >= size and has_ord:
+        g += pp[p, P_SET_BONUS]
+        if n_complete(S, RB, p) + 1 >= RB[R_SETS_TO_WIN]:
+            g += WIN_SCORE
+    return g
+
+
+@njit(cache=True)
+def best_colour(S, RB, pp, p, card):
+    """(colour, gain) of the best place for a property card seat p does not hold yet; (-1, 0)
+    when it can stand nowhere (an any-colour wild without an ordinary property)."""
+    t = ctype(RB, card)
+    best = -1
+    best_g = -1.0
+    if t == PROPERTY:
+        c = RB[R_CARD_C1 + card]
+        return int(c), place_gain(S, RB, pp, p, card, c)
+    if t == WILD:
+        for c in (RB[R_CARD_C1 + card], RB[R_CARD_C2 + card]):
+            g = place_gain(S, RB, pp, p, card, c)
+            if g > best_g:
+                best = int(c)
+                best_g = g
+        return best, best_g
+    for c in range(NC):
+        if S[GRP_ORD + p * NG + c] > 0:
+            g = place_gain(S, RB, pp, p, card, c)
+            if g > best_g:
+                best = c
+                best_g = g
+    return best, max(best_g, 0.0)
+
+
+@njit(cache=True)
+def holding_value(S, RB, pp, p, card):
+    """What seat p loses if this property card (in its collection) leaves."""
+    g = S[GROUP + card]
+    if g >= NC:
+        return 0.1
+    if is_complete(S, RB, p, g):
+        return pp[p, P_SET_BONUS] * 2.0 + rent_of(S, RB, p, g)
+    size = RB[R_SET_SIZE + g]
+    return pp[p, P_PROP_W] * S[GRP_N + p * NG + g] / size + 0.5 * cvalue(RB, card)
+
+
+@njit(cache=True)
+def threat(S, RB, pp, p, t):
+    """Weight on hurting opponent t: more for an opponent close to winning."""
+    return 1.0 + pp[p, P_THREAT] * n_complete(S, RB, t)
+
+
+# ---------------------------------------------------------------------------------------------
+# Choosing a play
+
+
+@njit(cache=True)
+def bank_score(S, RB, pp, p, card):
+    v = cvalue(RB, card)
+    w = pp[p, P_BANK_W] * v
+    if S[BANK_VAL + p] >= pp[p, P_BANK_TARGET]:
+        w *= 0.4
+    if ctype(RB, card) != MONEY:
+        w -= pp[p, P_KEEP_ACTION] * action_worth(RB, card)
+    return w
+
+
+@njit(cache=True)
+def charge_total(S, RB, p, amount, single):
+    """What charging `amount` collects: from every opponent, or (single) from the best one.
+    Returns (total, best target)."""
+    n_players = RB[R_PLAYERS]
+    total = 0.0
+    best_t = -1
+    best_v = -1.0
+    for j in range(1, n_players):
+        q = (p + j) % n_players
+        v = float(min(amount, payable(S, RB, q)))
+        total += v
+        # ties go to the opponent with more complete sets
+        key = v + 0.01 * n_complete(S, RB, q)
+        if key > best_v:
+            best_v = key
+            best_t = q
+    if single:
+        return float(min(amount, payable(S, RB, best_t))), best_t
+    return total, best_t
+
+
+@njit(cache=True)
+def n_in_hand(S, RB, p, card_type):
+    n = 0
+    for k in range(S[HAND_N + p]):
+        n += ctype(RB, S[HAND_ + p * MAX_HAND + k]) == card_type
+    return n
+
+
+@njit(cache=True)
+def rent_option(S, RB, pp, p, card):
+    """Best (score, colour, doubles, target) for a rent card; score -1 when not worth playing."""
+    t = ctype(RB, card)
+    single = t == RENT_ANY
+    plays_left = S[G_PLAYS_LEFT]
+    max_d = min(RB[R_MAX_DOUBLES], n_in_hand(S, RB, p, DOUBLE_RENT), plays_left - 1)
+    best = (-1.0, -1, 0, -1)
+    for c in range(NC):
+        if S[GRP_N + p * NG + c] == 0:
+            continue
+        if not single and RB[R_CARD_C1 + card] != c and RB[R_CARD_C2 + card] != c:
+            continue
+        r = rent_of(S, RB, p, c)
+        got, target = charge_total(S, RB, p, r, single)
+        d = 0
+        for dd in range(1, max_d + 1):
+            more, tt = charge_total(S, RB, p, r << dd, single)
+            if more - got >= pp[p, P_DOUBLE_MIN] * (dd - d):
+                got = more
+                target = tt
+                d = dd
+        if got < pp[p, P_MIN_CHARGE]:
+            continue
+        score = pp[p, P_CHARGE_W] * got * (threat(S, RB, pp, p, target) if single else 1.0)
+        score -= 0.5 * d  # the Double the Rent cards spent
+        if score > best[0]:
+            best = (score, int(c), int(d), int(target))
+    return best
+
+
+@njit(cache=True)
+def steal_option(S, RB, pp, p, card, forced):
+    """Best (score, their card, my card, target) for Sly Deal (forced False) or Forced Deal."""
+    n_players = RB[R_PLAYERS]
+    best = (-1.0, -1, -1, -1)
+    give = -1
+    give_cost = 0.0
+    if forced:  # the card of mine that costs least to give away
+        give_cost = 1e9
+        for g in range(NG):
+            if RB[R_FORCED_FROM_FULL] == 0 and is_complete(S, RB, p, g):
+                continue
+            for k in range(S[GRP_N + p * NG + g]):
+                mine = S[GRP + (p * NG + g) * MAX_GROUP + k]
+                cost = holding_value(S, RB, pp, p, mine)
+                if cost < give_cost:
+                    give_cost = cost
+                    give = mine
+        if give < 0:
+            return best
+    for j in range(1, n_players):
+        t = (p + j) % n_players
+        w = threat(S, RB, pp, p, t)
+        for g in range(NG):
+            if is_complete(S, RB, t, g):
+                continue
+            for k in range(S[GRP_N + t * NG + g]):
+                theirs = S[GRP + (t * NG + g) * MAX_GROUP + k]
+                if forced and S[GROUP + give] == g and g < NC and can_take(RB, theirs, g):
+                    continue  # swapping within one colour gains little
+                _, gain = best_colour(S, RB, pp, p, theirs)
+                gain += 0.5 * w * holding_value(S, RB, pp, t, theirs)
+                score = pp[p, P_STEAL_W] * (gain - give_cost)
+                if score > best[0]:
+                    best = (score, int(theirs), int(give), int(t))
+    return best
+
+
+@njit(cache=True)
+def breaker_option(S, RB, pp, p):
+    """Best (score, colour, target) for a Deal Breaker."""
+    n_players = RB[R_PLAYERS]
+    best = (-1.0, -1, -1)
+    mine = n_complete(S, RB, p)
+    for j in range(1, n_players):
+        t = (p + j) % n_players
+        for c in range(NC):
+            if not is_complete(S, RB, t, c):
+                continue
+            gain = threat(S, RB, pp, p, t) * (pp[p, P_SET_BONUS] + 0.5 * rent_of(S, RB, t, c))
+            if not is_complete(S, RB, p, c):
+                gain += 2.0 * pp[p, P_SET_BONUS]
+                if mine + 1 >= RB[R_SETS_TO_WIN]:
+                    gain += WIN_SCORE
+            score = pp[p, P_STEAL_W] * gain
+            if score > best[0]:
+                best = (score, int(c), int(t))
+    return best
+
+
+@njit(cache=True)
+def choose_play(pk, pp, p, S, RB, rng):
+    """Seat p's next play: (k, mode, a, b, t), k = -1 to end the turn.
+
+    k is the hand position; mode M_BANK, M_PLACE (a = colour) or M_ACTION:
+    rent: a colour, b Double the Rent cards, t target (any-colour rent); Debt Collector: t;
+    Sly Deal: t and their card a; Forced Deal: t, their card a, my card b; Deal Breaker: t and
+    colour a; House / Hotel: colour a; Birthday, Pass Go: nothing more."""
+    if pk[p] == RANDOM:
+        return random_play(pp, p, S, RB, rng)
+    n_players = RB[R_PLAYERS]
+    best_s = 0.0
+    best = (-1, 0, 0, 0, 0)
+    for k in range(S[HAND_N + p]):
+        card = S[HAND_ + p * MAX_HAND + k]
+        t = ctype(RB, card)
+        if t == PROPERTY or t == WILD or t == WILD_ANY:
+            c, g = best_colour(S, RB, pp, p, card)
+            if c >= 0 and g > best_s:
+                best_s = g
+                best = (k, M_PLACE, int(c), 0, 0)
+            continue
+        if cvalue(RB, card) > 0:
+            s = bank_score(S, RB, pp, p, card)
+            if s > best_s:
+                best_s = s
+                best = (k, M_BANK, 0, 0, 0)
+        if t == RENT or t == RENT_ANY:
+            s, c, d, tg = rent_option(S, RB, pp, p, card)
+            if s > best_s:
+                best_s = s
+                best = (k, M_ACTION, int(c), int(d), int(max(tg, 0)))
+        elif t == DEBT_COLLECTOR or t == BIRTHDAY:
+            amount = RB[R_DEBT] if t == DEBT_COLLECTOR else RB[R_BIRTHDAY]
+            got, tg = charge_total(S, RB, p, amount, t == DEBT_COLLECTOR)
+            if got >= pp[p, P_MIN_CHARGE]:
+                s = pp[p, P_CHARGE_W] * got
+                if t == DEBT_COLLECTOR:
+                    s *= threat(S, RB, pp, p, tg)
+                if s > best_s:
+                    best_s = s
+                    best = (k, M_ACTION, 0, 0, int(tg))
+        elif t == PASS_GO:
+            s = pp[p, P_PASS_GO] * S[G_PLAYS_LEFT] / RB[R_PLAYS]
+            if s > best_s:
+                best_s = s
+                best = (k, M_ACTION, 0, 0, 0)
+        elif t == SLY_DEAL or t == FORCED_DEAL:
+            s, theirs, mine, tg = steal_option(S, RB, pp, p, card, t == FORCED_DEAL)
+            if s > best_s:
+                best_s = s
+                best = (k, M_ACTION, int(theirs), int(mine), int(tg))
+        elif t == DEAL_BREAKER:
+            s, c, tg = breaker_option(S, RB, pp, p)
+            if s > best_s:
+                best_s = s
+                best = (k, M_ACTION, int(c), 0, int(tg))
+        elif t == T_HOUSE or t == T_HOTEL:
+            hotel = t == T_HOTEL
+            add = RB[R_HOTEL_RENT] if hotel else RB[R_HOUSE_RENT]
+            for c in range(NC):
+                if can_build(S, RB, p, c, hotel):
+                    s = pp[p, P_BUILD_W] * add * (n_players - 1) * 0.5
+                    if s > best_s:
+                        best_s = s
+                        best = (k, M_ACTION, c, 0, 0)
+                    break
+    return best
+
+
+@njit(cache=True)
+def random_target(S, RB, p, rng, need_stealable, need_complete):
+    """A random opponent with a stealable card / a complete set (-1 if none)."""
+    n_players = RB[R_PLAYERS]
+    n = 0
+    for j in range(1, n_players):
+        q = (p + j) % n_players
+        if opponent_ok(S, RB, q, need_stealable, need_complete):
+            n += 1
+    if n == 0:
+        return -1
+    pick = randint(rng, rng_policy(p), n)
+    for j in range(1, n_players):
+        q = (p + j) % n_players
+        if opponent_ok(S, RB, q, need_stealable, need_complete):
+            if pick == 0:
+                return q
+            pick -= 1
+    return -1
+
+
+@njit(cache=True)
+def opponent_ok(S, RB, q, need_stealable, need_complete):
+    if need_complete:
+        return n_complete(S, RB, q) > 0
+    if need_stealable:
+        for g in range(NG):
+            if S[GRP_N + q * NG + g] > 0 and not is_complete(S, RB, q, g):
+                return True
+        return False
+    return True
+
+
+@njit(cache=True)
+def random_group_card(S, RB, q, rng, p, allow_complete):
+    """A random property card of seat q outside complete sets (all, if allow_complete)."""
+    n = 0
+    for g in range(NG):
+        if allow_complete or not is_complete(S, RB, q, g):
+            n += S[GRP_N + q * NG + g]
+    if n == 0:
+        return -1
+    pick = randint(rng, rng_policy(p), n)
+    for g in range(NG):
+        if allow_complete or not is_complete(S, RB, q, g):
+            m = S[GRP_N + q * NG + g]
+            if pick < m:
+                return S[GRP + (q * NG + g) * MAX_GROUP + pick]
+            pick -= m
+    return -1
+
+
+@njit(cache=True)
+def random_colour(S, RB, p, rng, card, place):
+    """A random colour: where the card may stand (place), or a rent card's colours where p has
+    properties. -1 if none."""
+    n = 0
+    for c in range(NC):
+        n += colour_ok(S, RB, p, card, c, place)
+    if n == 0:
+        return -1
+    pick = randint(rng, rng_policy(p), n)
+    for c in range(NC):
+        if colour_ok(S, RB, p, card, c, place):
+            if pick == 0:
+                return c
+            pick -= 1
+    return -1
+
+
+@njit(cache=True)
+def colour_ok(S, RB, p, card, c, place):
+    if place:
+        return can_place(S, RB, p, card, c)
+    t = ctype(RB, card)
+    if t == RENT or t == RENT_ANY:
+        if S[GRP_N + p * NG + c] == 0:
+            return False
+        return t == RENT_ANY or RB[R_CARD_C1 + card] == c or RB[R_CARD_C2 + card] == c
+    if t == T_HOUSE or t == T_HOTEL:
+        return can_build(S, RB, p, c, t == T_HOTEL)
+    return False
+
+
+@njit(cache=True)
+def action_legal(S, RB, p, card):
+    t = ctype(RB, card)
+    if t == RENT or t == RENT_ANY or t == T_HOUSE or t == T_HOTEL:
+        for c in range(NC):
+            if colour_ok(S, RB, p, card, c, False):
+                return True
+        return False
+    if t == DEBT_COLLECTOR or t == BIRTHDAY or t == PASS_GO:
+        return True
+    if t == SLY_DEAL:
+        return random_target_exists(S, RB, p, True, False)
+    if t == FORCED_DEAL:
+        if not random_target_exists(S, RB, p, True, False):
+            return False
+        for g in range(NG):
+            if S[GRP_N + p * NG + g] > 0 and (RB[R_FORCED_FROM_FULL] == 1 or not is_complete(S, RB, p, g)):
+                return True
+        return False
+    if t == DEAL_BREAKER:
+        return random_target_exists(S, RB, p, False, True)
+    return False
+
+
+@njit(cache=True)
+def random_target_exists(S, RB, p, need_stealable, need_complete):
+    n_players = RB[R_PLAYERS]
+    for j in range(1, n_players):
+        if opponent_ok(S, RB, (p + j) % n_players, need_stealable, need_complete):
+            return True
+    return False
+
+
+@njit(cache=True)
+def play_modes(S, RB, p, card):
+    """Bit set of the legal modes of a hand card: 1 bank, 2 place, 4 action."""
+    t = ctype(RB, card)
+    if t == PROPERTY or t == WILD or t == WILD_ANY:
+        for c in range(NC):
+            if can_place(S, RB, p, card, c):
+                return 2
+        return 0
+    m = 1 if cvalue(RB, card) > 0 else 0
+    if action_legal(S, RB, p, card):
+        m |= 4
+    return m
+
+
+@njit(cache=True)
+def random_play(pp, p, S, RB, rng):
+    """A random playable card, a random legal mode for it, random legal details."""
+    o = rng_policy(p)
+    if uniform(rng, o) < pp[p, P_STOP]:
+        return (-1, 0, 0, 0, 0)
+    n = 0
+    for k in range(S[HAND_N + p]):
+        if play_modes(S, RB, p, S[HAND_ + p * MAX_HAND + k]) != 0:
+            n += 1
+    if n == 0:
+        return (-1, 0, 0, 0, 0)
+    pick = randint(rng, o, n)
+    k = 0
+    for kk in range(S[HAND_N + p]):
+        if play_modes(S, RB, p, S[HAND_ + p * MAX_HAND + kk]) != 0:
+            if pick == 0:
+                k = kk
+                break
+            pick -= 1
+    card = S[HAND_ + p * MAX_HAND + k]
+    modes = play_modes(S, RB, p, card)
+    n_modes = (modes & 1) + ((modes >> 1) & 1) + ((modes >> 2) & 1)
+    pick = randint(rng, o, n_modes)
+    mode = -1
+    for bit in range(3):
+        if (modes >> bit) & 1:
+            if pick == 0:
+                mode = bit
+                break
+            pick -= 1
+    if mode == M_BANK:
+        return (k, M_BANK, 0, 0, 0)
+    if mode == M_PLACE:
+        return (k, M_PLACE, int(random_colour(S, RB, p, rng, card, True)), 0, 0)
+    t = ctype(RB, card)
+    n_players = RB[R_PLAYERS]
+    other = (p + 1 + randint(rng, o, n_players - 1)) % n_players
+    if t == RENT or t == RENT_ANY:
+        c = random_colour(S, RB, p, rng, card, False)
+        max_d = min(RB[R_MAX_DOUBLES], n_in_hand(S, RB, p, DOUBLE_RENT), S[G_PLAYS_LEFT] - 1)
+        d = randint(rng, o, max_d + 1) if max_d > 0 else 0
+        return (k, M_ACTION, int(c), int(d), int(other))
+    if t == T_HOUSE or t == T_HOTEL:
+        return (k, M_ACTION, int(random_colour(S, RB, p, rng, card, False)), 0, 0)
+    if t == SLY_DEAL or t == FORCED_DEAL:
+        tg = random_target(S, RB, p, rng, True, False)
+        theirs = random_group_card(S, RB, tg, rng, p, False)
+        mine = 0
+        if t == FORCED_DEAL:
+            mine = random_group_card(S, RB, p, rng, p, RB[R_FORCED_FROM_FULL] == 1)
+        return (k, M_ACTION, int(theirs), int(mine), int(tg))
+    if t == DEAL_BREAKER:
+        tg = random_target(S, RB, p, rng, False, True)
+        n_sets = n_complete(S, RB, tg)
+        pick = randint(rng, o, n_sets)
+        for c in range(NC):
+            if is_complete(S, RB, tg, c):
+                if pick == 0:
+                    return (k, M_ACTION, int(c), 0, int(tg))
+                pick -= 1
+    return (k, M_ACTION, 0, 0, int(other))  # Debt Collector, Birthday, Pass Go
+
+
+# ---------------------------------------------------------------------------------------------
+# Other decisions
+
+
+@njit(cache=True)
+def choose_received_colour(pk, pp, q, S, RB, rng, card):
+    """Colour a two-colour wild takes when seat q receives it off its own turn."""
+    c1 = RB[R_CARD_C1 + card]
+    c2 = RB[R_CARD_C2 + card]
+    if pk[q] == RANDOM:
+        return c1 if uniform(rng, rng_policy(q)) < 0.5 else c2
+    return c1 if place_gain(S, RB, pp, q, card, c1) >= place_gain(S, RB, pp, q, card, c2) else c2
+
+
+@njit(cache=True)
+def stake_value(S, RB, pp, victim, action, stake):
+    """What the victim stands to lose: `stake` is the amount charged (rent, Debt Collector,
+    Birthday), the card taken (Sly / Forced Deal) or the colour (Deal Breaker)."""
+    if action == RENT or action == RENT_ANY or action == DEBT_COLLECTOR or action == BIRTHDAY:
+        return float(min(stake, payable(S, RB, victim)))
+    if action == SLY_DEAL or action == FORCED_DEAL:
+        return holding_value(S, RB, pp, victim, stake) + 1.0
+    return 100.0  # Deal Breaker
+
+
+@njit(cache=True)
+def want_just_say_no(pk, pp, s, S, RB, rng, actor, victim, action, stake, defending):
+    """Seat s decides whether to play a Just Say No: defending (s is the victim) or countering
+    (s is the actor answering the victim's Just Say No)."""
+    if pk[s] == RANDOM:
+        return uniform(rng, rng_policy(s)) < 0.5
+    at_stake = stake_value(S, RB, pp, victim, action, stake)
+    if pk[s] == SMART:
+        # A blow that would let the actor win is always worth a Just Say No.
+        if defending and action == DEAL_BREAKER:
+            return True
+        if not defending and action == DEAL_BREAKER and n_complete(S, RB, actor) + 1 >= RB[R_SETS_TO_WIN]:
+            return True
+    return at_stake >= pp[s, P_JSN]
+
+
+@njit(cache=True)
+def pay_cost(S, RB, pp, p, card):
+    """How much seat p minds giving this card, per the card's value."""
+    v = cvalue(RB, card)
+    t = ctype(RB, card)
+    if t == PROPERTY or t == WILD:
+        return v + pp[p, P_PAY_KEEP] * holding_value(S, RB, pp, p, card)
+    if t == T_HOUSE or t == T_HOTEL:
+        if S[HOUSE + p * NC + S[GROUP + card]] == card or S[HOTEL + p * NC + S[GROUP + card]] == card:
+            if t == T_HOUSE and S[HOTEL + p * NC + S[GROUP + card]] >= 0:
+                return v + pp[p, P_PAY_KEEP] * 2.0 + 100.0  # only after its Hotel
+            return v + pp[p, P_PAY_KEEP] * 2.0
+    return float(v)
+
+
+@njit(cache=True)
+def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
+    """Seat p pays `amount` with some of the n candidate cards at S[SCRATCH:]: set
+    S[SCRATCH3 + k] to 1 for each card given. The kernel checks the total covers the debt.
+    Heuristic bots give the cards they mind least per M, then take back what is not needed."""
+    for k in range(n):
+        S[SCRATCH3 + k] = 0
+    if n == 0:
+        return
+    # Order: random for the random bot, else by cost per M (S[SCRATCH2:] holds the order).
+    for k in range(n):
+        S[SCRATCH2 + k] = k
+    if pk[p] == RANDOM:
+        for i in range(n - 1, 0, -1):
+            j = randint(rng, rng_policy(p), i + 1)
+            tmp = S[SCRATCH2 + i]
+            S[SCRATCH2 + i] = S[SCRATCH2 + j]
+            S[SCRATCH2 + j] = tmp
+    else:
+        # Each card's cost, computed once: S[SCRATCH4 + k] = 1000 x cost (an int32 buffer).
+        for k in range(n):
+            S[SCRATCH4 + k] = int(1000.0 * pay_cost(S, RB, pp, p, S[SCRATCH + k]))
+        for i in range(1, n):  # insertion sort by cost per M
+            x = S[SCRATCH2 + i]
+            cx = S[SCRATCH4 + x] / max(cvalue(RB, S[SCRATCH + x]), 1)
+            j = i - 1
+            while j >= 0:
+                y = S[SCRATCH2 + j]
+                cy = S[SCRATCH4 + y] / max(cvalue(RB, S[SCRATCH + y]), 1)
+                if cy <= cx:
+                    break
+                S[SCRATCH2 + j + 1] = y
+                j -= 1
+            S[SCRATCH2 + j + 1] = x
+    paid = 0
+    for i in range(n):
+        if paid >= amount:
+            break
+        k = S[SCRATCH2 + i]
+        S[SCRATCH3 + k] = 1
+        paid += cvalue(RB, S[SCRATCH + k])
+    if pk[p] == RANDOM:
+        hotels_with_houses(S, RB, p, n)
+        return
+    # Take back cards not needed, the most valuable to keep first.
+    for i in range(n - 1, -1, -1):
+        k = S[SCRATCH2 + i]
+        if S[SCRATCH3 + k] == 1 and paid - cvalue(RB, S[SCRATCH + k]) >= amount:
+            S[SCRATCH3 + k] = 0
+            paid -= cvalue(RB, S[SCRATCH + k])
+    # Swap one given card for a smaller one that still covers the debt and costs no more.
+    if paid > amount:
+        best_i = -1
+        best_j = -1
+        best_save = 0
+        for i in range(n):
+            if S[SCRATCH3 + i] != 1:
+                continue
+            vi = cvalue(RB, S[SCRATCH + i])
+            ci = S[SCRATCH4 + i]
+            for j in range(n):
+                if S[SCRATCH3 + j] != 0:
+                    continue
+                vj = cvalue(RB, S[SCRATCH + j])
+                save = vi - vj
+                if vj < vi and paid - save >= amount and save > best_save:
+                    if S[SCRATCH4 + j] <= ci:
+                        best_i = i
+                        best_j = j
+                        best_save = save
+        if best_i >= 0:
+            S[SCRATCH3 + best_i] = 0
+            S[SCRATCH3 + best_j] = 1
+    hotels_with_houses(S, RB, p, n)
+
+
+@njit(cache=True)
+def hotels_with_houses(S, RB, p, n):
+    """A House given while its Hotel stays would leave the Hotel on nothing: give the Hotel too."""
+    for k in range(n):
+        c = S[SCRATCH + k]
+        if S[SCRATCH3 + k] == 1 and ctype(RB, c) == T_HOUSE and S[WHERE + c] == BUILDING:
+            hotel = S[HOTEL + p * NC + S[GROUP + c]]
+            if hotel >= 0:
+                for j in range(n):
+                    if S[SCRATCH + j] == hotel:
+                        S[SCRATCH3 + j] = 1
+
+
+@njit(cache=True)
+def keep_score(S, RB, pp, p, card):
+    """How much seat p wants to keep a hand card (the lowest is discarded)."""
+    t = ctype(RB, card)
+    if t == PROPERTY or t == WILD or t == WILD_ANY:
+        _, g = best_colour(S, RB, pp, p, card)
+        return g + 0.5
+    if t == MONEY:
+        return 0.3 * cvalue(RB, card)
+    return action_worth(RB, card) + 0.1 * cvalue(RB, card)
+
+
+@njit(cache=True)
+def choose_discard(pk, pp, p, S, RB, rng):
+    """Hand position of the card seat p discards over the hand limit."""
+    n = S[HAND_N + p]
+    if pk[p] == RANDOM:
+        return randint(rng, rng_policy(p), n)
+    best = 0
+    best_s = 1e18
+    for k in range(n):
+        s = keep_score(S, RB, pp, p, S[HAND_ + p * MAX_HAND + k])
+        if s < best_s:
+            best_s = s
+            best = k
+    return best
+
+
+# ---------------------------------------------------------------------------------------------
+# Rearranging wilds
+
+
+@njit(cache=True)
+def plan_arrangement(pk, pp, p, S, RB, rng):
+    """Where seat p's wilds should stand: writes (card, colour) pairs to S[SCRATCH2:] and
+    S[SCRATCH3:] and returns how many. The random bot leaves its wilds where they are.
+
+    Greedy: first complete as many sets as possible, cheapest first (sets carrying buildings
+    first among equals); then each leftover two-colour wild joins the fuller of its colours,
+    each leftover any-colour wild the fullest incomplete colour with an ordinary property."""
+    if pk[p] == RANDOM:
+        return 0
+    n_wild = 0
+    for g in range(NG):
+        n_wild += S[GRP_N + p * NG + g] - S[GRP_ORD + p * NG + g]
+    if n_wild == 0:
+        return 0
+    cnt = SCRATCH  # S[SCRATCH + c]: cards per colour as planned
+    done = SCRATCH + NC  # S[done + c]: colour complete as planned
+    n = 0
+    for c in range(NC):
+        S[cnt + c] = S[GRP_ORD + p * NG + c]
+        S[done + c] = 0
+    for g in range(NG):
+        for k in range(S[GRP_N + p * NG + g]):
+            card = S[GRP + (p * NG + g) * MAX_GROUP + k]
+            if ctype(RB, card) != PROPERTY:
+                S[SCRATCH2 + n] = card
+                S[SCRATCH3 + n] = -1
+                n += 1
+    if n == 0:
+        return 0
+    needs_prop = RB[R_NEEDS_PROPERTY] == 1
+    for c in range(NC):
+        if S[cnt + c] >= RB[R_SET_SIZE + c] and S[cnt + c] > 0:
+            S[done + c] = 1
+    for _ in range(NC):
+        best_c = -1
+        best_key = 1e9
+        for c in range(NC):
+            if S[done + c] == 1:
+                continue
+            if needs_prop and S[GRP_ORD + p * NG + c] == 0:
+                continue
+            need = RB[R_SET_SIZE + c] - S[cnt + c]
+            avail = 0
+            for i in range(n):
+                if S[SCRATCH3 + i] < 0 and wild_fits(S, RB, p, S[SCRATCH2 + i], c):
+                    avail += 1
+            if avail < need:
+                continue
+            key = need - 0.01 * base_rent(RB, c, RB[R_SET_SIZE + c])
+            if S[HOUSE + p * NC + c] >= 0:
+                key -= 0.5
+            if key < best_key:
+                best_key = key
+                best_c = c
+        if best_c < 0:
+            break
+        need = RB[R_SET_SIZE + best_c] - S[cnt + best_c]
+        for any_pass in (False, True):  # two-colour wilds before any-colour wilds
+            for i in range(n):
+                if need <= 0:
+                    break
+                card = S[SCRATCH2 + i]
+                if S[SCRATCH3 + i] < 0 and (ctype(RB, card) == WILD_ANY) == any_pass and wild_fits(S, RB, p, card, best_c):
+                    S[SCRATCH3 + i] = best_c
+                    S[cnt + best_c] += 1
+                    need -= 1
+        S[done + best_c] = 1
+    for i in range(n):
+        if S[SCRATCH3 + i] >= 0:
+            continue
+        card = S[SCRATCH2 + i]
+        best_c = -1
+        best_key = -1e9
+        for c in range(NC):
+            if not wild_fits(S, RB, p, card, c):
+                continue
+            key = S[cnt + c] + 0.01 * base_rent(RB, c, RB[R_SET_SIZE + c])
+            if S[done + c] == 1:
+                key -= 100.0  # a spare on a complete set only when nothing else
+            if key > best_key:
+                best_key = key
+                best_c = c
+        if best_c < 0:
+            best_c = LOOSE
+        else:
+            S[cnt + best_c] += 1
+        S[SCRATCH3 + i] = best_c
+    return n
+
+
+@njit(cache=True)
+def wild_fits(S, RB, p, card, c):
+    """A wild of seat p may stand in colour c (an any-colour wild beside an ordinary property)."""
+    if ctype(RB, card) == WILD_ANY:
+        return S[GRP_ORD + p * NG + c] > 0
+    return can_take(RB, card, c)
