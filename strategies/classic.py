@@ -30,17 +30,16 @@ from sim.classic.board import (
     group_sq,
     has_group,
     interest,
+    cheapest_house,
     trade_legal,
+    trade_mark,
     unmortgage_cost,
 )
 from sim.classic.layout import (
     ALIVE,
     CASH,
-    G_EPOCH,
     GOOJF,
     GOWN,
-    HOTEL,
-    JAIL,
     LEVEL,
     MAX_PLAYERS,
     MORT,
@@ -94,11 +93,11 @@ KINDS = {
     "random": (RANDOM, {"reserve": 0.0}, "random legal play: buy, build, bid, trade at random"),
     "buy_all": (BUY_ALL, {"reserve": 0.0, "build_to": 5.0, "bid": 1.0},
                 "buys everything it can afford, builds as far as cash allows, leaves jail at once"),
-    "three_houses": (THREE_HOUSES, {"reserve": 200.0, "build_to": 3.0},
+    "three_houses": (THREE_HOUSES, {"reserve": 200.0, "build_to": 3.0, "trade_share": 0.7},
                      "the classic player: three houses on every monopoly, then hotels, keeping a reserve"),
-    "jail_stayer": (JAIL_STAYER, {"reserve": 200.0, "late_unowned": 6.0, "late_houses": 3.0},
+    "jail_stayer": (JAIL_STAYER, {"reserve": 200.0, "late_unowned": 6.0, "late_houses": 3.0, "trade_share": 0.7},
                     "three_houses, but stays in jail once the board is bought up or built on"),
-    "trader": (TRADER, {"reserve": 150.0, "trade_share": 0.8, "danger": 0.5},
+    "trader": (TRADER, {"reserve": 150.0, "trade_share": 1.0, "danger": 0.5},
                "three_houses, and trades to complete sets, paying cash for the missing deeds"),
     "strong": (STRONG, {"reserve": 100.0, "trade_share": 1.0, "danger": 0.8, "late_unowned": 8.0,
                         "late_houses": 3.0, "bid": 1.3},
@@ -346,6 +345,9 @@ def choose_build(pk, pp, pt, p, S, RB, rng):
                 k -= 1
         return -1
     keep = reserve(pk, pp, p, S, RB)
+    cheapest = cheapest_house(S, RB, p)
+    if cheapest == 0 or cash - keep < cheapest:
+        return -1
     limit = pp[p, 1]
     best = -1
     best_score = -1.0
@@ -424,6 +426,8 @@ def choose_unmortgage(pk, pp, pt, p, S, RB, rng):
         return -1
     if pk[p] == RANDOM and not coin(pp, p, rng):
         return -1
+    if S[CASH + p] < 33:  # the cheapest mortgage to lift (30 + 10%)
+        return -1
     room = S[CASH + p] - reserve(pk, pp, p, S, RB)
     best = -1
     best_score = -1.0
@@ -495,7 +499,7 @@ def propose_trade(pk, pp, pt, p, S, RB, rng):
     refused offers are not repeated until something changes."""
     if pk[p] == RANDOM or pp[p, 3] <= 0.0:
         return -1
-    epoch_mark = S[G_EPOCH] + 1
+    epoch_mark = trade_mark(S)
     keep = reserve(pk, pp, p, S, RB)
     best_g = -1
     best_q = -1
@@ -576,7 +580,8 @@ def trade_balance(pk, pp, q, p, S, RB):
         sq = S[TR_GET + k]
         gain -= RB[R_SQ_PRICE + sq]
         g = RB[R_SQ_GROUP + sq]
-        if RB[R_GROUP_STREETS + g] == 1 and S[GOWN + q * N_GROUPS + g] >= RB[R_GROUP_SIZE + g] - 1:
+        mine = S[GOWN + q * N_GROUPS + g]
+        if RB[R_GROUP_STREETS + g] == 1 and mine >= RB[R_GROUP_SIZE + g] - 1 and mine > S[GOWN + p * N_GROUPS + g]:
             gain -= 0.5 * set_value(pp, q, RB, g)  # q was one deed away from the set itself
         if S[MORT + sq] == 1:
             gain += RB[R_SQ_MORTGAGE + sq]

@@ -36,6 +36,8 @@ from sim.classic.layout import (
     R_SQ_PRICE,
     R_SQ_RENT,
     R_UTIL_MULT,
+    G_EPOCH,
+    G_ROUND,
     GOOJF,
     MAX_DEEDS,
     TR_CASH,
@@ -304,3 +306,23 @@ def trade_legal(S, RB, p, q):
     gives = ng + jg + (1 if cash > 0 else 0)
     gets = nr + jr + (1 if cash < 0 else 0)
     return gives > 0 and gets > 0
+
+
+@njit(cache=True)
+def trade_mark(S):
+    """Trade memory stamp: changes when a deed changes hands, and every 8 rounds. A player
+    offers a partner at most one trade per stamp, so refused offers are repeated at most every
+    8 rounds while nothing changes hands."""
+    return S[G_EPOCH] * 64 + (S[G_ROUND] // 8) % 64 + 1
+
+
+@njit(cache=True)
+def cheapest_house(S, RB, p):
+    """The lowest house price on the colour groups p holds whole (0 when none)."""
+    best = 0
+    for g in range(N_GROUPS):
+        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+            cost = RB[R_SQ_HOUSE + group_sq(RB, g, 0)]
+            if best == 0 or cost < best:
+                best = cost
+    return best

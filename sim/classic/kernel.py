@@ -38,6 +38,8 @@ from sim.classic.board import (
     sell_value,
     tax_worth,
     trade_legal,
+    trade_mark,
+    cheapest_house,
     unmortgage_cost,
 )
 from sim.classic.layout import (
@@ -48,6 +50,9 @@ from sim.classic.layout import (
     DECK,
     DECK_HEAD,
     DECK_N,
+    DICE_N,
+    DICE_POS,
+    DICE_SCRIPT,
     G_ALIVE_N,
     G_AUCTIONS,
     G_BANK,
@@ -76,7 +81,6 @@ from sim.classic.layout import (
     LAPPED,
     LEVEL,
     MAX_CARDS,
-    MAX_DEEDS,
     MAX_PLAYERS,
     MORT,
     MORT_N,
@@ -293,7 +297,6 @@ def mortgage(S, RB, p, sq):
     S[MORT_N + p] += 1
     bank_pays(S, p, RB[R_SQ_MORTGAGE + sq])
     S[stat(p, SC_MORTGAGES)] += 1
-    S[G_EPOCH] += 1
 
 
 @njit(cache=True)
@@ -301,7 +304,6 @@ def lift_mortgage(S, RB, p, sq, cost):
     move_money(S, p, cost, BANK)
     S[MORT + sq] = 0
     S[MORT_N + p] -= 1
-    S[G_EPOCH] += 1
 
 
 @njit(cache=True)
@@ -318,7 +320,6 @@ def build_one(S, RB, p, sq, price):
     S[LEVEL + sq] = lv + 1
     move_money(S, p, price, BANK)
     S[gstat(p, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
-    S[G_EPOCH] += 1
 
 
 @njit(cache=True)
@@ -371,7 +372,6 @@ def sell_one(S, RB, p, sq):
             money += sell_value(RB, s2, lv2 - new)
             S[LEVEL + s2] = new
         bank_pays(S, p, money)
-    S[G_EPOCH] += 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -434,8 +434,7 @@ def strip_buildings(S, RB, p):
                 S[G_HOUSES] += lv
             bank_pays(S, p, sell_value(RB, sq, lv))
             S[LEVEL + sq] = 0
-            S[G_EPOCH] += 1
-
+        
 
 @njit(cache=True)
 def eliminate(S, p):
@@ -577,7 +576,10 @@ def pay(S, RB, pk, pp, pt, rng, p, amount, to):
 
 
 @njit(cache=True)
-def roll_die(rng):
+def roll_die(S, rng):
+    if S[DICE_POS] < S[DICE_N]:  # scripted dice (tests)
+        S[DICE_POS] += 1
+        return S[DICE_SCRIPT + S[DICE_POS] - 1]
     return randint(rng, RNG_TABLE, 6) + 1
 
 
@@ -629,7 +631,7 @@ def offer_deed(S, RB, pk, pp, pt, rng, p, sq):
 @njit(cache=True)
 def charge_rent(S, RB, pk, pp, pt, rng, p, sq, amount):
     o = S[OWNER + sq]
-    paid = min(amount, liquid_value(S, RB, p))
+    paid = amount if S[CASH + p] >= amount else min(amount, liquid_value(S, RB, p))
     S[stat(p, SC_RENT_PAID)] += paid
     S[stat(o, SC_RENT_RECEIVED)] += paid
     S[gstat(o, RB[R_SQ_GROUP + sq], GS_RENT)] += paid
@@ -647,11 +649,14 @@ def land(S, RB, pk, pp, pt, rng, p, mode, mult):
         if o < 0:
             offer_deed(S, RB, pk, pp, pt, rng, p, sq)
         elif o != p:
-            r = rent(S, RB, sq, S[G_DICE])
-            if r > 0 and mode == 1:
-                r *= mult
-            elif r > 0 and mode == 2:
-                r = mult * (roll_die(rng) + roll_die(rng))
+            if mode == 2:  # owned and charging: roll again, pay mult x the dice
+                r = rent(S, RB, sq, 1)
+                if r > 0:
+                    r = mult * (roll_die(S, rng) + roll_die(S, rng))
+            else:
+                r = rent(S, RB, sq, S[G_DICE])
+                if mode == 1:
+                    r *= mult
             charge_rent(S, RB, pk, pp, pt, rng, p, sq, r)
     elif kind == K_CHANCE:
         draw_card(S, RB, pk, pp, pt, rng, p, 0)
@@ -814,9 +819,12 @@ def shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel):
 
 @njit(cache=True)
 def build_phase(S, RB, pk, pp, pt, rng, p):
-    if not any_buildable_group(S, RB, p):
+    cheapest = cheapest_house(S, RB, p)
+    if cheapest == 0 or S[CASH + p] < cheapest:
         return
-    if S[G_HOUSES] > 0 or S[G_HOTELS] > 0:
+    # A shortage is possible only when p could afford more of a building than the bank has.
+    most = S[CASH + p] // cheapest
+    if (0 < S[G_HOUSES] < most) or (0 < S[G_HOTELS] < most):
         houses, hotels = builds_wanted(S, RB, pk, pp, pt, rng, p)
         for hotel in (False, True):
             wanted = hotels if hotel else houses
@@ -881,14 +889,14 @@ def trade_phase(S, RB, pk, pp, pt, rng, p):
     """p may propose up to MAX_OFFERS_PER_TURN trades; each partner answers, possibly with a
     counter-offer (more cash) that p takes or leaves. A player who found nothing to propose
     does not look again until the board changes."""
-    mark = S[G_EPOCH] + 1
+    mark = trade_mark(S)
     if S[TRADE_SCAN + p] == mark:
         return
     n = RB[R_PLAYERS]
     for _ in range(MAX_OFFERS_PER_TURN):
         q = propose_trade(pk, pp, pt, p, S, RB, rng)
         if q < 0:
-            S[TRADE_SCAN + p] = S[G_EPOCH] + 1
+            S[TRADE_SCAN + p] = trade_mark(S)
             return
         if q >= n or q == p or S[ALIVE + q] == 0 or not trade_legal(S, RB, p, q):
             S[G_STATUS] = ERR_ILLEGAL
@@ -967,8 +975,8 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
             S[JAIL + p] = 0
         else:
             free_roll = False
-            d1 = roll_die(rng)
-            d2 = roll_die(rng)
+            d1 = roll_die(S, rng)
+            d2 = roll_die(S, rng)
             if d1 == d2:  # out, moving by this roll, but no roll again
                 S[JAIL + p] = 0
                 snake_eyes(S, RB, p, d1, d2)
@@ -982,8 +990,8 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
     if free_roll:
         doubles = 0
         for _ in range(1000):
-            d1 = roll_die(rng)
-            d2 = roll_die(rng)
+            d1 = roll_die(S, rng)
+            d2 = roll_die(S, rng)
             if d1 == d2:
                 doubles += 1
                 snake_eyes(S, RB, p, d1, d2)

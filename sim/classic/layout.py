@@ -80,7 +80,7 @@ JAIL = POS + MAX_PLAYERS  # [p]: 0 free; k >= 1 in jail with k - 1 failed rolls 
 ALIVE = JAIL + MAX_PLAYERS  # [p]
 LAPPED = ALIVE + MAX_PLAYERS  # [p]: 1 once the player has passed GO (first-lap house rule)
 MORT_N = LAPPED + MAX_PLAYERS  # [p]: mortgaged deeds held
-TRADE_SCAN = MORT_N + MAX_PLAYERS  # [p]: G_EPOCH + 1 when p last looked for a trade
+TRADE_SCAN = MORT_N + MAX_PLAYERS  # [p]: trade_mark when p last looked for a trade and found none
 GOOJF = TRADE_SCAN + MAX_PLAYERS  # [p * 2 + d]: jail cards of deck d held by p
 OWNER = GOOJF + MAX_PLAYERS * N_DECKS  # [sq]: -1 the bank
 MORT = OWNER + N_SQ  # [sq]: 1 mortgaged
@@ -98,14 +98,14 @@ G_ROUND = G_TURN + 1
 G_CURRENT = G_ROUND + 1  # seat whose turn it is
 G_STATUS = G_CURRENT + 1  # 0 or the first broken invariant
 G_DICE = G_STATUS + 1  # total of the last movement roll
-G_EPOCH = G_DICE + 1  # counts ownership / building / mortgage changes (trade memory)
+G_EPOCH = G_DICE + 1  # counts deeds changing hands (trade memory, see board.trade_mark)
 G_ALIVE_N = G_EPOCH + 1
 G_AUCTIONS = G_ALIVE_N + 1
 G_TRADES = G_AUCTIONS + 1
 G_SHORTAGE_AUCTIONS = G_TRADES + 1
 G_START_TURN = G_SHORTAGE_AUCTIONS + 1  # turns already played when a position was set up
 G_DOUBLES = G_START_TURN + 1  # doubles rolled so far this turn (position files)
-TRADE_STAMP = G_DOUBLES + 1  # [p * MAX_PLAYERS + q]: G_EPOCH + 1 when p last offered q a trade
+TRADE_STAMP = G_DOUBLES + 1  # [p * MAX_PLAYERS + q]: trade_mark when p last offered q a trade
 TR_GIVE = TRADE_STAMP + MAX_PLAYERS * MAX_PLAYERS  # trade scratch: deeds the proposer gives
 TR_N_GIVE = TR_GIVE + MAX_DEEDS
 TR_GET = TR_N_GIVE + 1  # deeds the proposer receives
@@ -119,7 +119,13 @@ GSTATS = STATS + MAX_PLAYERS * N_SEAT_COLS  # [(p * N_GROUPS + g) * N_GSTAT + k]
 N_GSTAT = 5
 BUF = GSTATS + MAX_PLAYERS * N_GROUPS * N_GSTAT  # scratch for dry runs and policies
 N_BUF = 64
-STATE_SIZE = BUF + N_BUF
+# Scripted dice for the rule tests: while DICE_POS < DICE_N, a die shows DICE_SCRIPT[DICE_POS]
+# (the kernel never writes DICE_N, so in a normal game the script is empty).
+DICE_N = BUF + N_BUF
+DICE_POS = DICE_N + 1
+MAX_SCRIPT = 64
+DICE_SCRIPT = DICE_POS + 1
+STATE_SIZE = DICE_SCRIPT + MAX_SCRIPT
 
 # ---- per-seat statistics --------------------------------------------------------------------
 (
