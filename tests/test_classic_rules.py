@@ -713,10 +713,10 @@ def test_bankrupt_to_the_bank_auctions_the_deeds_and_returns_the_cards():
 
 def test_bankrupt_to_the_bank_without_auction_house_rule():
     t = table(PASSIVE, BUYER, bankrupt_auction=False)
-    t.own(0, "Boardwalk")
+    t.own(0, "Mediterranean Avenue")  # mortgage 30 < 200 tax
     t.set_cash(0, 0)
     t.land(0, "Income Tax")
-    assert not t.alive(0) and t.owner("Boardwalk") == -1
+    assert not t.alive(0) and t.owner("Mediterranean Avenue") == -1
     t.check()
 
 

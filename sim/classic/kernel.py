@@ -641,47 +641,55 @@ def charge_rent(S, RB, pk, pp, pt, rng, p, sq, amount):
 @njit(cache=True)
 def land(S, RB, pk, pp, pt, rng, p, mode, mult):
     """Act on the square p stands on. mode 0: a roll; 1: a card's nearest railroad (rent x
-    mult); 2: a card's nearest utility (mult x a fresh roll)."""
-    sq = S[POS + p]
-    kind = RB[R_SQ_KIND + sq]
-    if is_deed(RB, sq):
-        o = S[OWNER + sq]
-        if o < 0:
-            offer_deed(S, RB, pk, pp, pt, rng, p, sq)
-        elif o != p:
-            if mode == 2:  # owned and charging: roll again, pay mult x the dice
-                r = rent(S, RB, sq, 1)
-                if r > 0:
-                    r = mult * (roll_die(S, rng) + roll_die(S, rng))
-            else:
-                r = rent(S, RB, sq, S[G_DICE])
-                if mode == 1:
-                    r *= mult
-            charge_rent(S, RB, pk, pp, pt, rng, p, sq, r)
-    elif kind == K_CHANCE:
-        draw_card(S, RB, pk, pp, pt, rng, p, 0)
-    elif kind == K_CHEST:
-        draw_card(S, RB, pk, pp, pt, rng, p, 1)
-    elif kind == K_TAX:
-        amount = RB[R_SQ_PRICE + sq]
-        if RB[R_INCOME_PCT] == 1 and sq == RB[R_INCOME_SQ]:
-            amount = min(amount, tax_worth(S, RB, p) // 10)
-        pay(S, RB, pk, pp, pt, rng, p, amount, fee_to(RB))
-    elif kind == K_GO_TO_JAIL:
-        send_to_jail(S, p)
-    elif kind == K_FREE_PARKING and RB[R_FP_JACKPOT] == 1:
-        S[CASH + p] += S[G_POT]
-        S[G_POT] = RB[R_FP_SEED]
-        S[G_BANK] -= RB[R_FP_SEED]
+    mult); 2: a card's nearest utility (mult x a fresh roll). A card that moves the token
+    makes it act on its new square (a loop, not recursion: numba cannot cache mutually
+    recursive functions)."""
+    for _ in range(8):
+        sq = S[POS + p]
+        kind = RB[R_SQ_KIND + sq]
+        if kind == K_CHANCE or kind == K_CHEST:
+            code = draw_card(S, RB, pk, pp, pt, rng, p, 0 if kind == K_CHANCE else 1)
+            if code < 0 or S[ALIVE + p] == 0 or S[JAIL + p] > 0:
+                return
+            mode = code // 1000
+            mult = code % 1000
+            continue
+        if is_deed(RB, sq):
+            o = S[OWNER + sq]
+            if o < 0:
+                offer_deed(S, RB, pk, pp, pt, rng, p, sq)
+            elif o != p:
+                if mode == 2:  # owned and charging: roll again, pay mult x the dice
+                    r = rent(S, RB, sq, 1)
+                    if r > 0:
+                        r = mult * (roll_die(S, rng) + roll_die(S, rng))
+                else:
+                    r = rent(S, RB, sq, S[G_DICE])
+                    if mode == 1:
+                        r *= mult
+                charge_rent(S, RB, pk, pp, pt, rng, p, sq, r)
+        elif kind == K_TAX:
+            amount = RB[R_SQ_PRICE + sq]
+            if RB[R_INCOME_PCT] == 1 and sq == RB[R_INCOME_SQ]:
+                amount = min(amount, tax_worth(S, RB, p) // 10)
+            pay(S, RB, pk, pp, pt, rng, p, amount, fee_to(RB))
+        elif kind == K_GO_TO_JAIL:
+            send_to_jail(S, p)
+        elif kind == K_FREE_PARKING and RB[R_FP_JACKPOT] == 1:
+            S[CASH + p] += S[G_POT]
+            S[G_POT] = RB[R_FP_SEED]
+            S[G_BANK] -= RB[R_FP_SEED]
+        return
 
 
 @njit(cache=True)
 def draw_card(S, RB, pk, pp, pt, rng, p, d):
     """p draws the top card of deck d (0 Chance, 1 Community Chest) and follows it. A card goes
-    under the deck at once, except a Get Out of Jail Free card, which p keeps."""
+    under the deck at once, except a Get Out of Jail Free card, which p keeps. Returns -1, or
+    mode * 1000 + mult when the card moved the token and ``land`` must act on the new square."""
     n_d = RB[R_DECK_SIZE + d]
     if S[DECK_N + d] == 0:
-        return
+        return -1
     base = DECK + d * MAX_CARDS
     k = S[base + S[DECK_HEAD + d]]
     S[DECK_HEAD + d] = (S[DECK_HEAD + d] + 1) % n_d
@@ -691,25 +699,25 @@ def draw_card(S, RB, pk, pp, pt, rng, p, d):
     b = RB[R_CARD_B + d * MAX_CARDS + k]
     if fx == FX_GOOJF:
         S[GOOJF + 2 * p + d] += 1
-        return
+        return -1
     S[base + (S[DECK_HEAD + d] + S[DECK_N + d]) % n_d] = k
     S[DECK_N + d] += 1
     if fx == FX_ADVANCE:
         advance_to(S, RB, p, a)
-        land(S, RB, pk, pp, pt, rng, p, 0, 0)
+        return 0
     elif fx == FX_NEAREST_RR:
         advance_to(S, RB, p, RB[R_NEXT_RR + S[POS + p]])
-        land(S, RB, pk, pp, pt, rng, p, 1, a)
+        return 1000 + a
     elif fx == FX_NEAREST_UTIL:
         advance_to(S, RB, p, RB[R_NEXT_UTIL + S[POS + p]])
-        land(S, RB, pk, pp, pt, rng, p, 2, a)
+        return 2000 + a
     elif fx == FX_COLLECT:
         bank_pays(S, p, a)
     elif fx == FX_PAY:
         pay(S, RB, pk, pp, pt, rng, p, a, fee_to(RB))
     elif fx == FX_BACK:
         S[POS + p] = (S[POS + p] - a + N_SQ) % N_SQ
-        land(S, RB, pk, pp, pt, rng, p, 0, 0)
+        return 0
     elif fx == FX_JAIL:
         send_to_jail(S, p)
     elif fx == FX_REPAIRS:
@@ -729,6 +737,7 @@ def draw_card(S, RB, pk, pp, pt, rng, p, d):
             q = (p + i) % RB[R_PLAYERS]
             if S[ALIVE + q] == 1 and S[ALIVE + p] == 1:
                 pay(S, RB, pk, pp, pt, rng, q, a, p)
+    return -1
 
 
 # ---------------------------------------------------------------------------------------------

@@ -291,8 +291,12 @@ class ClassicRules:
             for c in deck:
                 if c.effect not in CARD_EFFECTS:
                     raise ValueError(f"rules: unknown card effect {c.effect!r}; known: {', '.join(EFFECT_NAMES)}")
-                if c.effect == "advance" and not 0 <= c.a < L.N_SQ:
-                    raise ValueError(f"rules: card {c.text!r} advances to a square off the board")
+                if c.effect in ("advance", "back") and not 0 <= c.a < L.N_SQ:
+                    raise ValueError(f"rules: card {c.text!r} moves to a square off the board")
+                if c.effect in ("nearest_railroad", "nearest_utility") and not 0 <= c.a <= 999:
+                    raise ValueError(f"rules: card {c.text!r}: the multiplier must be 0 to 999")
+                if not (0 <= c.a <= 1_000_000 and 0 <= c.b <= 1_000_000):
+                    raise ValueError(f"rules: card {c.text!r}: amounts must be 0 to 1000000")
         for name in ("starting_cash", "salary", "jail_fine", "houses", "hotels", "mortgage_interest_pct",
                      "building_sell_pct", "auction_min_bid"):
             if getattr(self, name) < 0:
