@@ -1,6 +1,8 @@
 """The classic Monopoly command line: real runs, JSON shapes and bad input (one line on stderr,
 exit code 2, nothing written)."""
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -8,10 +10,25 @@ import sys
 import pandas as pd
 import pytest
 
+from sim.cli import main
 
-def monosim(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=900)
+
+def monosim(*args):
+    """Run the CLI in a fresh process (as a user would)."""
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, timeout=900)
+
+
+def monosim_here(*args):
+    """Run the CLI in this process (fast, for the many bad-input cases): returncode, stdout,
+    stderr like subprocess.run."""
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as e:
+            code = e.code or 0
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def one_line_error(r, needle):
@@ -43,7 +60,7 @@ def one_line_error(r, needle):
 )
 def test_bad_simulate_input(tmp_path, args, needle):
     out = tmp_path / "run"
-    r = monosim("classic", "simulate", "--games", "10", *args, "--out", str(out))
+    r = monosim_here("classic", "simulate", "--games", "10", *args, "--out", str(out))
     one_line_error(r, needle)
     assert not out.exists()
 
@@ -64,7 +81,7 @@ def test_simulate_writes_a_complete_run_folder(tmp_path):
 
 
 def test_simulate_json():
-    r = monosim("classic", "simulate", "--games", "300", "--json")
+    r = monosim_here("classic", "simulate", "--games", "300", "--json")
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout)
     assert abs(sum(row["win_rate"] for row in summary["by_seat"]) - 1) < 1e-9
@@ -82,10 +99,10 @@ def test_landing_json_shape():
 
 
 def test_landing_table_and_bad_input():
-    r = monosim("classic", "landing", "--rolls", "100000")
+    r = monosim_here("classic", "landing", "--rolls", "100000")
     assert r.returncode == 0 and "Illinois Avenue" in r.stdout and "In Jail" in r.stdout
-    one_line_error(monosim("classic", "landing", "--jail", "medium"), "--jail must be short or long")
-    one_line_error(monosim("classic", "landing", "--rolls", "5"), "--rolls must be between")
+    one_line_error(monosim_here("classic", "landing", "--jail", "medium"), "--jail must be short or long")
+    one_line_error(monosim_here("classic", "landing", "--rolls", "5"), "--rolls must be between")
 
 
 POSITION = """
@@ -140,7 +157,7 @@ def test_position_estimates_win_chances(tmp_path):
          "houses need the whole dark_blue group"),
         ("[[player]]\ncash = 10\n[[player]]\ncash = 5\n[properties]\nBoardwalk = { owner = 3 }\n",
          "owner must be between 0 and 1"),
-        ("[[player]]\ncash = 10\n[[player]]\ncash = 5\n[properties]\nChance = { owner = 0 }\n", "unknown square"),
+        ("[[player]]\ncash = 10\n[[player]]\ncash = 5\n[properties]\nAtlantis = { owner = 0 }\n", "unknown square 'Atlantis'"),
         ("[[player]]\ncash = 10\n[[player]]\ncash = 5\n[properties]\n'Income Tax' = { owner = 0 }\n", "is not a deed"),
         ("[[player]]\ncash = 10\njail_cards = ['chance']\n[[player]]\ncash = 5\njail_cards = ['chance']\n",
          "more Chance Get Out of Jail Free cards"),
@@ -153,21 +170,21 @@ def test_position_estimates_win_chances(tmp_path):
 def test_bad_position_files(tmp_path, text, needle):
     f = tmp_path / "bad.toml"
     f.write_text(text)
-    one_line_error(monosim("classic", "position", str(f), "--games", "10"), needle)
+    one_line_error(monosim_here("classic", "position", str(f), "--games", "10"), needle)
 
 
 def test_missing_and_bad_json_position(tmp_path):
     one_line_error(monosim("classic", "position", str(tmp_path / "none.toml")), "cannot read it")
     f = tmp_path / "bad.json"
     f.write_text("{not json")
-    one_line_error(monosim("classic", "position", str(f)), "not valid JSON")
+    one_line_error(monosim_here("classic", "position", str(f)), "not valid JSON")
 
 
 def test_rules_and_policies_listings():
-    r = monosim("classic", "rules")
+    r = monosim_here("classic", "rules")
     assert r.returncode == 0 and "Boardwalk" in r.stdout and "free_parking_jackpot = false" in r.stdout
     assert "Advance to the nearest Railroad" in r.stdout and "50/200/600/1400/1700/2000" in r.stdout
-    r = monosim("classic", "policies")
+    r = monosim_here("classic", "policies")
     assert r.returncode == 0 and "three_houses" in r.stdout and "trade_share" in r.stdout
 
 

@@ -39,12 +39,17 @@ def make_table(players: int, seats: list[str] | None = None) -> tuple[list[str],
     return specs, kinds, params
 
 
-@functools.lru_cache(maxsize=16)
 def landing_weights(rules: ClassicRules) -> np.ndarray:
     """Long-run landing frequency of each square (exact chain, leaving jail at once): the
-    table the strong bot reads (``pt``)."""
+    table the strong bot reads (``pt``). Cached on the rules the chain depends on."""
+    return _landing_weights(rules.board, rules.chance, rules.chest, rules.jail_turns, rules.house.speeding)
+
+
+@functools.lru_cache(maxsize=16)
+def _landing_weights(board, chance, chest, jail_turns, speeding) -> np.ndarray:
     from sim.classic.landing import exact_frequencies
 
+    rules = ClassicRules(board=board, chance=chance, chest=chest, jail_turns=jail_turns).replace(speeding=speeding)
     return exact_frequencies(rules, "short")
 
 
@@ -336,8 +341,8 @@ def position_odds(games: pd.DataFrame, pos) -> pd.DataFrame:
             "bankrupt_already": bool(pos.S0[L.ALIVE + s] == 0),
             "cash": int(pos.S0[L.CASH + s]),
             "win_chance": float(w.mean()),
-            "ci_low": float(lo),
-            "ci_high": float(hi),
+            "ci_low": 0.0 if w.sum() == 0 else float(lo),
+            "ci_high": 1.0 if w.sum() == n else (0.0 if pos.S0[L.ALIVE + s] == 0 else float(hi)),
             "survives": float((games[f"out_turn_{s}"] == 0).mean()) if pos.S0[L.ALIVE + s] else 0.0,
         })
     return pd.DataFrame(rows)

@@ -127,6 +127,8 @@ def exact_frequencies(rules: ClassicRules | None = None, jail: str = "short") ->
     rhs = np.zeros(n + 1)
     rhs[-1] = 1.0
     pi, *_ = np.linalg.lstsq(A, rhs, rcond=None)
+    pi[np.abs(pi) < 1e-14] = 0.0  # unreachable states (Go To Jail) come out as +-1e-17
+    pi /= pi.sum()
     out = np.zeros(N_OUT)
     for sq in range(L.N_SQ):
         out[sq] = pi[3 * sq : 3 * sq + 3].sum()
