@@ -38,8 +38,10 @@ from sim.classic.board import (
 from sim.classic.layout import (
     ALIVE,
     CASH,
+    G_HOUSES,
     GOOJF,
     GOWN,
+    HOTEL,
     LEVEL,
     MAX_PLAYERS,
     MORT,
@@ -71,7 +73,7 @@ from sim.classic.layout import (
 from sim.core.rng import randint, uniform
 
 RANDOM, BUY_ALL, THREE_HOUSES, JAIL_STAYER, TRADER, STRONG = range(6)
-N_PARAMS = 10
+N_PARAMS = 11
 
 # name -> (slot, low, high, meaning)
 PARAMS = {
@@ -85,9 +87,11 @@ PARAMS = {
     "p": (7, 0.0, 1.0, "random: chance of saying yes to each buy, build and trade"),
     "set_value": (8, 0.0, 5.0, "a set's value: this times the sum of its 3-house rents"),
     "unmortgage": (9, 0.0, 1.0, "1: lift mortgages when cash allows"),
+    "fund": (10, 0.0, 1.0, "1: mortgage deeds outside complete groups to build a monopoly up to build_to"),
 }
 _BASE = {"reserve": 150.0, "build_to": 3.0, "bid": 1.0, "trade_share": 0.0, "danger": 0.6,
-         "late_unowned": -1.0, "late_houses": 200.0, "p": 0.5, "set_value": 0.5, "unmortgage": 1.0}
+         "late_unowned": -1.0, "late_houses": 200.0, "p": 0.5, "set_value": 0.5, "unmortgage": 1.0,
+         "fund": 0.0}
 # name -> (kind, parameter defaults, meaning)
 KINDS = {
     "random": (RANDOM, {"reserve": 0.0}, "random legal play: buy, build, bid, trade at random"),
@@ -100,7 +104,7 @@ KINDS = {
     "trader": (TRADER, {"reserve": 150.0, "trade_share": 1.0, "danger": 0.5},
                "three_houses, and trades to complete sets, paying cash for the missing deeds"),
     "strong": (STRONG, {"reserve": 100.0, "trade_share": 1.0, "danger": 0.8, "late_unowned": 8.0,
-                        "late_houses": 3.0, "bid": 1.3},
+                        "late_houses": 3.0, "bid": 1.3, "fund": 1.0},
                "the strongest heuristic: landing-odds build order, risk-sized reserve, swaps and "
                "cash trades for sets, jail stays late"),
 }
@@ -344,32 +348,36 @@ def choose_build(pk, pp, pt, p, S, RB, rng):
                     return sq
                 k -= 1
         return -1
-    keep = reserve(pk, pp, p, S, RB)
     cheapest = cheapest_house(S, RB, p)
-    if cheapest == 0 or cash - keep < cheapest:
+    if cheapest == 0 or cash < cheapest:
+        return -1
+    keep = reserve(pk, pp, p, S, RB)
+    if cash - keep < cheapest:
         return -1
     limit = pp[p, 1]
     best = -1
     best_score = -1.0
-    for sq in range(N_SQ):
-        if S[OWNER + sq] != p or RB[R_SQ_KIND + sq] != K_STREET:
+    for g in range(N_GROUPS):
+        if RB[R_GROUP_STREETS + g] == 0 or not has_group(S, RB, p, g):
             continue
-        if not can_build(S, RB, p, sq, True):
-            continue
-        if cash - RB[R_SQ_HOUSE + sq] < keep:
-            continue
-        lv = S[LEVEL + sq]
-        # below the build_to mark comes first; then the richest gain per dollar
-        score = 0.0
-        if lv < limit:
-            score = 1000.0
-        if kind == STRONG:
-            score += build_gain(RB, pt, sq, lv) * 1000.0
-        else:
-            score += RB[R_SQ_HOUSE + sq] / 1000.0 + sq / 100000.0  # pricier groups first
-        if score > best_score:
-            best = sq
-            best_score = score
+        for j in range(RB[R_GROUP_SIZE + g]):
+            sq = group_sq(RB, g, j)
+            if not can_build(S, RB, p, sq, True):
+                continue
+            if cash - RB[R_SQ_HOUSE + sq] < keep:
+                continue
+            lv = S[LEVEL + sq]
+            # below the build_to mark comes first; then the richest gain per dollar
+            score = 0.0
+            if lv < limit:
+                score = 1000.0
+            if kind == STRONG:
+                score += build_gain(RB, pt, sq, lv) * 1000.0
+            else:
+                score += RB[R_SQ_HOUSE + sq] / 1000.0 + sq / 100000.0  # pricier groups first
+            if score > best_score:
+                best = sq
+                best_score = score
     return best
 
 
@@ -420,9 +428,59 @@ def choose_liquidation(pk, pp, pt, p, S, RB, rng, need):
 
 
 @njit(cache=True)
+def short_of_build_to(pp, p, S, RB):
+    """p holds a whole colour group (without mortgages) still below its build_to mark."""
+    for g in range(N_GROUPS):
+        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+            for k in range(RB[R_GROUP_SIZE + g]):
+                sq = group_sq(RB, g, k)
+                if S[LEVEL + sq] < pp[p, 1]:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def choose_funding(pk, pp, pt, p, S, RB, rng):
+    """A deed to mortgage now to pay for houses, or -1. Bots with fund=1 mortgage the cheapest
+    deed outside their complete groups while a complete group is below build_to and the cash
+    (after the reserve) does not cover its next house."""
+    if pp[p, 10] < 0.5 or pk[p] == RANDOM:
+        return -1
+    need = 0
+    for g in range(N_GROUPS):
+        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+            low = HOTEL
+            mortgaged = False
+            for k in range(RB[R_GROUP_SIZE + g]):
+                sq = group_sq(RB, g, k)
+                low = min(low, S[LEVEL + sq])
+                mortgaged = mortgaged or S[MORT + sq] == 1
+            if not mortgaged and low < pp[p, 1] and S[G_HOUSES] > 0:
+                cost = RB[R_SQ_HOUSE + group_sq(RB, g, 0)]
+                if need == 0 or cost < need:
+                    need = cost
+    if need == 0 or S[CASH + p] - reserve(pk, pp, p, S, RB) >= need:
+        return -1
+    best = -1
+    best_price = 1 << 30
+    for sq in range(N_SQ):
+        if S[OWNER + sq] == p and S[MORT + sq] == 0 and can_mortgage(S, RB, p, sq):
+            g = RB[R_SQ_GROUP + sq]
+            if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+                continue
+            if RB[R_SQ_PRICE + sq] < best_price:
+                best = sq
+                best_price = RB[R_SQ_PRICE + sq]
+    return best
+
+
+@njit(cache=True)
 def choose_unmortgage(pk, pp, pt, p, S, RB, rng):
-    """A mortgaged deed to lift now, or -1."""
+    """A mortgaged deed to lift now, or -1. A bot that mortgages to build (fund=1) lifts
+    mortgages only once its complete groups reach build_to."""
     if S[MORT_N + p] == 0 or pp[p, 9] < 0.5:
+        return -1
+    if pp[p, 10] >= 0.5 and short_of_build_to(pp, p, S, RB):
         return -1
     if pk[p] == RANDOM and not coin(pp, p, rng):
         return -1

@@ -178,6 +178,7 @@ from strategies.classic import (
     JAIL_PAY,
     accept_counter,
     choose_build,
+    choose_funding,
     choose_liquidation,
     choose_unmortgage,
     house_bid,
@@ -830,6 +831,16 @@ def shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel):
 def build_phase(S, RB, pk, pp, pt, rng, p):
     cheapest = cheapest_house(S, RB, p)
     if cheapest == 0 or S[CASH + p] < cheapest:
+        return
+    for _ in range(N_SQ):  # bots that mortgage to build raise the money first
+        sq = choose_funding(pk, pp, pt, p, S, RB, rng)
+        if sq < 0:
+            break
+        if not can_mortgage(S, RB, p, sq):
+            S[G_STATUS] = ERR_ILLEGAL
+            return
+        mortgage(S, RB, p, sq)
+    if choose_build(pk, pp, pt, p, S, RB, rng) < 0:  # the common case: nothing wanted now
         return
     # A shortage is possible only when p could afford more of a building than the bank has.
     most = S[CASH + p] // cheapest
