@@ -212,17 +212,21 @@ def plot_win_rates(games: pd.DataFrame, path, summary: dict | None = None) -> No
 
 def property_values(games: pd.DataFrame) -> pd.DataFrame:
     """For each colour group and the railroad and utility sets, from a ``detail=True`` run:
-    win rate of a seat that held the whole set at some point vs one that never did (with 95%
-    intervals), the rent the set earned its holders per game, and the payback time (money put
-    into the set divided by its rent per turn held)."""
+    win rate of a seat that held the whole set while every player was still in (before the
+    first bankruptcy, so sets collected from bankrupt players do not count) vs one that did
+    not (with 95% intervals), the rent the set earned its holders per game, and the payback
+    time (money put into the set divided by its rent per turn held)."""
     g = games.attrs.get("groups")
     if g is None:
         raise ValueError("property_values needs a simulate(..., detail=True) run")
     n, players = g.shape[:2]
     wins = np.stack([games[f"win_{s}"].to_numpy() for s in range(players)], axis=1)
+    out = np.stack([games[f"out_turn_{s}"].to_numpy() for s in range(players)], axis=1)
+    first_out = np.where(out > 0, out, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
     rows = []
     for k, name in enumerate(GROUP_NAMES):
-        held = g[:, :, k, 2] > 0  # first_full_turn
+        first_full = g[:, :, k, 2]  # turn + 1, 0 never
+        held = (first_full > 0) & (first_full < first_out)
         rent = g[:, :, k, 0]
         invested = g[:, :, k, 1]
         full_turns = g[:, :, k, 3]
@@ -250,7 +254,7 @@ def property_values(games: pd.DataFrame) -> pd.DataFrame:
 
 def render_property_values(tables_by_players: dict[int, pd.DataFrame]) -> str:
     lines = ["# Property value report", "",
-             "Win rate of a seat that held the whole set at some point vs one that never did; rent the set earned "
+             "Win rate of a seat that held the whole set while every player was still in vs one that did not; rent the set earned "
              "per game; payback = money put into the set (deeds and buildings) / its rent per turn held (the "
              "holder's turns).", ""]
     for players, t in sorted(tables_by_players.items()):
