@@ -336,7 +336,8 @@ def classic_house_rules(
     as_json: Annotated[bool, typer.Option("--json")] = False,
     progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
 ) -> None:
-    """Effect of each house rule on game length, seat advantage and never-ending games."""
+    """Effect of each house rule on game length, seat advantage and never-ending games (same bot
+    in every seat unless --seat is given: default strong)."""
     from sim.classic import api
 
     t = api.house_rule_effects(games, players, seat, seed, threads, progress=progress and not as_json)

@@ -751,3 +751,82 @@ def test_turn_limit_winner_by_net_worth():
     wins = np.stack([df[f"win_{s}"] for s in range(3)], axis=1)
     best = worth == worth.max(axis=1, keepdims=True)
     np.testing.assert_allclose(wins, best / best.sum(axis=1, keepdims=True))
+
+
+# ---- more paths --------------------------------------------------------------------------------
+
+
+def test_a_mortgage_kept_on_receipt_costs_ten_percent_again_when_lifted_later():
+    t = table("trader unmortgage=0", "trader")
+    t.own(0, "Mediterranean Avenue")
+    t.own(1, "Baltic Avenue", mortgaged=True)
+    t.set_cash(0, 200)
+    t.manage(0)
+    assert t.owner("Baltic Avenue") == 0 and t.mortgaged("Baltic Avenue")
+    t.pp[0, 9] = 1  # now lift mortgages
+    t.pp[0, 0] = 0  # no reserve
+    t.set_cash(0, 1000)
+    t.manage(0)
+    assert not t.mortgaged("Baltic Avenue")
+    # 30 + 10% = 33 to lift, then houses at 50 each (up to hotels on both)
+    levels = t.level("Mediterranean Avenue") + t.level("Baltic Avenue")
+    assert levels == 10 and t.cash(0) == 1000 - 33 - 50 * levels
+    t.check()
+
+
+def test_competing_buyers_auction_the_last_hotel():
+    t = table(BUYER, BUYER)
+    t.own(0, "Mediterranean Avenue", "Baltic Avenue")
+    t.own(1, "Oriental Avenue", "Vermont Avenue", "Connecticut Avenue")
+    for name in ("Mediterranean Avenue", "Baltic Avenue", "Oriental Avenue", "Vermont Avenue", "Connecticut Avenue"):
+        t.build(name, 4)
+    t.set_supply(hotels=1)
+    t.manage(0)
+    hotels0 = (t.level("Mediterranean Avenue") == 5) + (t.level("Baltic Avenue") == 5)
+    hotels1 = sum(t.level(n) == 5 for n in ("Oriental Avenue", "Vermont Avenue", "Connecticut Avenue"))
+    assert hotels0 + hotels1 == 1 and t.hotels_left == 0 and t.S[L.G_SHORTAGE_AUCTIONS] == 1
+    t.check()
+
+
+def test_a_jail_card_changes_hands_in_a_trade():
+    t = table(PASSIVE, PASSIVE)
+    t.give_jail_card(0, "chest")
+    t.own(1, "Baltic Avenue")
+    _offer(t, give=[], get=["Baltic Avenue"], jail_give=1)
+    assert board.trade_legal(t.S, t.RB, 0, 1)
+    kernel.execute_trade(*t._args(), 0, 1)
+    assert t.jail_cards(0) == 0 and t.jail_cards(1) == 1 and t.owner("Baltic Avenue") == 0
+    t.check()
+    t.jail(1)
+    t.dice(1, 2)
+    t.turn(1)  # seat 1 uses the traded card: it goes under the Community Chest deck
+    assert not t.in_jail(1) and t.deck_order("chest")[-1] == t.card_index("chest", "Get Out of Jail Free")
+    t.check()
+
+
+def test_a_creditor_who_cannot_pay_the_interest_goes_bankrupt_to_the_bank():
+    t = table(PASSIVE, PASSIVE, BUYER)
+    t.own(0, "Park Place", "Boardwalk", mortgaged=True)
+    t.set_cash(0, 0)
+    t.set_cash(1, 0)
+    t.stack("chance", "You have been elected Chairman")
+    t.land(0, 7)
+    assert not t.alive(0) and not t.alive(1)
+    # seat 1 got the mortgaged deeds, could not pay the 10% and went bankrupt to the bank:
+    # mortgages cancelled, deeds auctioned, buy_all the only bidder
+    assert t.owner("Park Place") == t.owner("Boardwalk") == 2
+    assert not t.mortgaged("Park Place") and t.cash(2) == 1500 - 20
+    t.check()
+
+
+def test_in_jail_rent_collection_and_a_stayer_stays_late():
+    t = table("jail_stayer", PASSIVE)
+    t.jail(0)
+    args = (t.pk, t.pp, t.pt, 0, t.S, t.RB, t.rng)
+    from strategies.classic import JAIL_PAY, JAIL_ROLL, jail_choice
+
+    assert jail_choice(*args) == JAIL_PAY  # early game: leave
+    t.own(1, "Park Place", "Boardwalk")
+    t.build("Park Place", 2)
+    t.build("Boardwalk", 2)  # opponents have built 4 levels: stay
+    assert jail_choice(*args) == JAIL_ROLL
