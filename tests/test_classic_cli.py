@@ -193,3 +193,12 @@ def test_bench_classic_runs():
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout)["classic"]
     assert result["games"] == 2000 and result["games_per_second"] > 0
+
+
+def test_the_example_position_file_loads():
+    from pathlib import Path
+
+    from sim.classic import position
+
+    pos = position.load(Path(__file__).resolve().parent.parent / "experiments" / "classic-position.toml")
+    assert pos.players == 3 and pos.policies == ["strong", "strong", "trader"]
