@@ -694,3 +694,16 @@ def accept_counter(pk, pp, pt, p, q, S, RB, rng, extra):
     limit = price + pp[p, 3] * v - swap
     room = S[CASH + p] - 0.5 * reserve(pk, pp, p, S, RB)
     return total <= limit and total <= room
+
+
+@njit(cache=True)
+def management_settled(pk, pp, p, cash, memo_cash):
+    """Seat p found nothing to lift or build with `memo_cash` on the present board: is the
+    answer still nothing with `cash`? Lifting and building only get easier with more cash, so
+    yes when cash is not higher; a bot that mortgages to build (fund=1) decides differently
+    with less cash, so only when cash is the same. Random bots are always asked again."""
+    if pk[p] == RANDOM:
+        return False
+    if pp[p, 10] >= 0.5:
+        return cash == memo_cash
+    return cash <= memo_cash

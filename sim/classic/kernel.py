@@ -56,6 +56,7 @@ from sim.classic.layout import (
     G_ALIVE_N,
     G_AUCTIONS,
     G_BANK,
+    G_BOARD,
     G_CURRENT,
     G_DICE,
     G_EPOCH,
@@ -82,6 +83,8 @@ from sim.classic.layout import (
     LEVEL,
     MAX_CARDS,
     MAX_PLAYERS,
+    MEMO_BOARD,
+    MEMO_CASH,
     MORT,
     MORT_N,
     N_BUF,
@@ -184,6 +187,7 @@ from strategies.classic import (
     house_bid,
     jail_choice,
     lift_received_mortgage,
+    management_settled,
     max_bid,
     propose_trade,
     respond_trade,
@@ -290,6 +294,7 @@ def set_owner(S, RB, sq, p):
                 S[gstat(p, g, GS_FIRST_FULL)] = t + 1
             S[stat(p, SC_MONOPOLIES)] |= 1 << g
     S[G_EPOCH] += 1
+    S[G_BOARD] += 1
 
 
 @njit(cache=True)
@@ -298,6 +303,7 @@ def mortgage(S, RB, p, sq):
     S[MORT_N + p] += 1
     bank_pays(S, p, RB[R_SQ_MORTGAGE + sq])
     S[stat(p, SC_MORTGAGES)] += 1
+    S[G_BOARD] += 1
 
 
 @njit(cache=True)
@@ -305,6 +311,7 @@ def lift_mortgage(S, RB, p, sq, cost):
     move_money(S, p, cost, BANK)
     S[MORT + sq] = 0
     S[MORT_N + p] -= 1
+    S[G_BOARD] += 1
 
 
 @njit(cache=True)
@@ -321,6 +328,7 @@ def build_one(S, RB, p, sq, price):
     S[LEVEL + sq] = lv + 1
     move_money(S, p, price, BANK)
     S[gstat(p, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
+    S[G_BOARD] += 1
 
 
 @njit(cache=True)
@@ -330,6 +338,7 @@ def sell_one(S, RB, p, sq):
     building) to the highest level the bank's houses allow, and every level removed is paid."""
     lv = S[LEVEL + sq]
     g = RB[R_SQ_GROUP + sq]
+    S[G_BOARD] += 1
     if lv < HOTEL:
         S[LEVEL + sq] = lv - 1
         S[G_HOUSES] += 1
@@ -435,6 +444,7 @@ def strip_buildings(S, RB, p):
                 S[G_HOUSES] += lv
             bank_pays(S, p, sell_value(RB, sq, lv))
             S[LEVEL + sq] = 0
+            S[G_BOARD] += 1
         
 
 @njit(cache=True)
@@ -935,9 +945,16 @@ def trade_phase(S, RB, pk, pp, pt, rng, p):
 
 @njit(cache=True)
 def manage(S, RB, pk, pp, pt, rng, p):
-    """Between rolls: trades, lifting mortgages, building."""
+    """Between rolls: trades, lifting mortgages, building. A bot that had nothing to lift or
+    build is not asked again until the board changes or its cash makes a difference
+    (``management_settled``): the answer would be the same, so this only saves time."""
     if RB[R_TRADING] == 1:
         trade_phase(S, RB, pk, pp, pt, rng, p)
+    if S[G_STATUS] != OK or S[ALIVE + p] == 0:
+        return
+    if S[MEMO_BOARD + p] == S[G_BOARD] and management_settled(pk, pp, p, S[CASH + p], S[MEMO_CASH + p]):
+        return
+    board = S[G_BOARD]
     for _ in range(N_SQ):
         if S[G_STATUS] != OK or S[ALIVE + p] == 0:
             return
@@ -951,6 +968,11 @@ def manage(S, RB, pk, pp, pt, rng, p):
         lift_mortgage(S, RB, p, sq, cost)
     if S[G_STATUS] == OK:
         build_phase(S, RB, pk, pp, pt, rng, p)
+    if S[G_BOARD] == board:
+        S[MEMO_BOARD + p] = board
+        S[MEMO_CASH + p] = S[CASH + p]
+    else:
+        S[MEMO_BOARD + p] = -1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1133,6 +1155,8 @@ def start_state(RB):
         S[OWNER + sq] = -1
     S[G_HOUSES] = RB[R_HOUSES]
     S[G_HOTELS] = RB[R_HOTELS]
+    for p in range(n):
+        S[MEMO_BOARD + p] = -1
     for d in range(N_DECKS):
         for k in range(RB[R_DECK_SIZE + d]):
             S[DECK + d * MAX_CARDS + k] = k
