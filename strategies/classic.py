@@ -50,6 +50,7 @@ from sim.classic.layout import (
     N_LEVELS,
     N_SQ,
     OWNER,
+    R_EVEN_BUILD,
     R_GROUP_SIZE,
     R_GROUP_STREETS,
     R_JAIL_FINE,
@@ -406,23 +407,40 @@ def choose_liquidation(pk, pp, pt, p, S, RB, rng, need):
                         return sq * 2
                     k -= 1
         return -1
+    # One pass per group (what can_mortgage / can_sell would check per square); ties go to
+    # the lower square, as a scan of the board in order would.
     best = -1
-    best_score = 1e18
-    for sq in range(N_SQ):
-        if S[OWNER + sq] != p:
+    best_sq = N_SQ
+    best_score = 1 << 30
+    even = RB[R_EVEN_BUILD] == 1
+    for g in range(N_GROUPS):
+        if S[GOWN + p * N_GROUPS + g] == 0:
             continue
-        g = RB[R_SQ_GROUP + sq]
-        if can_mortgage(S, RB, p, sq):
-            score = RB[R_SQ_PRICE + sq]
-            if has_group(S, RB, p, g) and RB[R_GROUP_STREETS + g] == 1:
-                score += 10000
-            if score < best_score:
-                best = sq * 2 + 1
-                best_score = score
-        elif can_sell(S, RB, p, sq):
-            score = 100000 + RB[R_SQ_HOUSE + sq] * 10 - S[LEVEL + sq]
-            if score < best_score:
-                best = sq * 2
+        size = RB[R_GROUP_SIZE + g]
+        streets = RB[R_GROUP_STREETS + g] == 1
+        built = 0
+        hi = 0
+        for k in range(size):
+            lv = S[LEVEL + group_sq(RB, g, k)]
+            built += lv
+            hi = max(hi, lv)
+        whole = streets and S[GOWN + p * N_GROUPS + g] == size
+        for k in range(size):
+            sq = group_sq(RB, g, k)
+            if S[OWNER + sq] != p:
+                continue
+            lv = S[LEVEL + sq]
+            score = -1
+            code = -1
+            if S[MORT + sq] == 0 and (not streets or built == 0):
+                score = RB[R_SQ_PRICE + sq] + (10000 if whole else 0)
+                code = sq * 2 + 1
+            elif lv > 0 and (lv == hi or not even):
+                score = 100000 + RB[R_SQ_HOUSE + sq] * 10 - lv
+                code = sq * 2
+            if code >= 0 and (score < best_score or (score == best_score and sq < best_sq)):
+                best = code
+                best_sq = sq
                 best_score = score
     return best
 
