@@ -40,3 +40,14 @@ def test_report_mentions_the_turn_limit_and_per_game_counts():
     assert df["hit_turn_limit"].mean() > 0.5
     s = api.summarize(df)
     np.testing.assert_allclose(s["by_seat"]["win_rate"].sum(), 1.0)
+
+
+def test_the_strong_bot_beats_the_others_heads_up():
+    # seats alternate so the first-player advantage cancels; each interval excludes 50%
+    for other in ("buy_all", "three_houses", "trader", "random"):
+        a = api.simulate(1500, 2, ["strong", other], seed=21)
+        b = api.simulate(1500, 2, [other, "strong"], seed=22)
+        wins = np.concatenate([a["win_0"].to_numpy(), b["win_1"].to_numpy()])
+        mean = wins.mean()
+        half = 1.96 * wins.std(ddof=1) / np.sqrt(len(wins))
+        assert mean - half > 0.5, (other, mean, half)
