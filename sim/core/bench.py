@@ -2,41 +2,26 @@
 
 from __future__ import annotations
 
+import importlib
 import time
 
 import numba
 
 BENCH_SEED = 2026
+# Each game has sim/<game>/api.py with simulate and DEFAULT_TABLE. Games timed by default:
+# about 10-30 s each on two cores.
+GAMES = {"chance": 1_000_000, "deal": 200_000, "classic": 200_000}
 
 
-def bench_chance(games: int, threads: int | None = None) -> dict:
-    from sim.chance import api
-
+def bench(game: str, games: int, threads: int | None = None) -> dict:
+    """Play `games` 4-player games of the game's default table and time them; the first call
+    (compiling, or loading the cache) is timed apart."""
+    api = importlib.import_module(f"sim.{game}.api")
     t0 = time.perf_counter()
-    api.simulate(games=8, players=4, seed=BENCH_SEED)  # compiles, or loads the cache
+    api.simulate(games=8, players=4, seed=BENCH_SEED)
     compile_seconds = time.perf_counter() - t0
     t0 = time.perf_counter()
-    api.simulate(games=games, players=4, seed=BENCH_SEED, threads=threads)
-    seconds = time.perf_counter() - t0
-    return {
-        "games": games,
-        "players": 4,
-        "policies": list(api.DEFAULT_TABLE),
-        "threads": threads or numba.get_num_threads(),
-        "compile_seconds": compile_seconds,
-        "seconds": seconds,
-        "games_per_second": games / seconds,
-    }
-
-
-def bench_deal(games: int, threads: int | None = None) -> dict:
-    from sim.deal import api
-
-    t0 = time.perf_counter()
-    api.simulate(games=8, players=4, seed=BENCH_SEED)  # compiles, or loads the cache
-    compile_seconds = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    api.simulate(games=games, players=4, seed=BENCH_SEED, threads=threads)
+    df = api.simulate(games=games, players=4, seed=BENCH_SEED, threads=threads)
     seconds = time.perf_counter() - t0
     return {
         "games": games,
@@ -46,7 +31,5 @@ def bench_deal(games: int, threads: int | None = None) -> dict:
         "compile_seconds": compile_seconds,
         "seconds": seconds,
         "games_per_second": games / seconds,
+        "mean_turns": float(df["turns"].mean()),
     }
-
-
-BENCHES = {"chance": bench_chance, "deal": bench_deal}

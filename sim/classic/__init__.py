@@ -1,0 +1,1 @@
+"""Classic Monopoly (US edition): the full official rules, house rules as switches."""

@@ -1,0 +1,371 @@
+"""Classic Monopoly from Python: simulate games, summarize and plot them, and the analyses
+(property values, house-rule effects, win odds from a position)."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pandas as pd
+
+from sim.classic import kernel
+from sim.classic import layout as L
+from sim.classic.rules import GROUP_NAMES, HOUSE_RULE_DOC, RULES_VERSION, ClassicRules, describe, pack
+from sim.core import summary as core
+from sim.core.runner import UsageError, check_run_args, run_chunks
+from sim.core.stats import mean_ci, wilson
+from strategies.classic import PolicyError, parse_policy
+
+MIN_PLAYERS, MAX_PLAYERS = L.MIN_PLAYERS, L.MAX_PLAYERS
+DEFAULT_TABLE = ("strong", "trader", "three_houses", "buy_all", "jail_stayer", "trader", "three_houses", "buy_all")
+CLASSIC_CHUNK = 20_000
+
+
+def make_table(players: int, seats: list[str] | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Parse one policy spec per seat. Missing seats are filled from DEFAULT_TABLE."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise UsageError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS} for classic Monopoly (got {players})")
+    seats = list(seats or [])
+    if len(seats) > players:
+        raise UsageError(f"{len(seats)} --seat policies given for {players} players")
+    seats += list(DEFAULT_TABLE[len(seats) : players])
+    try:
+        parsed = [parse_policy(s) for s in seats]
+    except PolicyError as e:
+        raise UsageError(str(e)) from None
+    specs = [p[0] for p in parsed]
+    kinds = np.array([p[1] for p in parsed], np.int64)
+    params = np.ascontiguousarray(np.stack([p[2] for p in parsed]))
+    return specs, kinds, params
+
+
+def landing_weights(rules: ClassicRules) -> np.ndarray:
+    """Long-run landing frequency of each square (exact chain, leaving jail at once): the
+    table the strong bot reads (``pt``). Cached on the rules the chain depends on."""
+    return _landing_weights(rules.board, rules.chance, rules.chest, rules.jail_turns, rules.house.speeding)
+
+
+@functools.lru_cache(maxsize=16)
+def _landing_weights(board, chance, chest, jail_turns, speeding) -> np.ndarray:
+    from sim.classic.landing import exact_frequencies
+
+    rules = ClassicRules(board=board, chance=chance, chest=chest, jail_turns=jail_turns).replace(speeding=speeding)
+    return exact_frequencies(rules, "short")
+
+
+def pack_rules(rules: ClassicRules, players: int) -> np.ndarray:
+    try:
+        return pack(rules, players)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def simulate(
+    games: int = 10_000,
+    players: int = 4,
+    seats: list[str] | None = None,
+    rules: ClassicRules | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+    chunk_size: int = CLASSIC_CHUNK,
+    check: bool = False,
+    progress: bool = False,
+    detail: bool = False,
+    start: np.ndarray | None = None,
+) -> pd.DataFrame:
+    """Play `games` complete games and return one row per game.
+
+    Columns: game, winner (-1 for a shared win at the turn limit), rounds, turns,
+    hit_turn_limit, auctions, trades, shortage_auctions, bankruptcies, and for each seat s the
+    columns ``<stat>_<s>`` for every stat in ``layout.SEAT_COLS`` plus ``policy_<s>``.
+    ``win_<s>`` is the seat's share of the win. With ``detail``, ``df.attrs["groups"]`` holds
+    the per-seat, per-group statistics (rent, invested, first_full_turn, full_turns) as an
+    array [game, seat, group, stat]. ``start`` is a starting state (a position); default the
+    standard start. ``df.attrs`` holds the seed, policies and rules.
+    """
+    rules = rules or ClassicRules()
+    check_run_args(games, seed, chunk_size, threads)
+    specs, kinds, params = make_table(players, seats)
+    RB = pack_rules(rules, players)
+    S0 = kernel.start_state(RB) if start is None else start
+    pt = landing_weights(rules)
+
+    def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
+        game_out = np.zeros((n, kernel.N_GAME_COLS), np.int64)
+        seat_out = np.zeros((n, players, L.N_SEAT_COLS), np.int64)
+        group_out = np.zeros((n if detail else 0, players, L.N_GROUPS, 4), np.int64)
+        kernel.play_batch(RB, S0, kinds, params, pt, np.uint64(seed), first, n, check, detail,
+                          game_out, seat_out, group_out)
+        return {"game": game_out, "seat": seat_out, "group": group_out}
+
+    out = run_chunks(play_chunk, games, chunk_size, threads, progress)
+    df = _to_frame(out["game"], out["seat"], specs, seed, rules)
+    if detail:
+        df.attrs["groups"] = out["group"]
+    return df
+
+
+def _to_frame(game_out, seat_out, specs, seed, rules) -> pd.DataFrame:
+    bad = game_out[:, kernel.G_STATUS_OUT] != kernel.OK
+    if bad.any():
+        i = int(np.argmax(bad))
+        code = int(game_out[i, kernel.G_STATUS_OUT])
+        raise RuntimeError(f"engine invariant broken in game {i} (seed {seed}): {kernel.STATUS_NAMES[code]}")
+    n, players = seat_out.shape[:2]
+    cols = {"game": np.arange(n, dtype=np.int64)}
+    for j, name in enumerate(kernel.GAME_COLS[:-1]):  # status is always ok here
+        cols[name] = game_out[:, j]
+    wins = seat_out[:, :, L.SC_WIN].astype(float)
+    shares = wins / np.maximum(wins.sum(axis=1, keepdims=True), 1)
+    for s in range(players):
+        for j, name in enumerate(L.SEAT_COLS):
+            cols[f"{name}_{s}"] = shares[:, s] if j == L.SC_WIN else seat_out[:, s, j]
+        cols[f"policy_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [specs[s]])
+    df = pd.DataFrame(cols)
+    df.attrs.update(
+        game="classic",
+        seed=int(seed),
+        players=players,
+        policies=list(specs),
+        rules=describe(rules),
+        rules_version=RULES_VERSION,
+    )
+    return df
+
+
+def seat_table(games: pd.DataFrame) -> pd.DataFrame:
+    """The per-game table in long form: one row per (game, seat)."""
+    return core.seat_table(games, L.SEAT_COLS)
+
+
+def summarize(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Win rates with 95% intervals by seat and by policy, game length, and flags."""
+    seats = seat_table(games)
+    n = len(games)
+    seats["survived"] = seats["out_turn"] == 0
+    by_seat = core.win_rate_by_seat(
+        seats, n, ("survived", "net_worth", "rent_received", "bought", "houses_built", "trades", "jail_turns")
+    )
+    by_policy = core.win_rate_by_policy(seats, core.n_seats(games))
+    length = core.length_stats(games, ("rounds", "turns"))
+    capped = games["hit_turn_limit"].to_numpy()
+    lo, hi = wilson(capped.sum(), n)
+    flags = pd.DataFrame(
+        {
+            "share": [float(capped.mean()), float((games["winner"] < 0).mean()),
+                      float((games["trades"] > 0).mean()), float((games["shortage_auctions"] > 0).mean())],
+        },
+        index=["hit_turn_limit", "shared_wins", "games_with_trades", "games_with_shortage_auction"],
+    )
+    flags["ci_low"] = [lo, np.nan, np.nan, np.nan]
+    flags["ci_high"] = [hi, np.nan, np.nan, np.nan]
+    means = games[["auctions", "trades", "shortage_auctions", "bankruptcies"]].mean()
+    return {"by_seat": by_seat, "by_policy": by_policy, "length": length, "flags": flags, "means": means}
+
+
+def render_report(games: pd.DataFrame, summary: dict | None = None) -> str:
+    """A readable plain-text (Markdown-compatible) report of a simulation."""
+    s = summary or summarize(games)
+    a = games.attrs
+    max_rounds = a.get("rules", {}).get("max_rounds", "?")
+    lines = [
+        f"# Classic Monopoly: {len(games):,} games, {a.get('players')} players, seed {a.get('seed')}",
+        "",
+        "## Win rate by seat (95% interval)",
+        "",
+        "| seat | policy | win rate | 95% CI | survived | net worth | rent received | deeds bought | houses built | trades | jail turns |",
+        "|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in s["by_seat"].itertuples():
+        lines.append(
+            f"| {r.seat} | {r.policy} | {r.win_rate:.1%} | {r.ci_low:.1%} - {r.ci_high:.1%} | {r.survived:.1%} "
+            f"| {r.net_worth:,.0f} | {r.rent_received:,.0f} | {r.bought:.1f} | {r.houses_built:.1f} "
+            f"| {r.trades:.2f} | {r.jail_turns:.1f} |"
+        )
+    lines += ["", "## Win rate by policy (per seat held; 95% interval)", ""]
+    lines += ["| policy | seats | win rate | 95% CI |", "|---|---:|---:|---|"]
+    for r in s["by_policy"].itertuples():
+        lines.append(f"| {r.policy} | {r.seats} | {r.win_rate:.1%} | {r.ci_low:.1%} - {r.ci_high:.1%} |")
+    f = s["flags"]
+    m = s["means"]
+    lines += ["", "## Game length", ""] + core.length_lines(s["length"])
+    lines += [
+        "",
+        f"Games stopped at the turn limit ({max_rounds} rounds; winner by net worth): "
+        f"{f.loc['hit_turn_limit', 'share']:.2%} (95% CI {f.loc['hit_turn_limit', 'ci_low']:.2%} - "
+        f"{f.loc['hit_turn_limit', 'ci_high']:.2%}); shared wins: {f.loc['shared_wins', 'share']:.2%}.",
+        f"Per game: {m['auctions']:.2f} auctions, {m['trades']:.2f} trades, {m['shortage_auctions']:.2f} "
+        f"building-shortage auctions, {m['bankruptcies']:.2f} bankruptcies; games with a trade: "
+        f"{f.loc['games_with_trades', 'share']:.1%}.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def plot_win_rates(games: pd.DataFrame, path, summary: dict | None = None) -> None:
+    s = (summary or summarize(games))["by_seat"]
+    core.plot_win_rates(s, path, f"Classic Monopoly: win rate by seat ({len(games):,} games, 95% CI)")
+
+
+# ---------------------------------------------------------------------------------------------
+# Property values
+
+
+def property_values(games: pd.DataFrame) -> pd.DataFrame:
+    """For each colour group and the railroad and utility sets, from a ``detail=True`` run:
+    win rate of a seat that held the whole set while every player was still in (before the
+    first bankruptcy, so sets collected from bankrupt players do not count) vs one that did
+    not (with 95% intervals), the rent the set earned its holders per game, and the payback
+    time (money put into the set divided by its rent per turn held)."""
+    g = games.attrs.get("groups")
+    if g is None:
+        raise ValueError("property_values needs a simulate(..., detail=True) run")
+    n, players = g.shape[:2]
+    wins = np.stack([games[f"win_{s}"].to_numpy() for s in range(players)], axis=1)
+    out = np.stack([games[f"out_turn_{s}"].to_numpy() for s in range(players)], axis=1)
+    first_out = np.where(out > 0, out, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
+    rows = []
+    for k, name in enumerate(GROUP_NAMES):
+        first_full = g[:, :, k, 2]  # turn + 1, 0 never
+        held = (first_full > 0) & (first_full < first_out)
+        rent = g[:, :, k, 0]
+        invested = g[:, :, k, 1]
+        full_turns = g[:, :, k, 3]
+        n_held = int(held.sum())
+        w_held = wins[held].sum()
+        w_not = wins[~held].sum()
+        lo, hi = wilson(w_held, max(n_held, 1))
+        lo2, hi2 = wilson(w_not, max((~held).sum(), 1))
+        rent_per_turn = rent[held].sum() / max(full_turns[held].sum(), 1)
+        rows.append({
+            "set": name,
+            "players": players,
+            "share_of_games_held": float(held.any(axis=1).mean()),
+            "win_rate_if_held": w_held / max(n_held, 1),
+            "ci_low": float(lo), "ci_high": float(hi),
+            "win_rate_if_not": w_not / max((~held).sum(), 1),
+            "ci_low_not": float(lo2), "ci_high_not": float(hi2),
+            "rent_per_game": float(rent.sum() / n),
+            "rent_per_turn_held": float(rent_per_turn),
+            "invested_when_held": float(invested[held].mean()) if n_held else float("nan"),
+            "payback_turns": float(invested[held].mean() / rent_per_turn) if n_held and rent_per_turn > 0 else float("nan"),
+        })
+    return pd.DataFrame(rows)
+
+
+def render_property_values(tables_by_players: dict[int, pd.DataFrame]) -> str:
+    lines = ["# Property value report", "",
+             "Win rate of a seat that held the whole set while every player was still in vs one that did not; rent the set earned "
+             "per game; payback = money put into the set (deeds and buildings) / its rent per turn held (the "
+             "holder's turns).", ""]
+    for players, t in sorted(tables_by_players.items()):
+        lines += [f"## {players} players", "",
+                  "| set | games held | win if held | 95% CI | win if not | rent/game | rent/turn held | invested | payback (turns) |",
+                  "|---|---:|---:|---|---:|---:|---:|---:|---:|"]
+        for r in t.itertuples():
+            lines.append(
+                f"| {r.set} | {r.share_of_games_held:.1%} | {r.win_rate_if_held:.1%} | {r.ci_low:.1%} - {r.ci_high:.1%} "
+                f"| {r.win_rate_if_not:.1%} | {r.rent_per_game:,.0f} | {r.rent_per_turn_held:,.1f} "
+                f"| {r.invested_when_held:,.0f} | {r.payback_turns:,.1f} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# House-rule effects
+
+
+def house_rule_effects(games: int = 20_000, players: int = 4, seats: list[str] | None = None,
+                       seed: int = 0, threads: int | None = None, progress: bool = False,
+                       variants: dict[str, dict] | None = None) -> pd.DataFrame:
+    """Each house rule switched on alone (common random numbers: the same game seeds in every
+    cell) against the official rules: game length, seat-0 advantage, share of games stopped at
+    the turn limit, each with a 95% interval. The same bot sits in every seat (default
+    ``strong``), so seat 0's win rate against the fair share 1/players is the first player's
+    advantage."""
+    variants = variants or default_variants()
+    seats = list(seats or []) or ["strong"] * players
+    rows = []
+    for label, change in {"official": {}, **variants}.items():
+        rules = ClassicRules().replace(**change)
+        df = simulate(games, players, seats, rules, seed, threads, progress=progress)
+        turns, turns_ci = mean_ci(df["turns"])
+        capped = df["hit_turn_limit"].to_numpy()
+        lo, hi = wilson(capped.sum(), len(df))
+        w0 = df["win_0"].to_numpy()
+        s0, s0_ci = mean_ci(w0)
+        rows.append({"rules": label, "turns": turns, "turns_ci": turns_ci, "rounds": float(df["rounds"].mean()),
+                     "hit_turn_limit": float(capped.mean()), "limit_ci_low": float(lo), "limit_ci_high": float(hi),
+                     "seat0_win": s0, "seat0_ci": s0_ci, "trades": float(df["trades"].mean())})
+    return pd.DataFrame(rows)
+
+
+def default_variants() -> dict[str, dict]:
+    return {
+        "free_parking_jackpot": {"free_parking_jackpot": True},
+        "free_parking_jackpot+500": {"free_parking_jackpot": True, "free_parking_seed": 500},
+        "no_auctions": {"auctions": False},
+        "double_go_salary": {"double_go_salary": True},
+        "uneven_building": {"even_building": False},
+        "no_rent_in_jail": {"rent_in_jail": False},
+        "no_speeding": {"speeding": False},
+        "no_trading": {"trading": False},
+        "first_lap_no_buying": {"first_lap_no_buying": True},
+        "income_tax_percent": {"income_tax_percent": True},
+        "snake_eyes_bonus_500": {"snake_eyes_bonus": 500},
+        "no_double_rent": {"double_rent_on_monopoly": False},
+    }
+
+
+def render_house_rules(t: pd.DataFrame, games: int, players: int) -> str:
+    lines = [f"# House-rule effects: {games:,} games each, {players} players, same seeds in every row", "",
+             f"Seat 0 moves first; with the same bot in every seat a fair share is {1 / players:.1%}.", "",
+             "| rules | turns | 95% CI | rounds | hit turn limit | 95% CI | seat 0 win | 95% CI | trades |",
+             "|---|---:|---:|---:|---:|---|---:|---:|---:|"]
+    for r in t.itertuples():
+        lines.append(f"| {r.rules} | {r.turns:.1f} | +-{r.turns_ci:.1f} | {r.rounds:.1f} | {r.hit_turn_limit:.2%} "
+                     f"| {r.limit_ci_low:.2%} - {r.limit_ci_high:.2%} | {r.seat0_win:.1%} | +-{r.seat0_ci:.1%} "
+                     f"| {r.trades:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+assert set(HOUSE_RULE_DOC) >= {k for v in default_variants().values() for k in v}
+
+
+# ---------------------------------------------------------------------------------------------
+# Win odds from a position
+
+
+def position_odds(games: pd.DataFrame, pos) -> pd.DataFrame:
+    """Each player's share of wins from a position, with 95% Wilson intervals."""
+    n = len(games)
+    rows = []
+    for s in range(pos.players):
+        w = games[f"win_{s}"].to_numpy()
+        lo, hi = wilson(w.sum(), n)
+        rows.append({
+            "seat": s,
+            "policy": pos.policies[s],
+            "bankrupt_already": bool(pos.S0[L.ALIVE + s] == 0),
+            "cash": int(pos.S0[L.CASH + s]),
+            "win_chance": float(w.mean()),
+            "ci_low": 0.0 if w.sum() == 0 else float(lo),
+            "ci_high": 1.0 if w.sum() == n else (0.0 if pos.S0[L.ALIVE + s] == 0 else float(hi)),
+            "survives": float((games[f"out_turn_{s}"] == 0).mean()) if pos.S0[L.ALIVE + s] else 0.0,
+        })
+    return pd.DataFrame(rows)
+
+
+def render_position(t: pd.DataFrame, games: pd.DataFrame, path) -> str:
+    lines = [f"# Win chances from {path}: {len(games):,} playouts, seed {games.attrs.get('seed')}", "",
+             "| seat | policy | cash | win chance | 95% CI | survives |", "|---:|---|---:|---:|---|---:|"]
+    for r in t.itertuples():
+        if r.bankrupt_already:
+            lines.append(f"| {r.seat} | {r.policy} | - | bankrupt | | |")
+            continue
+        lines.append(f"| {r.seat} | {r.policy} | {r.cash:,} | {r.win_chance:.1%} | {r.ci_low:.1%} - {r.ci_high:.1%} "
+                     f"| {r.survives:.1%} |")
+    capped = games["hit_turn_limit"].mean()
+    lines += ["", f"Turns to the end: mean {games['turns'].mean():.0f}, median {games['turns'].median():.0f}; "
+              f"playouts stopped at the turn limit (winner by net worth): {capped:.2%}."]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,328 @@
+"""Reading a classic Monopoly position: rents, monopolies, what may be built, sold or
+mortgaged, and what a player is worth. Compiled helpers shared by the kernel and the policies
+(both import this module, which imports neither)."""
+
+from numba import njit
+
+from sim.classic.layout import (
+    ALIVE,
+    CASH,
+    G_HOTELS,
+    G_HOUSES,
+    GOWN,
+    HOTEL,
+    JAIL,
+    LEVEL,
+    MAX_GROUP,
+    MORT,
+    N_GROUPS,
+    N_LEVELS,
+    N_SQ,
+    OWNER,
+    R_EVEN_BUILD,
+    R_GROUP_SIZE,
+    R_GROUP_SQ,
+    R_GROUP_STREETS,
+    R_INTEREST_PCT,
+    R_MONO_MULT,
+    R_PLAYERS,
+    R_RENT_IN_JAIL,
+    R_RR_RENT,
+    R_SELL_PCT,
+    R_SQ_GROUP,
+    R_SQ_HOUSE,
+    R_SQ_KIND,
+    R_SQ_MORTGAGE,
+    R_SQ_PRICE,
+    R_SQ_RENT,
+    R_UTIL_MULT,
+    G_EPOCH,
+    G_ROUND,
+    GOOJF,
+    MAX_DEEDS,
+    TR_CASH,
+    TR_GET,
+    TR_GIVE,
+    TR_JAIL_GET,
+    TR_JAIL_GIVE,
+    TR_N_GET,
+    TR_N_GIVE,
+)
+
+# square kinds (same codes as sim/classic/rules.py, which this module must not import)
+K_GO, K_STREET, K_RAILROAD, K_UTILITY, K_CHANCE, K_CHEST, K_TAX, K_JAIL, K_FREE_PARKING, K_GO_TO_JAIL = range(10)
+
+
+@njit(cache=True)
+def is_deed(RB, sq):
+    k = RB[R_SQ_KIND + sq]
+    return k == K_STREET or k == K_RAILROAD or k == K_UTILITY
+
+
+@njit(cache=True)
+def group_sq(RB, g, k):
+    return RB[R_GROUP_SQ + g * MAX_GROUP + k]
+
+
+@njit(cache=True)
+def has_group(S, RB, p, g):
+    """p holds every deed of group g."""
+    return S[GOWN + p * N_GROUPS + g] == RB[R_GROUP_SIZE + g]
+
+
+@njit(cache=True)
+def group_buildings(S, RB, g):
+    """Total building levels on group g (a hotel counts 5)."""
+    n = 0
+    for k in range(RB[R_GROUP_SIZE + g]):
+        n += S[LEVEL + group_sq(RB, g, k)]
+    return n
+
+
+@njit(cache=True)
+def group_mortgaged(S, RB, g):
+    for k in range(RB[R_GROUP_SIZE + g]):
+        if S[MORT + group_sq(RB, g, k)] == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def group_min_max(S, RB, g):
+    lo = HOTEL
+    hi = 0
+    for k in range(RB[R_GROUP_SIZE + g]):
+        lv = S[LEVEL + group_sq(RB, g, k)]
+        lo = min(lo, lv)
+        hi = max(hi, lv)
+    return lo, hi
+
+
+@njit(cache=True)
+def rent(S, RB, sq, dice):
+    """Rent due for landing on deed sq with a roll totalling `dice` (no card multipliers).
+    0 when unowned or mortgaged, or when the owner is in jail under the no-rent house rule."""
+    o = S[OWNER + sq]
+    if o < 0 or S[MORT + sq] == 1:
+        return 0
+    if RB[R_RENT_IN_JAIL] == 0 and S[JAIL + o] > 0:
+        return 0
+    kind = RB[R_SQ_KIND + sq]
+    g = RB[R_SQ_GROUP + sq]
+    n_own = S[GOWN + o * N_GROUPS + g]
+    if kind == K_STREET:
+        lv = S[LEVEL + sq]
+        r = RB[R_SQ_RENT + sq * N_LEVELS + lv]
+        if lv == 0 and n_own == RB[R_GROUP_SIZE + g]:
+            r *= RB[R_MONO_MULT]
+        return r
+    if kind == K_RAILROAD:
+        return RB[R_RR_RENT + n_own - 1]
+    return RB[R_UTIL_MULT + n_own - 1] * dice
+
+
+@njit(cache=True)
+def can_build(S, RB, p, sq, need_cash):
+    """p may add one level (a house, or a hotel on four houses) to street sq now. Checks the
+    bank's supply, and p's cash if need_cash."""
+    if RB[R_SQ_KIND + sq] != K_STREET or S[OWNER + sq] != p:
+        return False
+    g = RB[R_SQ_GROUP + sq]
+    if not has_group(S, RB, p, g) or group_mortgaged(S, RB, g):
+        return False
+    lv = S[LEVEL + sq]
+    if lv >= HOTEL:
+        return False
+    if RB[R_EVEN_BUILD] == 1:
+        lo, hi = group_min_max(S, RB, g)
+        if lv != lo:
+            return False
+    if lv == HOTEL - 1:
+        if S[G_HOTELS] <= 0:
+            return False
+    elif S[G_HOUSES] <= 0:
+        return False
+    return not need_cash or S[CASH + p] >= RB[R_SQ_HOUSE + sq]
+
+
+@njit(cache=True)
+def can_sell(S, RB, p, sq):
+    """p may sell one level (a house, or break a hotel) from street sq now."""
+    if S[OWNER + sq] != p or S[LEVEL + sq] == 0:
+        return False
+    if RB[R_EVEN_BUILD] == 1:
+        lo, hi = group_min_max(S, RB, RB[R_SQ_GROUP + sq])
+        return S[LEVEL + sq] == hi
+    return True
+
+
+@njit(cache=True)
+def can_mortgage(S, RB, p, sq):
+    if S[OWNER + sq] != p or S[MORT + sq] == 1:
+        return False
+    g = RB[R_SQ_GROUP + sq]
+    return RB[R_GROUP_STREETS + g] == 0 or group_buildings(S, RB, g) == 0
+
+
+@njit(cache=True)
+def unmortgage_cost(RB, sq):
+    m = RB[R_SQ_MORTGAGE + sq]
+    return m + interest(RB, sq)
+
+
+@njit(cache=True)
+def interest(RB, sq):
+    """Interest on the mortgage of sq, rounded up to whole dollars."""
+    return (RB[R_SQ_MORTGAGE + sq] * RB[R_INTEREST_PCT] + 99) // 100
+
+
+@njit(cache=True)
+def sell_value(RB, sq, levels):
+    """What the bank pays for `levels` building levels of street sq."""
+    return levels * RB[R_SQ_HOUSE + sq] * RB[R_SELL_PCT] // 100
+
+
+@njit(cache=True)
+def liquid_value(S, RB, p):
+    """The most cash p can raise from the bank: cash, buildings sold back, deeds mortgaged."""
+    v = S[CASH + p]
+    for sq in range(N_SQ):
+        if S[OWNER + sq] == p:
+            v += sell_value(RB, sq, S[LEVEL + sq])
+            if S[MORT + sq] == 0:
+                v += RB[R_SQ_MORTGAGE + sq]
+    return v
+
+
+@njit(cache=True)
+def net_worth(S, RB, p):
+    """Cash + deeds at printed price (less the mortgage for a mortgaged deed) + buildings at
+    cost. The turn limit's winner is the player with the most."""
+    v = S[CASH + p]
+    for sq in range(N_SQ):
+        if S[OWNER + sq] == p:
+            v += RB[R_SQ_PRICE + sq] + S[LEVEL + sq] * RB[R_SQ_HOUSE + sq]
+            if S[MORT + sq] == 1:
+                v -= RB[R_SQ_MORTGAGE + sq]
+    return v
+
+
+@njit(cache=True)
+def tax_worth(S, RB, p):
+    """Worth for the old 10% Income Tax: cash + deeds at printed price (mortgaged or not) +
+    buildings at cost."""
+    v = S[CASH + p]
+    for sq in range(N_SQ):
+        if S[OWNER + sq] == p:
+            v += RB[R_SQ_PRICE + sq] + S[LEVEL + sq] * RB[R_SQ_HOUSE + sq]
+    return v
+
+
+@njit(cache=True)
+def count_buildings(S, RB, p):
+    """Houses and hotels standing on p's streets."""
+    houses = 0
+    hotels = 0
+    for sq in range(N_SQ):
+        if S[OWNER + sq] == p:
+            lv = S[LEVEL + sq]
+            if lv == HOTEL:
+                hotels += 1
+            else:
+                houses += lv
+    return houses, hotels
+
+
+@njit(cache=True)
+def alive_players(S, RB):
+    n = 0
+    for q in range(RB[R_PLAYERS]):
+        n += S[ALIVE + q]
+    return n
+
+
+@njit(cache=True)
+def trade_interest(S, RB, receiver_gets_give):
+    """Interest due on the mortgaged deeds one side receives (TR_GIVE if receiver_gets_give)."""
+    total = 0
+    if receiver_gets_give:
+        for k in range(S[TR_N_GIVE]):
+            sq = S[TR_GIVE + k]
+            if S[MORT + sq] == 1:
+                total += interest(RB, sq)
+    else:
+        for k in range(S[TR_N_GET]):
+            sq = S[TR_GET + k]
+            if S[MORT + sq] == 1:
+                total += interest(RB, sq)
+    return total
+
+
+@njit(cache=True)
+def deed_tradable(S, RB, sq, owner):
+    if sq < 0 or sq >= N_SQ or not is_deed(RB, sq) or S[OWNER + sq] != owner:
+        return False
+    g = RB[R_SQ_GROUP + sq]
+    if RB[R_GROUP_STREETS + g] == 1:
+        for k in range(RB[R_GROUP_SIZE + g]):
+            if S[LEVEL + group_sq(RB, g, k)] > 0:
+                return False
+    return True
+
+
+@njit(cache=True)
+def trade_legal(S, RB, p, q):
+    """The offer in the scratch is a legal trade from p to q: p gives TR_GIVE, TR_JAIL_GIVE
+    jail cards and TR_CASH dollars (q pays if negative) for TR_GET and TR_JAIL_GET. Deeds
+    belong to the giver and no building stands on their groups; both sides can pay the cash
+    and the interest on mortgaged deeds received; each side gives something (no gifts)."""
+    ng = S[TR_N_GIVE]
+    nr = S[TR_N_GET]
+    if ng < 0 or nr < 0 or ng > MAX_DEEDS or nr > MAX_DEEDS:
+        return False
+    for k in range(ng):
+        if not deed_tradable(S, RB, S[TR_GIVE + k], p):
+            return False
+        for j in range(k):
+            if S[TR_GIVE + j] == S[TR_GIVE + k]:
+                return False
+    for k in range(nr):
+        if not deed_tradable(S, RB, S[TR_GET + k], q):
+            return False
+        for j in range(k):
+            if S[TR_GET + j] == S[TR_GET + k]:
+                return False
+    jg = S[TR_JAIL_GIVE]
+    jr = S[TR_JAIL_GET]
+    if jg < 0 or jr < 0 or jg > S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1]:
+        return False
+    if jr > S[GOOJF + 2 * q] + S[GOOJF + 2 * q + 1]:
+        return False
+    cash = S[TR_CASH]
+    if S[CASH + p] - cash - trade_interest(S, RB, False) < 0:
+        return False
+    if S[CASH + q] + cash - trade_interest(S, RB, True) < 0:
+        return False
+    gives = ng + jg + (1 if cash > 0 else 0)
+    gets = nr + jr + (1 if cash < 0 else 0)
+    return gives > 0 and gets > 0
+
+
+@njit(cache=True)
+def trade_mark(S):
+    """Trade memory stamp: changes when a deed changes hands, and every 8 rounds. A player
+    offers a partner at most one trade per stamp, so refused offers are repeated at most every
+    8 rounds while nothing changes hands."""
+    return S[G_EPOCH] * 64 + (S[G_ROUND] // 8) % 64 + 1
+
+
+@njit(cache=True)
+def cheapest_house(S, RB, p):
+    """The lowest house price on the colour groups p holds whole (0 when none)."""
+    best = 0
+    for g in range(N_GROUPS):
+        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+            cost = RB[R_SQ_HOUSE + group_sq(RB, g, 0)]
+            if best == 0 or cost < best:
+                best = cost
+    return best

@@ -1,0 +1,1259 @@
+"""Classic Monopoly kernel: whole games in compiled code.
+
+``play_batch`` plays games ``first .. first + n - 1`` of a run in parallel and writes one row
+per game into preallocated arrays. Game g draws only from generators seeded by (seed, g): the
+table's stream (dice, deck shuffles) and one stream per seat's policy, so a row never depends on
+the thread count or on how a run is cut into chunks.
+
+A game's state is one int32 array ``S`` and the rules one int32 array ``RB`` (offsets in
+sim/classic/layout.py). Every game starts from a copy of a starting state ``S0`` (the standard
+start from ``start_state``, or a mid-game position read from a file), so the same code plays
+fresh games and positions.
+
+Money moves only through ``bank_pays`` and ``move_money``, which keep
+``sum(cash) + pot + bank == 0``; deeds change hands only through ``set_owner``; buildings only
+through ``build_one``, ``sell_one`` and bankruptcy. ``check_invariants`` verifies all of it.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from sim.classic.board import (
+    K_CHANCE,
+    K_CHEST,
+    K_FREE_PARKING,
+    K_GO_TO_JAIL,
+    K_STREET,
+    K_TAX,
+    can_build,
+    can_mortgage,
+    can_sell,
+    group_sq,
+    has_group,
+    interest,
+    is_deed,
+    liquid_value,
+    net_worth,
+    rent,
+    sell_value,
+    tax_worth,
+    trade_legal,
+    trade_mark,
+    cheapest_house,
+    unmortgage_cost,
+)
+from sim.classic.layout import (
+    ALIVE,
+    BANK,
+    BUF,
+    CASH,
+    DECK,
+    DECK_HEAD,
+    DECK_N,
+    DICE_N,
+    DICE_POS,
+    DICE_SCRIPT,
+    G_ALIVE_N,
+    G_AUCTIONS,
+    G_BANK,
+    G_BOARD,
+    G_CURRENT,
+    G_DICE,
+    G_EPOCH,
+    G_HOTELS,
+    G_HOUSES,
+    G_POT,
+    G_ROUND,
+    G_SHORTAGE_AUCTIONS,
+    G_START_TURN,
+    G_STATUS,
+    G_TRADES,
+    G_TURN,
+    GOOJF,
+    GOWN,
+    GS_FIRST_FULL,
+    GS_FULL_SINCE,
+    GS_FULL_TURNS,
+    GS_INVEST,
+    GS_RENT,
+    GSTATS,
+    HOTEL,
+    JAIL,
+    LAPPED,
+    LEVEL,
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MEMO_BOARD,
+    MEMO_CASH,
+    MORT,
+    MORT_N,
+    N_BUF,
+    N_DECKS,
+    N_GROUPS,
+    N_GSTAT,
+    N_SEAT_COLS,
+    N_SQ,
+    OWNER,
+    POS,
+    POT,
+    R_AUCTION_MIN,
+    R_AUCTION_STEP,
+    R_AUCTIONS,
+    R_BANKRUPT_AUCTION,
+    R_CARD_A,
+    R_CARD_B,
+    R_CARD_FX,
+    R_DECK_SIZE,
+    R_EVEN_BUILD,
+    R_FIRST_LAP,
+    R_FP_JACKPOT,
+    R_FP_SEED,
+    R_GO_LAND_BONUS,
+    R_GOOJF_CARD,
+    R_GROUP_SIZE,
+    R_GROUP_STREETS,
+    R_HOTELS,
+    R_HOUSES,
+    R_INCOME_PCT,
+    R_INCOME_SQ,
+    R_JAIL_FINE,
+    R_JAIL_TURNS,
+    R_MAX_ROUNDS,
+    R_NEXT_RR,
+    R_NEXT_UTIL,
+    R_PLAYERS,
+    R_SALARY,
+    R_SNAKE_EYES,
+    R_SPEEDING,
+    R_SQ_GROUP,
+    R_SQ_HOUSE,
+    R_SQ_KIND,
+    R_SQ_MORTGAGE,
+    R_SQ_PRICE,
+    R_START_CASH,
+    R_TRADING,
+    RNG_SIZE,
+    RNG_TABLE,
+    SC_AUCTIONS_WON,
+    SC_BOUGHT,
+    SC_CASH,
+    SC_DEEDS,
+    SC_HOTELS_BUILT,
+    SC_HOUSES_BUILT,
+    SC_JAIL_TURNS,
+    SC_MONOPOLIES,
+    SC_MORTGAGES,
+    SC_NET_WORTH,
+    SC_OUT_TURN,
+    SC_RENT_PAID,
+    SC_RENT_RECEIVED,
+    SC_TRADES,
+    SC_TURNS,
+    SC_WIN,
+    STATE_SIZE,
+    STATS,
+    TR_CASH,
+    TR_GET,
+    TR_GIVE,
+    TR_JAIL_GET,
+    TR_JAIL_GIVE,
+    TR_N_GET,
+    TR_N_GIVE,
+    TRADE_SCAN,
+)
+from sim.classic.rules import (
+    FX_ADVANCE,
+    FX_BACK,
+    FX_COLLECT,
+    FX_COLLECT_EACH,
+    FX_GOOJF,
+    FX_JAIL,
+    FX_NEAREST_RR,
+    FX_NEAREST_UTIL,
+    FX_PAY,
+    FX_PAY_EACH,
+    FX_REPAIRS,
+    JAIL_SQUARE,
+)
+from sim.core.rng import randint, seed_state, shuffle
+from strategies.classic import (
+    JAIL_CARD,
+    JAIL_PAY,
+    accept_counter,
+    choose_build,
+    choose_funding,
+    choose_liquidation,
+    choose_unmortgage,
+    house_bid,
+    jail_choice,
+    lift_received_mortgage,
+    management_settled,
+    max_bid,
+    propose_trade,
+    respond_trade,
+    want_buy,
+)
+
+# Per-game output columns.
+(
+    G_WINNER,
+    G_ROUNDS_OUT,
+    G_TURNS_OUT,
+    G_CAPPED,
+    G_AUCTIONS_OUT,
+    G_TRADES_OUT,
+    G_SHORTAGES_OUT,
+    G_BANKRUPTCIES,
+    G_STATUS_OUT,
+    N_GAME_COLS,
+) = range(10)
+GAME_COLS = ("winner", "rounds", "turns", "hit_turn_limit", "auctions", "trades", "shortage_auctions",
+             "bankruptcies", "status")
+
+# Status codes: 0 is a clean game, anything else an invariant failure.
+OK, ERR_MONEY, ERR_CASH, ERR_DEEDS, ERR_BUILDINGS, ERR_EVEN, ERR_DECK, ERR_ILLEGAL, ERR_PLAYERS = range(9)
+STATUS_NAMES = (
+    "ok",
+    "money created or lost (players + pot + bank != 0)",
+    "a player has negative cash",
+    "deed ownership, mortgages or group counts out of order",
+    "houses or hotels created or lost",
+    "buildings on a street that may not carry them, or uneven",
+    "a card lost or duplicated",
+    "a policy made an illegal move",
+    "a bankrupt player still holds something, or a position is out of range",
+)
+
+MAX_OFFERS_PER_TURN = 2
+BIG_SUPPLY = 1 << 20
+
+
+@njit(cache=True)
+def stat(p, col):
+    return STATS + p * N_SEAT_COLS + col
+
+
+@njit(cache=True)
+def gstat(p, g, k):
+    return GSTATS + (p * N_GROUPS + g) * N_GSTAT + k
+
+
+# ---------------------------------------------------------------------------------------------
+# Money and deeds
+
+
+@njit(cache=True)
+def bank_pays(S, p, amount):
+    S[CASH + p] += amount
+    S[G_BANK] -= amount
+
+
+@njit(cache=True)
+def move_money(S, p, amount, to):
+    """p hands over `amount` it holds: to a player, the pot (POT) or the bank (BANK)."""
+    S[CASH + p] -= amount
+    if to >= 0:
+        S[CASH + to] += amount
+    elif to == POT:
+        S[G_POT] += amount
+    else:
+        S[G_BANK] += amount
+
+
+@njit(cache=True)
+def fee_to(RB):
+    """Where taxes, fines and card fees go: the pot under the Free Parking jackpot."""
+    return POT if RB[R_FP_JACKPOT] == 1 else BANK
+
+
+@njit(cache=True)
+def set_owner(S, RB, sq, p):
+    """Deed sq passes to p (-1: back to the bank, which clears its mortgage)."""
+    old = S[OWNER + sq]
+    if old == p:
+        return
+    g = RB[R_SQ_GROUP + sq]
+    size = RB[R_GROUP_SIZE + g]
+    t = S[G_TURN]
+    if old >= 0:
+        if S[GOWN + old * N_GROUPS + g] == size:
+            S[gstat(old, g, GS_FULL_TURNS)] += t - S[gstat(old, g, GS_FULL_SINCE)]
+        S[GOWN + old * N_GROUPS + g] -= 1
+        if S[MORT + sq] == 1:
+            S[MORT_N + old] -= 1
+    S[OWNER + sq] = p
+    if p < 0:
+        S[MORT + sq] = 0
+    else:
+        S[GOWN + p * N_GROUPS + g] += 1
+        if S[MORT + sq] == 1:
+            S[MORT_N + p] += 1
+        if S[GOWN + p * N_GROUPS + g] == size:
+            S[gstat(p, g, GS_FULL_SINCE)] = t
+            if S[gstat(p, g, GS_FIRST_FULL)] == 0:
+                S[gstat(p, g, GS_FIRST_FULL)] = t + 1
+            S[stat(p, SC_MONOPOLIES)] |= 1 << g
+    S[G_EPOCH] += 1
+    S[G_BOARD] += 1
+
+
+@njit(cache=True)
+def mortgage(S, RB, p, sq):
+    S[MORT + sq] = 1
+    S[MORT_N + p] += 1
+    bank_pays(S, p, RB[R_SQ_MORTGAGE + sq])
+    S[stat(p, SC_MORTGAGES)] += 1
+    S[G_BOARD] += 1
+
+
+@njit(cache=True)
+def lift_mortgage(S, RB, p, sq, cost):
+    move_money(S, p, cost, BANK)
+    S[MORT + sq] = 0
+    S[MORT_N + p] -= 1
+    S[G_BOARD] += 1
+
+
+@njit(cache=True)
+def build_one(S, RB, p, sq, price):
+    """Put one more level on street sq for `price` (the house cost, or an auction price)."""
+    lv = S[LEVEL + sq]
+    if lv == HOTEL - 1:
+        S[G_HOTELS] -= 1
+        S[G_HOUSES] += HOTEL - 1
+        S[stat(p, SC_HOTELS_BUILT)] += 1
+    else:
+        S[G_HOUSES] -= 1
+        S[stat(p, SC_HOUSES_BUILT)] += 1
+    S[LEVEL + sq] = lv + 1
+    move_money(S, p, price, BANK)
+    S[gstat(p, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
+    S[G_BOARD] += 1
+
+
+@njit(cache=True)
+def sell_one(S, RB, p, sq):
+    """Sell one level of street sq back to the bank at the sell price. A hotel breaks into four
+    houses; when the bank has fewer than four, the group comes down (evenly, under even
+    building) to the highest level the bank's houses allow, and every level removed is paid."""
+    lv = S[LEVEL + sq]
+    g = RB[R_SQ_GROUP + sq]
+    S[G_BOARD] += 1
+    if lv < HOTEL:
+        S[LEVEL + sq] = lv - 1
+        S[G_HOUSES] += 1
+        bank_pays(S, p, sell_value(RB, sq, 1))
+    elif S[G_HOUSES] >= HOTEL - 1:
+        S[LEVEL + sq] = HOTEL - 1
+        S[G_HOUSES] -= HOTEL - 1
+        S[G_HOTELS] += 1
+        bank_pays(S, p, sell_value(RB, sq, 1))
+    elif RB[R_EVEN_BUILD] == 0:
+        new = S[G_HOUSES]
+        S[G_HOUSES] -= new
+        S[G_HOTELS] += 1
+        S[LEVEL + sq] = new
+        bank_pays(S, p, sell_value(RB, sq, HOTEL - new))
+    else:
+        size = RB[R_GROUP_SIZE + g]
+        top = 0
+        for t in range(HOTEL - 2, -1, -1):
+            net = 0
+            for k in range(size):
+                lv2 = S[LEVEL + group_sq(RB, g, k)]
+                new = min(lv2, t)
+                if lv2 == HOTEL:
+                    net += new
+                else:
+                    net -= lv2 - new
+            if net <= S[G_HOUSES]:
+                top = t
+                break
+        money = 0
+        for k in range(size):
+            s2 = group_sq(RB, g, k)
+            lv2 = S[LEVEL + s2]
+            new = min(lv2, top)
+            if lv2 == HOTEL:
+                S[G_HOTELS] += 1
+                S[G_HOUSES] -= new
+            else:
+                S[G_HOUSES] += lv2 - new
+            money += sell_value(RB, s2, lv2 - new)
+            S[LEVEL + s2] = new
+        bank_pays(S, p, money)
+
+
+# ---------------------------------------------------------------------------------------------
+# Paying debts, raising cash, bankruptcy
+
+
+@njit(cache=True)
+def raise_cash(S, RB, pk, pp, pt, rng, p, amount):
+    """p sells buildings and mortgages deeds (its policy chooses the order) until it holds
+    `amount`. Nothing is sold when even everything would not be enough: the player is bankrupt
+    and its assets pass as they stand."""
+    if S[CASH + p] >= amount or liquid_value(S, RB, p) < amount:
+        return
+    for _ in range(4 * N_SQ * HOTEL):
+        if S[CASH + p] >= amount:
+            return
+        a = choose_liquidation(pk, pp, pt, p, S, RB, rng, amount - S[CASH + p])
+        if a < 0:
+            break
+        sq = a // 2
+        if a % 2 == 1:
+            if not can_mortgage(S, RB, p, sq):
+                S[G_STATUS] = ERR_ILLEGAL
+                return
+            mortgage(S, RB, p, sq)
+        else:
+            if not can_sell(S, RB, p, sq):
+                S[G_STATUS] = ERR_ILLEGAL
+                return
+            sell_one(S, RB, p, sq)
+    # The rules require raising what is owed before giving up: finish in a fixed order.
+    for _ in range(4 * N_SQ * HOTEL):
+        if S[CASH + p] >= amount:
+            return
+        done = False
+        for sq in range(N_SQ):
+            if can_mortgage(S, RB, p, sq):
+                mortgage(S, RB, p, sq)
+                done = True
+                break
+        if not done:
+            for sq in range(N_SQ):
+                if can_sell(S, RB, p, sq):
+                    sell_one(S, RB, p, sq)
+                    done = True
+                    break
+        if not done:
+            return
+
+
+@njit(cache=True)
+def strip_buildings(S, RB, p):
+    """All of p's buildings go back to the bank at the sell price (the cash goes to p)."""
+    for sq in range(N_SQ):
+        if S[OWNER + sq] == p and S[LEVEL + sq] > 0:
+            lv = S[LEVEL + sq]
+            if lv == HOTEL:
+                S[G_HOTELS] += 1
+            else:
+                S[G_HOUSES] += lv
+            bank_pays(S, p, sell_value(RB, sq, lv))
+            S[LEVEL + sq] = 0
+            S[G_BOARD] += 1
+        
+
+@njit(cache=True)
+def eliminate(S, p):
+    S[ALIVE + p] = 0
+    S[JAIL + p] = 0
+    S[G_ALIVE_N] -= 1
+    S[stat(p, SC_OUT_TURN)] = S[G_TURN] + 1
+
+
+@njit(cache=True)
+def return_jail_card(S, RB, d):
+    n_d = RB[R_DECK_SIZE + d]
+    base = DECK + d * MAX_CARDS
+    S[base + (S[DECK_HEAD + d] + S[DECK_N + d]) % n_d] = RB[R_GOOJF_CARD + d]
+    S[DECK_N + d] += 1
+
+
+@njit(cache=True)
+def auction(S, RB, pk, pp, pt, rng, sq, first):
+    """An English auction for deed sq among the players still in, starting with seat `first`.
+    Each bids while the price is below the most it will pay (its policy's answer, capped at
+    its cash), so the deed goes to the highest limit at one step above the second highest
+    (at least the minimum bid; an equal limit loses to the earlier bidder). Unsold: it stays
+    with the bank. Returns the buyer or -1."""
+    n = RB[R_PLAYERS]
+    best = -1
+    best_v = -1
+    second = -1
+    for i in range(n):
+        q = (first + i) % n
+        if S[ALIVE + q] == 0 or (RB[R_FIRST_LAP] == 1 and S[LAPPED + q] == 0):
+            continue
+        v = min(max_bid(pk, pp, pt, q, S, RB, rng, sq), S[CASH + q])
+        if v > best_v:
+            second = best_v
+            best_v = v
+            best = q
+        elif v > second:
+            second = v
+    lo = RB[R_AUCTION_MIN]
+    if best < 0 or best_v < lo:
+        return -1
+    price = lo if second < lo else min(best_v, second + RB[R_AUCTION_STEP])
+    move_money(S, best, price, BANK)
+    set_owner(S, RB, sq, best)
+    S[stat(best, SC_AUCTIONS_WON)] += 1
+    S[gstat(best, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
+    S[G_AUCTIONS] += 1
+    return best
+
+
+@njit(cache=True)
+def bankrupt_to_bank(S, RB, pk, pp, pt, rng, p, to):
+    """p cannot pay the bank (or the pot): everything it has goes back. Buildings return to the
+    bank, its cash goes where the debt was owed, mortgages are cancelled, jail cards go under
+    their decks and the deeds are auctioned among the others (or stay with the bank)."""
+    strip_buildings(S, RB, p)
+    move_money(S, p, S[CASH + p], to)
+    eliminate(S, p)
+    for d in range(N_DECKS):
+        for _ in range(S[GOOJF + 2 * p + d]):
+            return_jail_card(S, RB, d)
+        S[GOOJF + 2 * p + d] = 0
+    for sq in range(N_SQ):
+        if S[OWNER + sq] == p:
+            set_owner(S, RB, sq, -1)
+            if RB[R_BANKRUPT_AUCTION] == 1 and RB[R_AUCTIONS] == 1:
+                auction(S, RB, pk, pp, pt, rng, sq, (p + 1) % RB[R_PLAYERS])
+
+
+@njit(cache=True)
+def pay_bank_or_fold(S, RB, pk, pp, pt, rng, p, amount):
+    """p owes the bank; raises the cash or goes bankrupt to the bank. True when paid."""
+    raise_cash(S, RB, pk, pp, pt, rng, p, amount)
+    if S[CASH + p] >= amount:
+        move_money(S, p, amount, BANK)
+        return True
+    bankrupt_to_bank(S, RB, pk, pp, pt, rng, p, BANK)
+    return False
+
+
+@njit(cache=True)
+def receive_mortgaged(S, RB, pk, pp, pt, rng, c, sq):
+    """c has just received mortgaged deed sq: it pays the interest at once and may lift the
+    mortgage at once (paying the principal too). False if c went bankrupt paying."""
+    if not pay_bank_or_fold(S, RB, pk, pp, pt, rng, c, interest(RB, sq)):
+        return False
+    if S[CASH + c] >= RB[R_SQ_MORTGAGE + sq] and lift_received_mortgage(pk, pp, pt, c, S, RB, rng, sq):
+        lift_mortgage(S, RB, c, sq, RB[R_SQ_MORTGAGE + sq])
+    return True
+
+
+@njit(cache=True)
+def bankrupt_to_player(S, RB, pk, pp, pt, rng, p, c):
+    """p cannot pay player c: buildings are sold to the bank at half price, then c receives
+    p's cash, deeds and jail cards, and pays the interest on every mortgaged deed at once
+    (lifting the mortgage at once if it likes)."""
+    strip_buildings(S, RB, p)
+    move_money(S, p, S[CASH + p], c)
+    eliminate(S, p)
+    for d in range(N_DECKS):
+        S[GOOJF + 2 * c + d] += S[GOOJF + 2 * p + d]
+        S[GOOJF + 2 * p + d] = 0
+    n_mort = 0
+    for sq in range(N_SQ):
+        if S[OWNER + sq] == p:
+            if S[MORT + sq] == 1:
+                S[BUF + n_mort] = sq
+                n_mort += 1
+            set_owner(S, RB, sq, c)
+    for k in range(n_mort):
+        sq = S[BUF + k]
+        if S[ALIVE + c] == 0 or S[OWNER + sq] != c:
+            break
+        if not receive_mortgaged(S, RB, pk, pp, pt, rng, c, sq):
+            break
+
+
+@njit(cache=True)
+def pay(S, RB, pk, pp, pt, rng, p, amount, to):
+    """p pays `amount` to a player, the pot or the bank, raising cash if it must; a player who
+    cannot is bankrupt to the creditor. True when paid in full."""
+    if amount <= 0:
+        return True
+    if S[CASH + p] < amount:
+        raise_cash(S, RB, pk, pp, pt, rng, p, amount)
+    if S[CASH + p] >= amount:
+        move_money(S, p, amount, to)
+        return True
+    if to >= 0:
+        bankrupt_to_player(S, RB, pk, pp, pt, rng, p, to)
+    else:
+        bankrupt_to_bank(S, RB, pk, pp, pt, rng, p, to)
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Moving
+
+
+@njit(cache=True)
+def roll_die(S, rng):
+    if S[DICE_POS] < S[DICE_N]:  # scripted dice (tests)
+        S[DICE_POS] += 1
+        return S[DICE_SCRIPT + S[DICE_POS] - 1]
+    return randint(rng, RNG_TABLE, 6) + 1
+
+
+@njit(cache=True)
+def pass_go(S, RB, p, landed):
+    bank_pays(S, p, RB[R_SALARY])
+    if landed:
+        bank_pays(S, p, RB[R_GO_LAND_BONUS])
+    S[LAPPED + p] = 1
+
+
+@njit(cache=True)
+def advance_by(S, RB, p, steps):
+    sq = S[POS + p] + steps
+    if sq >= N_SQ:
+        sq -= N_SQ
+        pass_go(S, RB, p, sq == 0)
+    S[POS + p] = sq
+
+
+@njit(cache=True)
+def advance_to(S, RB, p, target):
+    """Move forward to `target`, collecting the salary when passing or landing on GO."""
+    if target < S[POS + p] or (target == 0 and S[POS + p] != 0):
+        pass_go(S, RB, p, target == 0)
+    S[POS + p] = target
+
+
+@njit(cache=True)
+def send_to_jail(S, p):
+    S[POS + p] = JAIL_SQUARE
+    S[JAIL + p] = 1
+
+
+@njit(cache=True)
+def offer_deed(S, RB, pk, pp, pt, rng, p, sq):
+    """p landed on unowned deed sq: buys it at the printed price or it is auctioned."""
+    price = RB[R_SQ_PRICE + sq]
+    allowed = RB[R_FIRST_LAP] == 0 or S[LAPPED + p] == 1
+    if allowed and S[CASH + p] >= price and want_buy(pk, pp, pt, p, S, RB, rng, sq):
+        move_money(S, p, price, BANK)
+        set_owner(S, RB, sq, p)
+        S[stat(p, SC_BOUGHT)] += 1
+        S[gstat(p, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
+    elif RB[R_AUCTIONS] == 1:
+        auction(S, RB, pk, pp, pt, rng, sq, p)
+
+
+@njit(cache=True)
+def charge_rent(S, RB, pk, pp, pt, rng, p, sq, amount):
+    o = S[OWNER + sq]
+    paid = amount if S[CASH + p] >= amount else min(amount, liquid_value(S, RB, p))
+    S[stat(p, SC_RENT_PAID)] += paid
+    S[stat(o, SC_RENT_RECEIVED)] += paid
+    S[gstat(o, RB[R_SQ_GROUP + sq], GS_RENT)] += paid
+    pay(S, RB, pk, pp, pt, rng, p, amount, o)
+
+
+@njit(cache=True)
+def land(S, RB, pk, pp, pt, rng, p, mode, mult):
+    """Act on the square p stands on. mode 0: a roll; 1: a card's nearest railroad (rent x
+    mult); 2: a card's nearest utility (mult x a fresh roll). A card that moves the token
+    makes it act on its new square (a loop, not recursion: numba cannot cache mutually
+    recursive functions)."""
+    for _ in range(8):
+        sq = S[POS + p]
+        kind = RB[R_SQ_KIND + sq]
+        if kind == K_CHANCE or kind == K_CHEST:
+            code = draw_card(S, RB, pk, pp, pt, rng, p, 0 if kind == K_CHANCE else 1)
+            if code < 0 or S[ALIVE + p] == 0 or S[JAIL + p] > 0:
+                return
+            mode = code // 1000
+            mult = code % 1000
+            continue
+        if is_deed(RB, sq):
+            o = S[OWNER + sq]
+            if o < 0:
+                offer_deed(S, RB, pk, pp, pt, rng, p, sq)
+            elif o != p:
+                if mode == 2:  # owned and charging: roll again, pay mult x the dice
+                    r = rent(S, RB, sq, 1)
+                    if r > 0:
+                        r = mult * (roll_die(S, rng) + roll_die(S, rng))
+                else:
+                    r = rent(S, RB, sq, S[G_DICE])
+                    if mode == 1:
+                        r *= mult
+                charge_rent(S, RB, pk, pp, pt, rng, p, sq, r)
+        elif kind == K_TAX:
+            amount = RB[R_SQ_PRICE + sq]
+            if RB[R_INCOME_PCT] == 1 and sq == RB[R_INCOME_SQ]:
+                amount = min(amount, tax_worth(S, RB, p) // 10)
+            pay(S, RB, pk, pp, pt, rng, p, amount, fee_to(RB))
+        elif kind == K_GO_TO_JAIL:
+            send_to_jail(S, p)
+        elif kind == K_FREE_PARKING and RB[R_FP_JACKPOT] == 1:
+            S[CASH + p] += S[G_POT]
+            S[G_POT] = RB[R_FP_SEED]
+            S[G_BANK] -= RB[R_FP_SEED]
+        return
+
+
+@njit(cache=True)
+def draw_card(S, RB, pk, pp, pt, rng, p, d):
+    """p draws the top card of deck d (0 Chance, 1 Community Chest) and follows it. A card goes
+    under the deck at once, except a Get Out of Jail Free card, which p keeps. Returns -1, or
+    mode * 1000 + mult when the card moved the token and ``land`` must act on the new square."""
+    n_d = RB[R_DECK_SIZE + d]
+    if S[DECK_N + d] == 0:
+        return -1
+    base = DECK + d * MAX_CARDS
+    k = S[base + S[DECK_HEAD + d]]
+    S[DECK_HEAD + d] = (S[DECK_HEAD + d] + 1) % n_d
+    S[DECK_N + d] -= 1
+    fx = RB[R_CARD_FX + d * MAX_CARDS + k]
+    a = RB[R_CARD_A + d * MAX_CARDS + k]
+    b = RB[R_CARD_B + d * MAX_CARDS + k]
+    if fx == FX_GOOJF:
+        S[GOOJF + 2 * p + d] += 1
+        return -1
+    S[base + (S[DECK_HEAD + d] + S[DECK_N + d]) % n_d] = k
+    S[DECK_N + d] += 1
+    if fx == FX_ADVANCE:
+        advance_to(S, RB, p, a)
+        return 0
+    elif fx == FX_NEAREST_RR:
+        advance_to(S, RB, p, RB[R_NEXT_RR + S[POS + p]])
+        return 1000 + a
+    elif fx == FX_NEAREST_UTIL:
+        advance_to(S, RB, p, RB[R_NEXT_UTIL + S[POS + p]])
+        return 2000 + a
+    elif fx == FX_COLLECT:
+        bank_pays(S, p, a)
+    elif fx == FX_PAY:
+        pay(S, RB, pk, pp, pt, rng, p, a, fee_to(RB))
+    elif fx == FX_BACK:
+        S[POS + p] = (S[POS + p] - a + N_SQ) % N_SQ
+        return 0
+    elif fx == FX_JAIL:
+        send_to_jail(S, p)
+    elif fx == FX_REPAIRS:
+        total = 0
+        for sq in range(N_SQ):
+            if S[OWNER + sq] == p:
+                lv = S[LEVEL + sq]
+                total += b if lv == HOTEL else a * lv
+        pay(S, RB, pk, pp, pt, rng, p, total, fee_to(RB))
+    elif fx == FX_PAY_EACH:
+        for i in range(1, RB[R_PLAYERS]):
+            q = (p + i) % RB[R_PLAYERS]
+            if S[ALIVE + q] == 1 and S[ALIVE + p] == 1:
+                pay(S, RB, pk, pp, pt, rng, p, a, q)
+    elif fx == FX_COLLECT_EACH:
+        for i in range(1, RB[R_PLAYERS]):
+            q = (p + i) % RB[R_PLAYERS]
+            if S[ALIVE + q] == 1 and S[ALIVE + p] == 1:
+                pay(S, RB, pk, pp, pt, rng, q, a, p)
+    return -1
+
+
+# ---------------------------------------------------------------------------------------------
+# Building, mortgages and trades between rolls
+
+
+@njit(cache=True)
+def any_buildable_group(S, RB, p):
+    for g in range(N_GROUPS):
+        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+            return True
+    return False
+
+
+@njit(cache=True)
+def builds_wanted(S, RB, pk, pp, pt, rng, q):
+    """How many houses and hotels q would buy now if the bank had plenty: a dry run of its
+    build decisions, undone afterwards. Returns (houses, hotels)."""
+    houses_left = S[G_HOUSES]
+    hotels_left = S[G_HOTELS]
+    cash = S[CASH + q]
+    S[G_HOUSES] = BIG_SUPPLY
+    S[G_HOTELS] = BIG_SUPPLY
+    n = 0
+    houses = 0
+    hotels = 0
+    while n < N_BUF:
+        sq = choose_build(pk, pp, pt, q, S, RB, rng)
+        if sq < 0 or not can_build(S, RB, q, sq, True):
+            break
+        if S[LEVEL + sq] == HOTEL - 1:
+            hotels += 1
+        else:
+            houses += 1
+        S[LEVEL + sq] += 1
+        S[CASH + q] -= RB[R_SQ_HOUSE + sq]
+        S[BUF + n] = sq
+        n += 1
+    for k in range(n):
+        S[LEVEL + S[BUF + k]] -= 1
+    S[CASH + q] = cash
+    S[G_HOUSES] = houses_left
+    S[G_HOTELS] = hotels_left
+    return houses, hotels
+
+
+@njit(cache=True)
+def shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel):
+    """The bank has fewer houses (hotel=False) or hotels than the players want: they go one at
+    a time to the highest bidder among the players wanting one (at least the bidder's own
+    building price). Stops when one bidder is left; that player then builds as usual."""
+    n = RB[R_PLAYERS]
+    supply = G_HOTELS if hotel else G_HOUSES
+    for _ in range(BIG_SUPPLY):
+        if S[supply] <= 0:
+            return
+        best = -1
+        best_v = -1
+        best_sq = -1
+        second = -1
+        bidders = 0
+        for i in range(n):
+            q = (p + i) % n
+            if S[ALIVE + q] == 0 or not any_buildable_group(S, RB, q):
+                continue
+            sq = choose_build(pk, pp, pt, q, S, RB, rng)
+            if sq < 0 or not can_build(S, RB, q, sq, True) or (S[LEVEL + sq] == HOTEL - 1) != hotel:
+                continue
+            cost = RB[R_SQ_HOUSE + sq]
+            v = min(house_bid(pk, pp, pt, q, S, RB, rng, sq), S[CASH + q])
+            if v < cost:
+                continue
+            bidders += 1
+            if v > best_v:
+                second = best_v
+                best_v = v
+                best = q
+                best_sq = sq
+            elif v > second:
+                second = v
+        if bidders < 2:
+            return
+        cost = RB[R_SQ_HOUSE + best_sq]
+        price = max(cost, min(best_v, second + RB[R_AUCTION_STEP]))
+        build_one(S, RB, best, best_sq, price)
+        S[G_SHORTAGE_AUCTIONS] += 1
+
+
+@njit(cache=True)
+def build_phase(S, RB, pk, pp, pt, rng, p):
+    cheapest = cheapest_house(S, RB, p)
+    if cheapest == 0 or S[CASH + p] < cheapest:
+        return
+    for _ in range(N_SQ):  # bots that mortgage to build raise the money first
+        sq = choose_funding(pk, pp, pt, p, S, RB, rng)
+        if sq < 0:
+            break
+        if not can_mortgage(S, RB, p, sq):
+            S[G_STATUS] = ERR_ILLEGAL
+            return
+        mortgage(S, RB, p, sq)
+    if choose_build(pk, pp, pt, p, S, RB, rng) < 0:  # the common case: nothing wanted now
+        return
+    # A shortage is possible only when p could afford more of a building than the bank has.
+    most = S[CASH + p] // cheapest
+    if (0 < S[G_HOUSES] < most) or (0 < S[G_HOTELS] < most):
+        houses, hotels = builds_wanted(S, RB, pk, pp, pt, rng, p)
+        for hotel in (False, True):
+            wanted = hotels if hotel else houses
+            left = S[G_HOTELS] if hotel else S[G_HOUSES]
+            if 0 < left < wanted:
+                for i in range(1, RB[R_PLAYERS]):
+                    q = (p + i) % RB[R_PLAYERS]
+                    if S[ALIVE + q] == 1 and any_buildable_group(S, RB, q):
+                        h2, t2 = builds_wanted(S, RB, pk, pp, pt, rng, q)
+                        if (t2 if hotel else h2) > 0:
+                            shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel)
+                            break
+    for _ in range(N_SQ * HOTEL):
+        sq = choose_build(pk, pp, pt, p, S, RB, rng)
+        if sq < 0:
+            return
+        if not can_build(S, RB, p, sq, True):
+            S[G_STATUS] = ERR_ILLEGAL
+            return
+        build_one(S, RB, p, sq, RB[R_SQ_HOUSE + sq])
+
+
+@njit(cache=True)
+def move_jail_cards(S, RB, src, dst, n):
+    for _ in range(n):
+        d = 0 if S[GOOJF + 2 * src] > 0 else 1
+        S[GOOJF + 2 * src + d] -= 1
+        S[GOOJF + 2 * dst + d] += 1
+
+
+@njit(cache=True)
+def execute_trade(S, RB, pk, pp, pt, rng, p, q):
+    ng = S[TR_N_GIVE]
+    nr = S[TR_N_GET]
+    cash = S[TR_CASH]
+    if cash > 0:
+        move_money(S, p, cash, q)
+    elif cash < 0:
+        move_money(S, q, -cash, p)
+    move_jail_cards(S, RB, p, q, S[TR_JAIL_GIVE])
+    move_jail_cards(S, RB, q, p, S[TR_JAIL_GET])
+    for k in range(ng):
+        set_owner(S, RB, S[TR_GIVE + k], q)
+    for k in range(nr):
+        set_owner(S, RB, S[TR_GET + k], p)
+    S[stat(p, SC_TRADES)] += 1
+    S[stat(q, SC_TRADES)] += 1
+    S[G_TRADES] += 1
+    # interest on mortgaged deeds received was checked affordable: pay it, maybe lift
+    for k in range(ng):
+        sq = S[TR_GIVE + k]
+        if S[MORT + sq] == 1:
+            receive_mortgaged(S, RB, pk, pp, pt, rng, q, sq)
+    for k in range(nr):
+        sq = S[TR_GET + k]
+        if S[MORT + sq] == 1:
+            receive_mortgaged(S, RB, pk, pp, pt, rng, p, sq)
+
+
+@njit(cache=True)
+def trade_phase(S, RB, pk, pp, pt, rng, p):
+    """p may propose up to MAX_OFFERS_PER_TURN trades; each partner answers, possibly with a
+    counter-offer (more cash) that p takes or leaves. A player who found nothing to propose
+    does not look again until the board changes."""
+    mark = trade_mark(S)
+    if S[TRADE_SCAN + p] == mark:
+        return
+    n = RB[R_PLAYERS]
+    for _ in range(MAX_OFFERS_PER_TURN):
+        q = propose_trade(pk, pp, pt, p, S, RB, rng)
+        if q < 0:
+            S[TRADE_SCAN + p] = trade_mark(S)
+            return
+        if q >= n or q == p or S[ALIVE + q] == 0 or not trade_legal(S, RB, p, q):
+            S[G_STATUS] = ERR_ILLEGAL
+            return
+        answer = respond_trade(pk, pp, pt, q, p, S, RB, rng)
+        if answer > 0:
+            if not accept_counter(pk, pp, pt, p, q, S, RB, rng, answer):
+                continue
+            S[TR_CASH] += answer
+            if not trade_legal(S, RB, p, q):
+                continue
+        elif answer < 0:
+            continue
+        execute_trade(S, RB, pk, pp, pt, rng, p, q)
+
+
+@njit(cache=True)
+def manage(S, RB, pk, pp, pt, rng, p):
+    """Between rolls: trades, lifting mortgages, building. A bot that had nothing to lift or
+    build is not asked again until the board changes or its cash makes a difference
+    (``management_settled``): the answer would be the same, so this only saves time."""
+    if RB[R_TRADING] == 1:
+        trade_phase(S, RB, pk, pp, pt, rng, p)
+    if S[G_STATUS] != OK or S[ALIVE + p] == 0:
+        return
+    if S[MEMO_BOARD + p] == S[G_BOARD] and management_settled(pk, pp, p, S[CASH + p], S[MEMO_CASH + p]):
+        return
+    board = S[G_BOARD]
+    for _ in range(N_SQ):
+        if S[G_STATUS] != OK or S[ALIVE + p] == 0:
+            return
+        sq = choose_unmortgage(pk, pp, pt, p, S, RB, rng)
+        if sq < 0:
+            break
+        cost = unmortgage_cost(RB, sq)
+        if S[OWNER + sq] != p or S[MORT + sq] == 0 or S[CASH + p] < cost:
+            S[G_STATUS] = ERR_ILLEGAL
+            return
+        lift_mortgage(S, RB, p, sq, cost)
+    if S[G_STATUS] == OK:
+        build_phase(S, RB, pk, pp, pt, rng, p)
+    if S[G_BOARD] == board:
+        S[MEMO_BOARD + p] = board
+        S[MEMO_CASH + p] = S[CASH + p]
+    else:
+        S[MEMO_BOARD + p] = -1
+
+
+# ---------------------------------------------------------------------------------------------
+# A turn
+
+
+@njit(cache=True)
+def move_and_land(S, RB, pk, pp, pt, rng, p, d1, d2):
+    S[G_DICE] = d1 + d2
+    advance_by(S, RB, p, d1 + d2)
+    land(S, RB, pk, pp, pt, rng, p, 0, 0)
+
+
+@njit(cache=True)
+def snake_eyes(S, RB, p, d1, d2):
+    if d1 == 1 and d2 == 1 and RB[R_SNAKE_EYES] > 0:
+        bank_pays(S, p, RB[R_SNAKE_EYES])
+
+
+@njit(cache=True)
+def play_turn(S, RB, pk, pp, pt, rng, p):
+    """Seat p's whole turn: leaving jail or trying to, rolls (doubles roll again; the third
+    double goes to jail), then trades, mortgages and building."""
+    S[stat(p, SC_TURNS)] += 1
+    free_roll = True
+    if S[JAIL + p] > 0:
+        S[stat(p, SC_JAIL_TURNS)] += 1
+        choice = jail_choice(pk, pp, pt, p, S, RB, rng)
+        if choice == JAIL_CARD:
+            if S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] == 0:
+                S[G_STATUS] = ERR_ILLEGAL
+                return
+            d = 0 if S[GOOJF + 2 * p] > 0 else 1
+            S[GOOJF + 2 * p + d] -= 1
+            return_jail_card(S, RB, d)
+            S[JAIL + p] = 0
+        elif choice == JAIL_PAY:
+            if S[CASH + p] < RB[R_JAIL_FINE]:
+                S[G_STATUS] = ERR_ILLEGAL
+                return
+            move_money(S, p, RB[R_JAIL_FINE], fee_to(RB))
+            S[JAIL + p] = 0
+        else:
+            free_roll = False
+            d1 = roll_die(S, rng)
+            d2 = roll_die(S, rng)
+            if d1 == d2:  # out, moving by this roll, but no roll again
+                S[JAIL + p] = 0
+                snake_eyes(S, RB, p, d1, d2)
+                move_and_land(S, RB, pk, pp, pt, rng, p, d1, d2)
+            elif S[JAIL + p] >= RB[R_JAIL_TURNS]:  # last try failed: pay, then move
+                if pay(S, RB, pk, pp, pt, rng, p, RB[R_JAIL_FINE], fee_to(RB)):
+                    S[JAIL + p] = 0
+                    move_and_land(S, RB, pk, pp, pt, rng, p, d1, d2)
+            else:
+                S[JAIL + p] += 1
+    if free_roll:
+        doubles = 0
+        for _ in range(1000):
+            d1 = roll_die(S, rng)
+            d2 = roll_die(S, rng)
+            if d1 == d2:
+                doubles += 1
+                snake_eyes(S, RB, p, d1, d2)
+                if doubles == 3 and RB[R_SPEEDING] == 1:
+                    send_to_jail(S, p)
+                    break
+            move_and_land(S, RB, pk, pp, pt, rng, p, d1, d2)
+            if S[ALIVE + p] == 0 or S[JAIL + p] > 0 or d1 != d2 or S[G_STATUS] != OK:
+                break
+    if S[ALIVE + p] == 1 and S[G_STATUS] == OK:
+        manage(S, RB, pk, pp, pt, rng, p)
+
+
+# ---------------------------------------------------------------------------------------------
+# Invariants
+
+
+@njit(cache=True)
+def check_invariants(S, RB):
+    """OK, or the code of the first broken invariant."""
+    n = RB[R_PLAYERS]
+    money = S[G_POT] + S[G_BANK]
+    for p in range(MAX_PLAYERS):
+        money += S[CASH + p]
+        if S[CASH + p] < 0:
+            return ERR_CASH
+    if money != 0 or S[G_POT] < 0:
+        return ERR_MONEY
+    alive = 0
+    for p in range(n):
+        alive += S[ALIVE + p]
+        if S[POS + p] < 0 or S[POS + p] >= N_SQ or S[JAIL + p] < 0 or S[JAIL + p] > RB[R_JAIL_TURNS]:
+            return ERR_PLAYERS
+        if S[ALIVE + p] == 0 and (S[CASH + p] != 0 or S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] != 0):
+            return ERR_PLAYERS
+    if alive != S[G_ALIVE_N]:
+        return ERR_PLAYERS
+    # deeds and group counts
+    for p in range(n):
+        mort = 0
+        for g in range(N_GROUPS):
+            cnt = 0
+            for k in range(RB[R_GROUP_SIZE + g]):
+                sq = group_sq(RB, g, k)
+                if S[OWNER + sq] == p:
+                    cnt += 1
+                    mort += S[MORT + sq]
+            if cnt != S[GOWN + p * N_GROUPS + g]:
+                return ERR_DEEDS
+        if mort != S[MORT_N + p]:
+            return ERR_DEEDS
+    houses = S[G_HOUSES]
+    hotels = S[G_HOTELS]
+    for sq in range(N_SQ):
+        o = S[OWNER + sq]
+        lv = S[LEVEL + sq]
+        if not is_deed(RB, sq):
+            if o != -1 or lv != 0 or S[MORT + sq] != 0:
+                return ERR_DEEDS
+            continue
+        if o < -1 or o >= n or (o >= 0 and S[ALIVE + o] == 0):
+            return ERR_DEEDS
+        if (o < 0 and S[MORT + sq] != 0) or S[MORT + sq] < 0 or S[MORT + sq] > 1:
+            return ERR_DEEDS
+        if lv < 0 or lv > HOTEL:
+            return ERR_BUILDINGS
+        if lv == HOTEL:
+            hotels += 1
+        else:
+            houses += lv
+        if lv > 0:
+            g = RB[R_SQ_GROUP + sq]
+            if RB[R_SQ_KIND + sq] != K_STREET or o < 0 or not has_group(S, RB, o, g):
+                return ERR_EVEN
+            for k in range(RB[R_GROUP_SIZE + g]):
+                s2 = group_sq(RB, g, k)
+                if S[MORT + s2] == 1:
+                    return ERR_EVEN
+                if RB[R_EVEN_BUILD] == 1 and abs(S[LEVEL + s2] - lv) > 1:
+                    return ERR_EVEN
+    if houses != RB[R_HOUSES] or hotels != RB[R_HOTELS] or S[G_HOUSES] < 0 or S[G_HOTELS] < 0:
+        return ERR_BUILDINGS
+    # cards: each card of each deck in the deck exactly once, or held (jail cards)
+    for d in range(N_DECKS):
+        n_d = RB[R_DECK_SIZE + d]
+        held = 0
+        for p in range(n):
+            held += S[GOOJF + 2 * p + d]
+        if S[DECK_N + d] + held != n_d or held > (1 if RB[R_GOOJF_CARD + d] >= 0 else 0):
+            return ERR_DECK
+        seen = 0
+        for i in range(S[DECK_N + d]):
+            k = S[DECK + d * MAX_CARDS + (S[DECK_HEAD + d] + i) % n_d]
+            if k < 0 or k >= n_d or (seen >> k) & 1:
+                return ERR_DECK
+            seen |= 1 << k
+        if held == 1 and (seen >> RB[R_GOOJF_CARD + d]) & 1:
+            return ERR_DECK
+    return OK
+
+
+# ---------------------------------------------------------------------------------------------
+# Games
+
+
+@njit(cache=True)
+def start_state(RB):
+    """The state at the start of a game: everyone on GO with the starting cash, every deed with
+    the bank, decks in printed order (play_game shuffles them)."""
+    S = np.zeros(STATE_SIZE, np.int32)
+    n = RB[R_PLAYERS]
+    for p in range(n):
+        S[CASH + p] = RB[R_START_CASH]
+        S[ALIVE + p] = 1
+    S[G_BANK] = -n * RB[R_START_CASH] - RB[R_FP_SEED]
+    S[G_POT] = RB[R_FP_SEED]
+    S[G_ALIVE_N] = n
+    for sq in range(N_SQ):
+        S[OWNER + sq] = -1
+    S[G_HOUSES] = RB[R_HOUSES]
+    S[G_HOTELS] = RB[R_HOTELS]
+    for p in range(n):
+        S[MEMO_BOARD + p] = -1
+    for d in range(N_DECKS):
+        for k in range(RB[R_DECK_SIZE + d]):
+            S[DECK + d * MAX_CARDS + k] = k
+        S[DECK_N + d] = RB[R_DECK_SIZE + d]
+    return S
+
+
+@njit(cache=True)
+def finish(S, RB, capped, detail, game_out, seat_out, group_out, row):
+    n = RB[R_PLAYERS]
+    t = S[G_TURN]
+    best = -1
+    best_w = 0
+    for p in range(n):
+        if S[ALIVE + p] == 1:
+            w = net_worth(S, RB, p)
+            S[stat(p, SC_NET_WORTH)] = w
+            if best < 0 or w > best_w:
+                best = p
+                best_w = w
+    n_best = 0
+    for p in range(n):
+        win = S[ALIVE + p] == 1 and S[stat(p, SC_NET_WORTH)] == best_w
+        S[stat(p, SC_WIN)] = win
+        n_best += win
+        S[stat(p, SC_CASH)] = S[CASH + p]
+        deeds = 0
+        for sq in range(N_SQ):
+            deeds += S[OWNER + sq] == p
+        S[stat(p, SC_DEEDS)] = deeds
+        for col in range(N_SEAT_COLS):
+            seat_out[row, p, col] = S[stat(p, col)]
+        if detail:
+            for g in range(N_GROUPS):
+                if S[ALIVE + p] == 1 and has_group(S, RB, p, g):
+                    S[gstat(p, g, GS_FULL_TURNS)] += t - S[gstat(p, g, GS_FULL_SINCE)]
+                for k in range(N_GSTAT - 1):
+                    group_out[row, p, g, k] = S[gstat(p, g, k)]
+    game_out[row, G_WINNER] = best if n_best == 1 else -1
+    game_out[row, G_ROUNDS_OUT] = S[G_ROUND]
+    game_out[row, G_TURNS_OUT] = t - S[G_START_TURN]
+    game_out[row, G_CAPPED] = capped
+    game_out[row, G_AUCTIONS_OUT] = S[G_AUCTIONS]
+    game_out[row, G_TRADES_OUT] = S[G_TRADES]
+    game_out[row, G_SHORTAGES_OUT] = S[G_SHORTAGE_AUCTIONS]
+    bankrupt = 0
+    for p in range(n):
+        bankrupt += S[ALIVE + p] == 0
+    game_out[row, G_BANKRUPTCIES] = bankrupt
+    game_out[row, G_STATUS_OUT] = S[G_STATUS]
+
+
+@njit(cache=True)
+def play_game(S, S0, RB, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_out, group_out, row):
+    """Play game number `game` of the run with master seed `seed` from the state S0."""
+    for s in range(RNG_SIZE // 4):
+        seed_state(rng, 4 * s, seed, game, s)
+    for i in range(STATE_SIZE):
+        S[i] = S0[i]
+    for d in range(N_DECKS):
+        shuffle(rng, RNG_TABLE, S, DECK + d * MAX_CARDS + S[DECK_HEAD + d], S[DECK_N + d])
+    S[G_START_TURN] = S[G_TURN]
+    n = RB[R_PLAYERS]
+    cur = S[G_CURRENT]
+    capped = 0
+    if check:
+        S[G_STATUS] = check_invariants(S, RB)
+    while S[G_ALIVE_N] > 1 and S[G_STATUS] == OK:
+        if S[ALIVE + cur] == 1:
+            S[G_CURRENT] = cur
+            play_turn(S, RB, pk, pp, pt, rng, cur)
+            S[G_TURN] += 1
+            if check and S[G_STATUS] == OK:
+                S[G_STATUS] = check_invariants(S, RB)
+        cur += 1
+        if cur == n:
+            cur = 0
+            S[G_ROUND] += 1
+            if S[G_ROUND] >= RB[R_MAX_ROUNDS] and S[G_ALIVE_N] > 1:
+                capped = 1
+                break
+    finish(S, RB, capped, detail, game_out, seat_out, group_out, row)
+
+
+@njit(cache=True)
+def new_buffers():
+    return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64)
+
+
+@njit(cache=True, parallel=True)
+def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, group_out):
+    """Play games first .. first + n_games - 1 from the state S0 into game_out[n, N_GAME_COLS],
+    seat_out[n, players, N_SEAT_COLS] and (when detail) group_out[n, players, N_GROUPS, 4]:
+    contiguous blocks of games, one state buffer per block."""
+    n_blocks = min(n_games, 256)
+    for b in prange(n_blocks):
+        S, rng = new_buffers()
+        for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
+            play_game(S, S0, RB, pk, pp, pt, rng, seed, first + row, check, detail, game_out, seat_out,
+                      group_out, row)

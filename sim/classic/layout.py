@@ -1,0 +1,185 @@
+"""Memory layout of a classic Monopoly game, shared by the kernel, the board helpers and the
+policies.
+
+The whole state of a game is one flat int32 array ``S`` and the rules one int32 array ``RB``;
+the names below are offsets into them (see docs/architecture.md for why). Sizes are fixed
+maxima so that every offset is a compile-time constant.
+
+Money is whole dollars. The bank's balance ``G_BANK`` starts at minus the money it issued, so
+``sum(CASH) + G_POT + G_BANK == 0`` holds at all times (the money invariant).
+"""
+
+from numba import njit
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+N_SQ = 40
+N_GROUPS = 10  # 8 colour groups, railroads, utilities
+MAX_GROUP = 4  # deeds in one group
+MAX_CARDS = 16  # cards in one deck
+N_DECKS = 2  # 0 Chance, 1 Community Chest
+N_LEVELS = 6  # rents per street: base, 1-4 houses, hotel
+HOTEL = 5  # building level of a hotel
+MAX_DEEDS = 28
+N_STREAMS = 1 + MAX_PLAYERS  # the table (dice, decks), each seat's policy
+BANK = -1  # creditor codes for payments
+POT = -2
+
+# ---- rules buffer RB ------------------------------------------------------------------------
+R_PLAYERS = 0
+R_START_CASH = 1
+R_SALARY = 2
+R_GO_LAND_BONUS = 3  # extra salary for landing exactly on GO (double salary house rule)
+R_JAIL_FINE = 4
+R_JAIL_TURNS = 5
+R_HOUSES = 6
+R_HOTELS = 7
+R_MAX_ROUNDS = 8
+R_INTEREST_PCT = 9
+R_SELL_PCT = 10
+R_AUCTION_MIN = 11
+R_AUCTION_STEP = 12
+R_FP_JACKPOT = 13
+R_FP_SEED = 14
+R_AUCTIONS = 15
+R_EVEN_BUILD = 16
+R_RENT_IN_JAIL = 17
+R_SPEEDING = 18
+R_TRADING = 19
+R_BANKRUPT_AUCTION = 20
+R_FIRST_LAP = 21
+R_INCOME_PCT = 22
+R_SNAKE_EYES = 23
+R_MONO_MULT = 24
+R_INCOME_SQ = 25  # the Income Tax square (-1 if none), for the 10% house rule
+R_RR_RENT = 32  # [k]: rent with k + 1 railroads
+R_UTIL_MULT = R_RR_RENT + MAX_GROUP  # [k]: dice multiplier with k + 1 utilities
+R_SQ_KIND = R_UTIL_MULT + MAX_GROUP  # [sq]
+R_SQ_GROUP = R_SQ_KIND + N_SQ  # [sq]: group or -1
+R_SQ_PRICE = R_SQ_GROUP + N_SQ  # [sq]: price; tax amount on a tax square
+R_SQ_HOUSE = R_SQ_PRICE + N_SQ  # [sq]: house cost
+R_SQ_MORTGAGE = R_SQ_HOUSE + N_SQ  # [sq]
+R_SQ_SLOT = R_SQ_MORTGAGE + N_SQ  # [sq]: position within its group
+R_SQ_RENT = R_SQ_SLOT + N_SQ  # [sq * 6 + level]
+R_GROUP_SIZE = R_SQ_RENT + N_SQ * N_LEVELS  # [g]
+R_GROUP_SQ = R_GROUP_SIZE + N_GROUPS  # [g * MAX_GROUP + k]
+R_GROUP_STREETS = R_GROUP_SQ + N_GROUPS * MAX_GROUP  # [g]: 1 if buildings may go on it
+R_NEXT_RR = R_GROUP_STREETS + N_GROUPS  # [sq]: nearest railroad ahead
+R_NEXT_UTIL = R_NEXT_RR + N_SQ  # [sq]
+R_DECK_SIZE = R_NEXT_UTIL + N_SQ  # [d]
+R_GOOJF_CARD = R_DECK_SIZE + N_DECKS  # [d]: index of the deck's jail card, -1 if none
+R_CARD_FX = R_GOOJF_CARD + N_DECKS  # [d * MAX_CARDS + k]
+R_CARD_A = R_CARD_FX + N_DECKS * MAX_CARDS
+R_CARD_B = R_CARD_A + N_DECKS * MAX_CARDS
+RULES_SIZE = R_CARD_B + N_DECKS * MAX_CARDS
+
+# ---- state buffer S -------------------------------------------------------------------------
+CASH = 0  # [p]
+POS = CASH + MAX_PLAYERS  # [p]: square 0..39
+JAIL = POS + MAX_PLAYERS  # [p]: 0 free; k >= 1 in jail with k - 1 failed rolls so far
+ALIVE = JAIL + MAX_PLAYERS  # [p]
+LAPPED = ALIVE + MAX_PLAYERS  # [p]: 1 once the player has passed GO (first-lap house rule)
+MORT_N = LAPPED + MAX_PLAYERS  # [p]: mortgaged deeds held
+TRADE_SCAN = MORT_N + MAX_PLAYERS  # [p]: trade_mark when p last looked for a trade and found none
+GOOJF = TRADE_SCAN + MAX_PLAYERS  # [p * 2 + d]: jail cards of deck d held by p
+OWNER = GOOJF + MAX_PLAYERS * N_DECKS  # [sq]: -1 the bank
+MORT = OWNER + N_SQ  # [sq]: 1 mortgaged
+LEVEL = MORT + N_SQ  # [sq]: 0..4 houses, 5 hotel
+GOWN = LEVEL + N_SQ  # [p * N_GROUPS + g]: deeds of group g held by p
+DECK = GOWN + MAX_PLAYERS * N_GROUPS  # [d * MAX_CARDS + k]: ring buffer of card indices
+DECK_HEAD = DECK + N_DECKS * MAX_CARDS  # [d]
+DECK_N = DECK_HEAD + N_DECKS  # [d]: cards in the deck (a held jail card is out)
+G_HOUSES = DECK_N + N_DECKS  # houses in the bank
+G_HOTELS = G_HOUSES + 1
+G_POT = G_HOTELS + 1  # Free Parking pot
+G_BANK = G_POT + 1  # the bank's balance (negative: money issued)
+G_TURN = G_BANK + 1  # turns played
+G_ROUND = G_TURN + 1
+G_CURRENT = G_ROUND + 1  # seat whose turn it is
+G_STATUS = G_CURRENT + 1  # 0 or the first broken invariant
+G_DICE = G_STATUS + 1  # total of the last movement roll
+G_EPOCH = G_DICE + 1  # counts deeds changing hands (trade memory, see board.trade_mark)
+G_ALIVE_N = G_EPOCH + 1
+G_AUCTIONS = G_ALIVE_N + 1
+G_TRADES = G_AUCTIONS + 1
+G_SHORTAGE_AUCTIONS = G_TRADES + 1
+G_START_TURN = G_SHORTAGE_AUCTIONS + 1  # turns already played when a position was set up
+G_DOUBLES = G_START_TURN + 1  # doubles rolled so far this turn (position files)
+G_BOARD = G_DOUBLES + 1  # counts every change of deeds, buildings or mortgages
+MEMO_BOARD = G_BOARD + 1  # [p]: G_BOARD when p last had nothing to lift or build (-1: none)
+MEMO_CASH = MEMO_BOARD + MAX_PLAYERS  # [p]: p's cash at that moment
+TRADE_STAMP = MEMO_CASH + MAX_PLAYERS  # [p * MAX_PLAYERS + q]: trade_mark when p last offered q a trade
+TR_GIVE = TRADE_STAMP + MAX_PLAYERS * MAX_PLAYERS  # trade scratch: deeds the proposer gives
+TR_N_GIVE = TR_GIVE + MAX_DEEDS
+TR_GET = TR_N_GIVE + 1  # deeds the proposer receives
+TR_N_GET = TR_GET + MAX_DEEDS
+TR_CASH = TR_N_GET + 1  # cash from proposer to partner (negative: the other way)
+TR_JAIL_GIVE = TR_CASH + 1  # jail cards (count) from proposer to partner
+TR_JAIL_GET = TR_JAIL_GIVE + 1
+STATS = TR_JAIL_GET + 1  # [p * N_SEAT_COLS + col]
+N_SEAT_COLS = 16
+GSTATS = STATS + MAX_PLAYERS * N_SEAT_COLS  # [(p * N_GROUPS + g) * N_GSTAT + k]
+N_GSTAT = 5
+BUF = GSTATS + MAX_PLAYERS * N_GROUPS * N_GSTAT  # scratch for dry runs and policies
+N_BUF = 64
+# Scripted dice for the rule tests: while DICE_POS < DICE_N, a die shows DICE_SCRIPT[DICE_POS]
+# (the kernel never writes DICE_N, so in a normal game the script is empty).
+DICE_N = BUF + N_BUF
+DICE_POS = DICE_N + 1
+MAX_SCRIPT = 64
+DICE_SCRIPT = DICE_POS + 1
+STATE_SIZE = DICE_SCRIPT + MAX_SCRIPT
+
+# ---- per-seat statistics --------------------------------------------------------------------
+(
+    SC_WIN,
+    SC_OUT_TURN,  # turn of bankruptcy, 0 if never
+    SC_CASH,
+    SC_NET_WORTH,
+    SC_TURNS,
+    SC_JAIL_TURNS,
+    SC_RENT_PAID,
+    SC_RENT_RECEIVED,
+    SC_BOUGHT,
+    SC_AUCTIONS_WON,
+    SC_HOUSES_BUILT,
+    SC_HOTELS_BUILT,
+    SC_TRADES,
+    SC_MONOPOLIES,  # bit g: the seat held all of colour group g at some point
+    SC_DEEDS,  # deeds held at the end
+    SC_MORTGAGES,  # mortgages taken
+) = range(N_SEAT_COLS)
+SEAT_COLS = (
+    "win",
+    "out_turn",
+    "cash",
+    "net_worth",
+    "turns",
+    "jail_turns",
+    "rent_paid",
+    "rent_received",
+    "bought",
+    "auctions_won",
+    "houses_built",
+    "hotels_built",
+    "trades",
+    "monopolies",
+    "deeds",
+    "mortgages",
+)
+# per seat and group: rent received, money invested (deeds bought + buildings), turn + 1 at which
+# the seat first held the whole group (0: never), turns the whole group was held, and (working
+# slot) the turn since which it is held
+GS_RENT, GS_INVEST, GS_FIRST_FULL, GS_FULL_TURNS, GS_FULL_SINCE = range(N_GSTAT)
+GSTAT_COLS = ("rent", "invested", "first_full_turn", "full_turns")
+
+RNG_TABLE = 0
+
+
+@njit(cache=True)
+def rng_policy(p):
+    """Offset of seat p's policy stream."""
+    return 4 * (1 + p)
+
+
+RNG_SIZE = 4 * N_STREAMS

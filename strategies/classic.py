@@ -1,0 +1,727 @@
+"""Bot policies for classic Monopoly.
+
+A policy is a kind (an integer) plus a float64 parameter vector (slots in PARAMS). The kernel
+(sim/classic/kernel.py) calls the @njit decision functions below at every decision point, so
+one compiled kernel serves every policy and parameter value. They read the game through the
+state buffer ``S`` and rules buffer ``RB`` (offsets in sim/classic/layout.py); ``pk[p]`` is seat
+p's kind, ``pp[p]`` its parameters, ``pt`` a float table (the long-run landing frequency of
+each square, from the exact Markov chain; the strong bot uses it). Random choices use seat p's
+own stream, so changing one seat's bot never shifts another seat's luck.
+
+Decisions: buy or pass; the most to bid in an auction (for a deed or, in a shortage, a house);
+leave jail or stay; what to build next (or stop), keeping a reserve; what to mortgage or sell
+to raise cash; what to unmortgage; whether to lift a mortgage on a deed just received; which
+trade to propose, and whether to accept, reject or counter one.
+
+The kernel checks every answer; an illegal one stops the game with a status code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.classic.board import (
+    K_STREET,
+    can_build,
+    can_mortgage,
+    can_sell,
+    group_buildings,
+    group_sq,
+    has_group,
+    interest,
+    cheapest_house,
+    trade_legal,
+    trade_mark,
+    unmortgage_cost,
+)
+from sim.classic.layout import (
+    ALIVE,
+    CASH,
+    G_HOUSES,
+    GOOJF,
+    GOWN,
+    HOTEL,
+    LEVEL,
+    MAX_PLAYERS,
+    MORT,
+    MORT_N,
+    N_GROUPS,
+    N_LEVELS,
+    N_SQ,
+    OWNER,
+    R_EVEN_BUILD,
+    R_GROUP_SIZE,
+    R_GROUP_STREETS,
+    R_JAIL_FINE,
+    R_PLAYERS,
+    R_SQ_GROUP,
+    R_SQ_HOUSE,
+    R_SQ_KIND,
+    R_SQ_MORTGAGE,
+    R_SQ_PRICE,
+    R_SQ_RENT,
+    TR_CASH,
+    TR_GET,
+    TR_GIVE,
+    TR_JAIL_GET,
+    TR_JAIL_GIVE,
+    TR_N_GET,
+    TR_N_GIVE,
+    TRADE_STAMP,
+    rng_policy,
+)
+from sim.core.rng import randint, uniform
+
+RANDOM, BUY_ALL, THREE_HOUSES, JAIL_STAYER, TRADER, STRONG = range(6)
+N_PARAMS = 11
+
+# name -> (slot, low, high, meaning)
+PARAMS = {
+    "reserve": (0, 0.0, 5000.0, "cash kept back when buying, bidding and building"),
+    "build_to": (1, 0.0, 5.0, "houses put on every monopoly before any goes further (5 = hotel)"),
+    "bid": (2, 0.0, 5.0, "the most to bid in an auction, as a multiple of the printed price"),
+    "trade_share": (3, 0.0, 2.0, "share of a set's value paid on top of the price to complete it (0: never propose)"),
+    "danger": (4, 0.0, 5.0, "share of a set's value demanded for handing an opponent a monopoly"),
+    "late_unowned": (5, -1.0, 28.0, "stay in jail once at most this many deeds are unowned (-1: never)"),
+    "late_houses": (6, 0.0, 200.0, "stay in jail once opponents have this many building levels"),
+    "p": (7, 0.0, 1.0, "random: chance of saying yes to each buy, build and trade"),
+    "set_value": (8, 0.0, 5.0, "a set's value: this times the sum of its 3-house rents"),
+    "unmortgage": (9, 0.0, 1.0, "1: lift mortgages when cash allows"),
+    "fund": (10, 0.0, 1.0, "1: mortgage deeds outside complete groups to build a monopoly up to build_to"),
+}
+_BASE = {"reserve": 150.0, "build_to": 3.0, "bid": 1.0, "trade_share": 0.0, "danger": 0.6,
+         "late_unowned": -1.0, "late_houses": 200.0, "p": 0.5, "set_value": 0.5, "unmortgage": 1.0,
+         "fund": 0.0}
+# name -> (kind, parameter defaults, meaning)
+KINDS = {
+    "random": (RANDOM, {"reserve": 0.0}, "random legal play: buy, build, bid, trade at random"),
+    "buy_all": (BUY_ALL, {"reserve": 0.0, "build_to": 5.0, "bid": 1.0},
+                "buys everything it can afford, builds as far as cash allows, leaves jail at once"),
+    "three_houses": (THREE_HOUSES, {"reserve": 200.0, "build_to": 3.0, "trade_share": 0.7},
+                     "the classic player: three houses on every monopoly, then hotels, keeping a reserve"),
+    "jail_stayer": (JAIL_STAYER, {"reserve": 200.0, "late_unowned": 6.0, "late_houses": 3.0, "trade_share": 0.7},
+                    "three_houses, but stays in jail once the board is bought up or built on"),
+    "trader": (TRADER, {"reserve": 150.0, "trade_share": 1.0, "danger": 0.5},
+               "three_houses, and trades to complete sets, paying cash for the missing deeds"),
+    "strong": (STRONG, {"reserve": 100.0, "trade_share": 1.0, "danger": 0.8, "late_unowned": 8.0,
+                        "late_houses": 3.0, "bid": 1.3, "fund": 1.0},
+               "the strongest heuristic: landing-odds build order, risk-sized reserve, swaps and "
+               "cash trades for sets, jail stays late"),
+}
+
+
+class PolicyError(ValueError):
+    """A policy spec that names an unknown kind or parameter, or a value out of range."""
+
+
+def parse_policy(spec: str) -> tuple[str, int, np.ndarray]:
+    """'name k=v ...' -> (canonical spec, kind, params). Raises PolicyError on bad input."""
+    words = spec.split()
+    if not words:
+        raise PolicyError("empty policy; use one of: " + ", ".join(KINDS))
+    name = words[0]
+    if name not in KINDS:
+        raise PolicyError(f"unknown policy {name!r}; use one of: {', '.join(KINDS)}")
+    kind, defaults, _ = KINDS[name]
+    params = np.zeros(N_PARAMS)
+    for key, (slot, *_rest) in PARAMS.items():
+        params[slot] = defaults.get(key, _BASE[key])
+    for word in words[1:]:
+        key, eq, raw = word.partition("=")
+        if not eq:
+            raise PolicyError(f"policy {name}: expected key=value, got {word!r}")
+        if key not in PARAMS:
+            raise PolicyError(f"policy {name}: unknown parameter {key!r}; known: {', '.join(PARAMS)}")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise PolicyError(f"policy {name}: {key}={raw!r} is not a number") from None
+        slot, low, high, _ = PARAMS[key]
+        if not low <= value <= high:
+            raise PolicyError(f"policy {name}: {key}={raw} is outside [{low:g}, {high:g}]")
+        params[slot] = value
+    return " ".join(words), kind, params
+
+
+def policy_defaults(name: str) -> dict[str, float]:
+    _, defaults, _ = KINDS[name]
+    return {key: defaults.get(key, _BASE[key]) for key in PARAMS}
+
+
+# ---------------------------------------------------------------------------------------------
+# Valuation helpers
+
+
+@njit(cache=True)
+def coin(pp, p, rng):
+    return uniform(rng, rng_policy(p)) < pp[p, 7]
+
+
+@njit(cache=True)
+def set_value(pp, p, RB, g):
+    """What holding the whole of group g is worth to seat p, beyond the printed prices."""
+    if RB[R_GROUP_STREETS + g] == 0:
+        return 0.0
+    v = 0.0
+    for k in range(RB[R_GROUP_SIZE + g]):
+        v += RB[R_SQ_RENT + group_sq(RB, g, k) * N_LEVELS + 3]
+    return pp[p, 8] * v
+
+
+@njit(cache=True)
+def completes_for(S, RB, p, sq):
+    """Owning sq would give p the whole group (p holds every other deed of it)."""
+    g = RB[R_SQ_GROUP + sq]
+    if RB[R_GROUP_STREETS + g] == 0:
+        return False
+    return S[GOWN + p * N_GROUPS + g] == RB[R_GROUP_SIZE + g] - 1 and S[OWNER + sq] != p
+
+
+@njit(cache=True)
+def blocks(S, RB, p, sq):
+    """Another player holds every other deed of sq's group."""
+    g = RB[R_SQ_GROUP + sq]
+    if RB[R_GROUP_STREETS + g] == 0:
+        return False
+    for q in range(RB[R_PLAYERS]):
+        if q != p and S[ALIVE + q] == 1 and S[GOWN + q * N_GROUPS + g] == RB[R_GROUP_SIZE + g] - 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def opponent_levels(S, RB, p):
+    """Building levels standing on opponents' streets (a hotel counts 5)."""
+    n = 0
+    for sq in range(N_SQ):
+        o = S[OWNER + sq]
+        if o >= 0 and o != p:
+            n += S[LEVEL + sq]
+    return n
+
+
+@njit(cache=True)
+def max_opponent_rent(S, RB, p):
+    """The highest street rent an opponent's square charges now."""
+    best = 0
+    for sq in range(N_SQ):
+        o = S[OWNER + sq]
+        if o >= 0 and o != p and S[MORT + sq] == 0 and RB[R_SQ_KIND + sq] == K_STREET:
+            lv = S[LEVEL + sq]
+            r = RB[R_SQ_RENT + sq * N_LEVELS + lv]
+            if lv == 0 and has_group(S, RB, o, RB[R_SQ_GROUP + sq]):
+                r *= 2
+            best = max(best, r)
+    return best
+
+
+@njit(cache=True)
+def reserve(pk, pp, p, S, RB):
+    """Cash seat p keeps back. The strong bot sizes it to the rents it may meet."""
+    r = pp[p, 0]
+    if pk[p] == STRONG:
+        r = max(r, 0.5 * max_opponent_rent(S, RB, p))
+    return r
+
+
+@njit(cache=True)
+def unowned_deeds(S, RB):
+    n = 0
+    for sq in range(N_SQ):
+        k = RB[R_SQ_KIND + sq]
+        if (k == 1 or k == 2 or k == 3) and S[OWNER + sq] < 0:
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# Buying and bidding
+
+
+@njit(cache=True)
+def want_buy(pk, pp, pt, p, S, RB, rng, sq):
+    """Buy deed sq at its printed price (the kernel has checked p can pay)?"""
+    kind = pk[p]
+    price = RB[R_SQ_PRICE + sq]
+    cash = S[CASH + p]
+    if kind == RANDOM:
+        return coin(pp, p, rng)
+    if kind == BUY_ALL:
+        return True
+    if completes_for(S, RB, p, sq) or blocks(S, RB, p, sq):
+        return True
+    return cash - price >= reserve(pk, pp, p, S, RB)
+
+
+@njit(cache=True)
+def max_bid(pk, pp, pt, q, S, RB, rng, sq):
+    """The most seat q will pay for deed sq in an auction (the kernel caps it at q's cash)."""
+    kind = pk[q]
+    price = RB[R_SQ_PRICE + sq]
+    cash = S[CASH + q]
+    if kind == RANDOM:
+        return int(uniform(rng, rng_policy(q)) * 2.0 * price)
+    if kind == BUY_ALL:
+        return min(cash, price)
+    v = pp[q, 2] * price
+    g = RB[R_SQ_GROUP + sq]
+    if completes_for(S, RB, q, sq):
+        v += 0.5 * set_value(pp, q, RB, g)
+    elif blocks(S, RB, q, sq):
+        v += 0.25 * set_value(pp, q, RB, g)
+    room = cash - 0.5 * reserve(pk, pp, q, S, RB)
+    return int(max(0.0, min(v, room)))
+
+
+@njit(cache=True)
+def house_bid(pk, pp, pt, q, S, RB, rng, sq):
+    """The most seat q pays for one scarce house to put on street sq (shortage auction)."""
+    cost = RB[R_SQ_HOUSE + sq]
+    if pk[q] == RANDOM:
+        return int(cost * (1.0 + uniform(rng, rng_policy(q))))
+    room = S[CASH + q] - reserve(pk, pp, q, S, RB)
+    return int(max(0.0, min(2.0 * cost, room)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Jail
+
+
+JAIL_ROLL, JAIL_PAY, JAIL_CARD = range(3)
+
+
+@njit(cache=True)
+def jail_choice(pk, pp, pt, p, S, RB, rng):
+    """JAIL_ROLL (try for doubles), JAIL_PAY (pay the fine) or JAIL_CARD (use a card)."""
+    has_card = S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] > 0
+    can_pay = S[CASH + p] >= RB[R_JAIL_FINE]
+    kind = pk[p]
+    if kind == RANDOM:
+        r = randint(rng, rng_policy(p), 3)
+        if r == JAIL_CARD and has_card:
+            return JAIL_CARD
+        if r == JAIL_PAY and can_pay:
+            return JAIL_PAY
+        return JAIL_ROLL
+    late = unowned_deeds(S, RB) <= pp[p, 5] or opponent_levels(S, RB, p) >= pp[p, 6]
+    if late:
+        return JAIL_ROLL
+    if has_card:
+        return JAIL_CARD
+    if can_pay:
+        return JAIL_PAY
+    return JAIL_ROLL
+
+
+# ---------------------------------------------------------------------------------------------
+# Building
+
+
+@njit(cache=True)
+def build_gain(RB, pt, sq, lv):
+    """Extra rent per opponent roll from adding a level to sq, per dollar."""
+    gain = RB[R_SQ_RENT + sq * N_LEVELS + lv + 1] - RB[R_SQ_RENT + sq * N_LEVELS + lv]
+    if lv == 0:
+        gain = RB[R_SQ_RENT + sq * N_LEVELS + 1] - 2 * RB[R_SQ_RENT + sq * N_LEVELS]
+    freq = pt[sq] if pt.shape[0] > sq else 0.025
+    return gain * freq / RB[R_SQ_HOUSE + sq]
+
+
+@njit(cache=True)
+def choose_build(pk, pp, pt, p, S, RB, rng):
+    """The street to add a level to next, or -1 to stop. Must be legal and affordable."""
+    kind = pk[p]
+    cash = S[CASH + p]
+    if kind == RANDOM:
+        if not coin(pp, p, rng):
+            return -1
+        n = 0
+        for sq in range(N_SQ):
+            if can_build(S, RB, p, sq, True):
+                n += 1
+        if n == 0:
+            return -1
+        k = randint(rng, rng_policy(p), n)
+        for sq in range(N_SQ):
+            if can_build(S, RB, p, sq, True):
+                if k == 0:
+                    return sq
+                k -= 1
+        return -1
+    cheapest = cheapest_house(S, RB, p)
+    if cheapest == 0 or cash < cheapest:
+        return -1
+    keep = reserve(pk, pp, p, S, RB)
+    if cash - keep < cheapest:
+        return -1
+    limit = pp[p, 1]
+    best = -1
+    best_score = -1.0
+    for g in range(N_GROUPS):
+        if RB[R_GROUP_STREETS + g] == 0 or not has_group(S, RB, p, g):
+            continue
+        for j in range(RB[R_GROUP_SIZE + g]):
+            sq = group_sq(RB, g, j)
+            if not can_build(S, RB, p, sq, True):
+                continue
+            if cash - RB[R_SQ_HOUSE + sq] < keep:
+                continue
+            lv = S[LEVEL + sq]
+            # below the build_to mark comes first; then the richest gain per dollar
+            score = 0.0
+            if lv < limit:
+                score = 1000.0
+            if kind == STRONG:
+                score += build_gain(RB, pt, sq, lv) * 1000.0
+            else:
+                score += RB[R_SQ_HOUSE + sq] / 1000.0 + sq / 100000.0  # pricier groups first
+            if score > best_score:
+                best = sq
+                best_score = score
+    return best
+
+
+# ---------------------------------------------------------------------------------------------
+# Raising cash, mortgages
+
+
+@njit(cache=True)
+def choose_liquidation(pk, pp, pt, p, S, RB, rng, need):
+    """To raise `need` more dollars: sq * 2 to sell one level at sq, sq * 2 + 1 to mortgage
+    sq, -1 when nothing is left. Order: deeds outside complete groups (cheapest rent first),
+    then deeds of complete unbuilt groups, then buildings of the cheapest group."""
+    if pk[p] == RANDOM:
+        n = 0
+        for sq in range(N_SQ):
+            n += can_mortgage(S, RB, p, sq) + can_sell(S, RB, p, sq)
+        if n > 0:
+            k = randint(rng, rng_policy(p), n)
+            for sq in range(N_SQ):
+                if can_mortgage(S, RB, p, sq):
+                    if k == 0:
+                        return sq * 2 + 1
+                    k -= 1
+                if can_sell(S, RB, p, sq):
+                    if k == 0:
+                        return sq * 2
+                    k -= 1
+        return -1
+    # One pass per group (what can_mortgage / can_sell would check per square); ties go to
+    # the lower square, as a scan of the board in order would.
+    best = -1
+    best_sq = N_SQ
+    best_score = 1 << 30
+    even = RB[R_EVEN_BUILD] == 1
+    for g in range(N_GROUPS):
+        if S[GOWN + p * N_GROUPS + g] == 0:
+            continue
+        size = RB[R_GROUP_SIZE + g]
+        streets = RB[R_GROUP_STREETS + g] == 1
+        built = 0
+        hi = 0
+        for k in range(size):
+            lv = S[LEVEL + group_sq(RB, g, k)]
+            built += lv
+            hi = max(hi, lv)
+        whole = streets and S[GOWN + p * N_GROUPS + g] == size
+        for k in range(size):
+            sq = group_sq(RB, g, k)
+            if S[OWNER + sq] != p:
+                continue
+            lv = S[LEVEL + sq]
+            score = -1
+            code = -1
+            if S[MORT + sq] == 0 and (not streets or built == 0):
+                score = RB[R_SQ_PRICE + sq] + (10000 if whole else 0)
+                code = sq * 2 + 1
+            elif lv > 0 and (lv == hi or not even):
+                score = 100000 + RB[R_SQ_HOUSE + sq] * 10 - lv
+                code = sq * 2
+            if code >= 0 and (score < best_score or (score == best_score and sq < best_sq)):
+                best = code
+                best_sq = sq
+                best_score = score
+    return best
+
+
+@njit(cache=True)
+def short_of_build_to(pp, p, S, RB):
+    """p holds a whole colour group (without mortgages) still below its build_to mark."""
+    for g in range(N_GROUPS):
+        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+            for k in range(RB[R_GROUP_SIZE + g]):
+                sq = group_sq(RB, g, k)
+                if S[LEVEL + sq] < pp[p, 1]:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def choose_funding(pk, pp, pt, p, S, RB, rng):
+    """A deed to mortgage now to pay for houses, or -1. Bots with fund=1 mortgage the cheapest
+    deed outside their complete groups while a complete group is below build_to and the cash
+    (after the reserve) does not cover its next house."""
+    if pp[p, 10] < 0.5 or pk[p] == RANDOM:
+        return -1
+    need = 0
+    for g in range(N_GROUPS):
+        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+            low = HOTEL
+            mortgaged = False
+            for k in range(RB[R_GROUP_SIZE + g]):
+                sq = group_sq(RB, g, k)
+                low = min(low, S[LEVEL + sq])
+                mortgaged = mortgaged or S[MORT + sq] == 1
+            if not mortgaged and low < pp[p, 1] and S[G_HOUSES] > 0:
+                cost = RB[R_SQ_HOUSE + group_sq(RB, g, 0)]
+                if need == 0 or cost < need:
+                    need = cost
+    if need == 0 or S[CASH + p] - reserve(pk, pp, p, S, RB) >= need:
+        return -1
+    best = -1
+    best_price = 1 << 30
+    for sq in range(N_SQ):
+        if S[OWNER + sq] == p and S[MORT + sq] == 0 and can_mortgage(S, RB, p, sq):
+            g = RB[R_SQ_GROUP + sq]
+            if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+                continue
+            if RB[R_SQ_PRICE + sq] < best_price:
+                best = sq
+                best_price = RB[R_SQ_PRICE + sq]
+    return best
+
+
+@njit(cache=True)
+def choose_unmortgage(pk, pp, pt, p, S, RB, rng):
+    """A mortgaged deed to lift now, or -1. A bot that mortgages to build (fund=1) lifts
+    mortgages only once its complete groups reach build_to."""
+    if S[MORT_N + p] == 0 or pp[p, 9] < 0.5:
+        return -1
+    if pp[p, 10] >= 0.5 and short_of_build_to(pp, p, S, RB):
+        return -1
+    if pk[p] == RANDOM and not coin(pp, p, rng):
+        return -1
+    if S[CASH + p] < 33:  # the cheapest mortgage to lift (30 + 10%)
+        return -1
+    room = S[CASH + p] - reserve(pk, pp, p, S, RB)
+    best = -1
+    best_score = -1.0
+    for sq in range(N_SQ):
+        if S[OWNER + sq] == p and S[MORT + sq] == 1 and unmortgage_cost(RB, sq) <= room:
+            g = RB[R_SQ_GROUP + sq]
+            score = float(RB[R_SQ_PRICE + sq])
+            if has_group(S, RB, p, g):
+                score += 10000.0
+            if score > best_score:
+                best = sq
+                best_score = score
+    return best
+
+
+@njit(cache=True)
+def lift_received_mortgage(pk, pp, pt, p, S, RB, rng, sq):
+    """Seat p has just received mortgaged deed sq (interest paid): lift the mortgage now?"""
+    if pk[p] == RANDOM:
+        return coin(pp, p, rng) and S[CASH + p] >= RB[R_SQ_MORTGAGE + sq]
+    return S[CASH + p] - RB[R_SQ_MORTGAGE + sq] >= reserve(pk, pp, p, S, RB) and pp[p, 9] >= 0.5
+
+
+# ---------------------------------------------------------------------------------------------
+# Trading
+
+
+@njit(cache=True)
+def tradable(S, RB, sq):
+    """A deed may change hands only when no buildings stand on its group."""
+    g = RB[R_SQ_GROUP + sq]
+    return RB[R_GROUP_STREETS + g] == 0 or group_buildings(S, RB, g) == 0
+
+
+@njit(cache=True)
+def main_holder(S, RB, p, g):
+    """The opponent holding most of the deeds of group g that p lacks, or -1 when p holds none
+    or all of g, or some are still unowned. Ties go to the lower seat."""
+    size = RB[R_GROUP_SIZE + g]
+    mine = S[GOWN + p * N_GROUPS + g]
+    if mine == 0 or mine == size:
+        return -1
+    best = -1
+    best_n = 0
+    for q in range(RB[R_PLAYERS]):
+        if q == p:
+            continue
+        n = S[GOWN + q * N_GROUPS + g]
+        if n > 0 and S[ALIVE + q] == 0:
+            return -1
+        if n > best_n:
+            best = q
+            best_n = n
+    for k in range(size):
+        if S[OWNER + group_sq(RB, g, k)] < 0:
+            return -1
+    return best
+
+
+@njit(cache=True)
+def propose_trade(pk, pp, pt, p, S, RB, rng):
+    """Fill the trade scratch (TR_*) with an offer from p and return the partner, or -1.
+
+    Only sets give a reason to trade: p asks the opponent holding most of the deeds it lacks in
+    one colour group for all of them. When that completes the group, the offer is worth the
+    set's value to p; when other holders remain it is a step towards the set, worth less. p
+    adds the deed that completes one of the partner's groups when it has one (a swap) and cash
+    for the rest. p offers each partner at most once per change of the board (TRADE_STAMP), so
+    refused offers are not repeated until something changes."""
+    if pk[p] == RANDOM or pp[p, 3] <= 0.0:
+        return -1
+    epoch_mark = trade_mark(S)
+    keep = reserve(pk, pp, p, S, RB)
+    best_g = -1
+    best_q = -1
+    best_v = 0.0
+    for g in range(N_GROUPS):
+        if RB[R_GROUP_STREETS + g] == 0:
+            continue
+        q = main_holder(S, RB, p, g)
+        if q < 0 or S[TRADE_STAMP + p * MAX_PLAYERS + q] == epoch_mark:
+            continue
+        v = set_value(pp, p, RB, g)
+        if S[GOWN + p * N_GROUPS + g] + S[GOWN + q * N_GROUPS + g] < RB[R_GROUP_SIZE + g]:
+            v *= 0.3  # a step towards the set
+        if v > best_v:
+            best_v = v
+            best_g = g
+            best_q = q
+    if best_g < 0:
+        return -1
+    g = best_g
+    q = best_q
+    S[TRADE_STAMP + p * MAX_PLAYERS + q] = epoch_mark
+    S[TR_N_GIVE] = 0
+    S[TR_N_GET] = 0
+    S[TR_JAIL_GIVE] = 0
+    S[TR_JAIL_GET] = 0
+    price = 0
+    cost = 0  # interest due on mortgaged deeds received
+    for k in range(RB[R_GROUP_SIZE + g]):
+        sq = group_sq(RB, g, k)
+        if S[OWNER + sq] == q:
+            S[TR_GET + S[TR_N_GET]] = sq
+            S[TR_N_GET] += 1
+            price += RB[R_SQ_PRICE + sq]
+            if S[MORT + sq] == 1:
+                cost += interest(RB, sq)
+    # a swap: the deed of p that completes one of q's groups (groups without buildings)
+    swap_value = 0.0
+    for h in range(N_GROUPS):
+        if h == g or RB[R_GROUP_STREETS + h] == 0:
+            continue
+        if S[GOWN + q * N_GROUPS + h] != RB[R_GROUP_SIZE + h] - 1 or group_buildings(S, RB, h) > 0:
+            continue
+        sq_h = -1
+        for k in range(RB[R_GROUP_SIZE + h]):
+            sq = group_sq(RB, h, k)
+            if S[OWNER + sq] != q:
+                sq_h = sq
+        if sq_h >= 0 and S[OWNER + sq_h] == p and S[MORT + sq_h] == 0:
+            S[TR_GIVE] = sq_h
+            S[TR_N_GIVE] = 1
+            swap_value = RB[R_SQ_PRICE + sq_h] + set_value(pp, p, RB, h)
+            break
+    offer = price + 0.5 * pp[p, 3] * best_v - swap_value
+    room = S[CASH + p] - cost - 0.5 * keep
+    if S[TR_N_GIVE] == 0 and room < price:
+        return -1  # cannot even pay the printed price
+    S[TR_CASH] = int(max(0.0, min(offer, room)))
+    if not trade_legal(S, RB, p, q):
+        return -1
+    return q
+
+
+@njit(cache=True)
+def trade_balance(pk, pp, q, p, S, RB):
+    """How much better off seat q (the partner) is after the trade in the scratch, as q sees
+    it: cash and deeds received minus deeds given, where handing p a complete group costs
+    `danger` times its value and completing one of q's own groups is worth its value."""
+    gain = float(S[TR_CASH])
+    for k in range(S[TR_N_GIVE]):  # q receives these
+        sq = S[TR_GIVE + k]
+        gain += RB[R_SQ_PRICE + sq]
+        if S[MORT + sq] == 1:
+            gain -= RB[R_SQ_MORTGAGE + sq]
+        if completes_for(S, RB, q, sq):
+            gain += set_value(pp, q, RB, RB[R_SQ_GROUP + sq])
+    for k in range(S[TR_N_GET]):  # q gives these
+        sq = S[TR_GET + k]
+        gain -= RB[R_SQ_PRICE + sq]
+        g = RB[R_SQ_GROUP + sq]
+        mine = S[GOWN + q * N_GROUPS + g]
+        if RB[R_GROUP_STREETS + g] == 1 and mine >= RB[R_GROUP_SIZE + g] - 1 and mine > S[GOWN + p * N_GROUPS + g]:
+            gain -= 0.5 * set_value(pp, q, RB, g)  # q was one deed away from the set itself
+        if S[MORT + sq] == 1:
+            gain += RB[R_SQ_MORTGAGE + sq]
+    # does p end with a complete group it did not have?
+    for k in range(S[TR_N_GET]):
+        g = RB[R_SQ_GROUP + S[TR_GET + k]]
+        if RB[R_GROUP_STREETS + g] == 0 or has_group(S, RB, p, g):
+            continue
+        n_after = S[GOWN + p * N_GROUPS + g]
+        for j in range(S[TR_N_GET]):
+            n_after += RB[R_SQ_GROUP + S[TR_GET + j]] == g
+        if n_after == RB[R_GROUP_SIZE + g]:
+            gain -= pp[q, 4] * set_value(pp, q, RB, g)
+            break
+    gain += 50.0 * (S[TR_JAIL_GIVE] - S[TR_JAIL_GET])
+    return gain
+
+
+@njit(cache=True)
+def respond_trade(pk, pp, pt, q, p, S, RB, rng):
+    """Seat q's answer to p's offer in the scratch: 0 accept, -1 reject, or c > 0: accept for
+    c more dollars (a counter-offer p may take or leave)."""
+    if pk[q] == RANDOM:
+        return 0 if coin(pp, q, rng) else -1
+    gain = trade_balance(pk, pp, q, p, S, RB)
+    if gain >= 0.0:
+        return 0
+    need = int(-gain) + 1
+    need = (need + 9) // 10 * 10
+    if S[CASH + p] - S[TR_CASH] < need:
+        return -1
+    return need
+
+
+@njit(cache=True)
+def accept_counter(pk, pp, pt, p, q, S, RB, rng, extra):
+    """Proposer p takes q's counter (extra dollars on top of its offer)?"""
+    if pk[p] == RANDOM:
+        return coin(pp, p, rng)
+    total = S[TR_CASH] + extra
+    g = RB[R_SQ_GROUP + S[TR_GET]]
+    price = 0
+    for k in range(S[TR_N_GET]):
+        price += RB[R_SQ_PRICE + S[TR_GET + k]]
+    swap = 0.0
+    for k in range(S[TR_N_GIVE]):
+        sq = S[TR_GIVE + k]
+        swap += RB[R_SQ_PRICE + sq] + set_value(pp, p, RB, RB[R_SQ_GROUP + sq])
+    v = set_value(pp, p, RB, g)
+    if S[GOWN + p * N_GROUPS + g] + S[TR_N_GET] < RB[R_GROUP_SIZE + g]:
+        v *= 0.3
+    limit = price + pp[p, 3] * v - swap
+    room = S[CASH + p] - 0.5 * reserve(pk, pp, p, S, RB)
+    return total <= limit and total <= room
+
+
+@njit(cache=True)
+def management_settled(pk, pp, p, cash, memo_cash):
+    """Seat p found nothing to lift or build with `memo_cash` on the present board: is the
+    answer still nothing with `cash`? Lifting and building only get easier with more cash, so
+    yes when cash is not higher; a bot that mortgages to build (fund=1) decides differently
+    with less cash, so only when cash is the same. Random bots are always asked again."""
+    if pk[p] == RANDOM:
+        return False
+    if pp[p, 10] >= 0.5:
+        return cash == memo_cash
+    return cash <= memo_cash

@@ -1,0 +1,53 @@
+"""The classic analyses from Python: property values, house-rule effects, reports."""
+
+import numpy as np
+
+from sim.classic import api
+from sim.classic.rules import GROUP_NAMES, ClassicRules
+
+
+def test_property_values_report():
+    df = api.simulate(3000, 3, seed=2, detail=True)
+    t = api.property_values(df)
+    assert list(t["set"]) == list(GROUP_NAMES)
+    assert ((t["share_of_games_held"] >= 0) & (t["share_of_games_held"] <= 1)).all()
+    assert (t["rent_per_game"] >= 0).all() and t["rent_per_game"].sum() > 0
+    held = t[t["share_of_games_held"] > 0.05]
+    assert (held["invested_when_held"] > 0).all() and (held["payback_turns"] > 0).all()
+    # rent by group adds up to the rent the seats received
+    total = sum(df[f"rent_received_{s}"].sum() for s in range(3))
+    assert abs(t["rent_per_game"].sum() * len(df) - total) < 1e-6 * total
+    # holding a colour group helps: the orange set's holders win more than the rest
+    orange = t.set_index("set").loc["orange"]
+    assert orange["win_rate_if_held"] > orange["win_rate_if_not"]
+    assert "## 3 players" in api.render_property_values({3: t})
+
+
+def test_house_rule_effects_uses_the_same_seeds_in_every_row():
+    t = api.house_rule_effects(200, 4, seed=1, variants={"no_trading": {"trading": False},
+                                                         "double_go_salary": {"double_go_salary": True}})
+    assert list(t["rules"]) == ["official", "no_trading", "double_go_salary"]
+    official, no_trading = t.iloc[0], t.iloc[1]
+    assert no_trading["trades"] == 0 and official["trades"] > 0
+    assert no_trading["hit_turn_limit"] > official["hit_turn_limit"]
+    assert "| official |" in api.render_house_rules(t, 200, 4)
+
+
+def test_report_mentions_the_turn_limit_and_per_game_counts():
+    df = api.simulate(500, 4, seed=9, rules=ClassicRules(max_rounds=30))
+    text = api.render_report(df)
+    assert "stopped at the turn limit (30 rounds" in text
+    assert df["hit_turn_limit"].mean() > 0.5
+    s = api.summarize(df)
+    np.testing.assert_allclose(s["by_seat"]["win_rate"].sum(), 1.0)
+
+
+def test_the_strong_bot_beats_the_others_heads_up():
+    # seats alternate so the first-player advantage cancels; each interval excludes 50%
+    for other in ("buy_all", "three_houses", "trader", "random"):
+        a = api.simulate(1500, 2, ["strong", other], seed=21)
+        b = api.simulate(1500, 2, [other, "strong"], seed=22)
+        wins = np.concatenate([a["win_0"].to_numpy(), b["win_1"].to_numpy()])
+        mean = wins.mean()
+        half = 1.96 * wins.std(ddof=1) / np.sqrt(len(wins))
+        assert mean - half > 0.5, (other, mean, half)
