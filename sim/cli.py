@@ -34,6 +34,39 @@ Threads = Annotated[Optional[int], typer.Option(help="Threads to use (default: a
 ChunkSize = Annotated[int, typer.Option(help="Games per chunk (progress and memory only).")]
 
 
+def _finish_simulation(api, df, games, out, as_json, to_json, extra_tables=()) -> None:
+    """The common end of every `<game> simulate`: summarize, write the run folder when --out is
+    given (tables, report, plot, manifest), then print the report or the JSON summary.
+    `extra_tables` names further summary tables written as <name>_by_seat.csv."""
+    from sim.core import results
+
+    summary = api.summarize(df)
+    report = api.render_report(df, summary)
+    if out is not None:
+        files = {
+            "games.parquet": df.to_parquet,
+            "seats.parquet": api.seat_table(df).to_parquet,
+            "summary_by_seat.csv": lambda p: summary["by_seat"].to_csv(p, index=False),
+            "summary_by_policy.csv": lambda p: summary["by_policy"].to_csv(p, index=False),
+        }
+        for name in extra_tables:
+            files[f"{name}_by_seat.csv"] = lambda p, name=name: summary[name].to_csv(p, index=False)
+        files.update(
+            {
+                "report.md": results.write_text(report),
+                "win_rate_by_seat.png": lambda p: api.plot_win_rates(df, p, summary),
+                "manifest.json": results.write_json(results.manifest(games=games, **df.attrs)),
+            }
+        )
+        results.write_dir(out, files)
+    if as_json:
+        print(json.dumps(to_json(summary), indent=2))
+    else:
+        print(report, end="")
+        if out is not None:
+            print(f"\nWrote {out}/ (games.parquet, report.md, win_rate_by_seat.png, manifest.json)")
+
+
 @chance_app.command("simulate")
 def chance_simulate(
     games: Games = 100_000,
@@ -65,27 +98,7 @@ def chance_simulate(
     df = api.simulate(
         games, players, seat, rules, seed, threads, chunk_size, check, progress=progress and not as_json
     )
-    summary = api.summarize(df)
-    report = api.render_report(df, summary)
-    if out is not None:
-        results.write_dir(
-            out,
-            {
-                "games.parquet": df.to_parquet,
-                "seats.parquet": api.seat_table(df).to_parquet,
-                "summary_by_seat.csv": lambda p: summary["by_seat"].to_csv(p, index=False),
-                "summary_by_policy.csv": lambda p: summary["by_policy"].to_csv(p, index=False),
-                "report.md": results.write_text(report),
-                "win_rate_by_seat.png": lambda p: api.plot_win_rates(df, p, summary),
-                "manifest.json": results.write_json(results.manifest(games=games, **df.attrs)),
-            },
-        )
-    if as_json:
-        print(json.dumps(_summary_json(summary), indent=2))
-    else:
-        print(report, end="")
-        if out is not None:
-            print(f"\nWrote {out}/ (games.parquet, report.md, win_rate_by_seat.png, manifest.json)")
+    _finish_simulation(api, df, games, out, as_json, _summary_json)
 
 
 def _summary_json(summary) -> dict:
@@ -390,28 +403,7 @@ def deal_simulate(
     df = api.simulate(
         games, players, seat, rules, seed, threads, chunk_size, check, progress=progress and not as_json
     )
-    summary = api.summarize(df)
-    report = api.render_report(df, summary)
-    if out is not None:
-        results.write_dir(
-            out,
-            {
-                "games.parquet": df.to_parquet,
-                "seats.parquet": api.seat_table(df).to_parquet,
-                "summary_by_seat.csv": lambda p: summary["by_seat"].to_csv(p, index=False),
-                "summary_by_policy.csv": lambda p: summary["by_policy"].to_csv(p, index=False),
-                "actions_by_seat.csv": lambda p: summary["actions"].to_csv(p, index=False),
-                "report.md": results.write_text(report),
-                "win_rate_by_seat.png": lambda p: api.plot_win_rates(df, p, summary),
-                "manifest.json": results.write_json(results.manifest(games=games, **df.attrs)),
-            },
-        )
-    if as_json:
-        print(json.dumps(_deal_summary_json(summary), indent=2))
-    else:
-        print(report, end="")
-        if out is not None:
-            print(f"\nWrote {out}/ (games.parquet, report.md, win_rate_by_seat.png, manifest.json)")
+    _finish_simulation(api, df, games, out, as_json, _deal_summary_json, extra_tables=("actions",))
 
 
 def _deal_summary_json(summary) -> dict:
@@ -501,27 +493,7 @@ def classic_simulate(
         results.check_new_dir(out)
     df = api.simulate(games, players, seat, rules, seed, threads, chunk_size, check,
                       progress=progress and not as_json)
-    summary = api.summarize(df)
-    report = api.render_report(df, summary)
-    if out is not None:
-        results.write_dir(
-            out,
-            {
-                "games.parquet": df.to_parquet,
-                "seats.parquet": api.seat_table(df).to_parquet,
-                "summary_by_seat.csv": lambda p: summary["by_seat"].to_csv(p, index=False),
-                "summary_by_policy.csv": lambda p: summary["by_policy"].to_csv(p, index=False),
-                "report.md": results.write_text(report),
-                "win_rate_by_seat.png": lambda p: api.plot_win_rates(df, p, summary),
-                "manifest.json": results.write_json(results.manifest(games=games, **df.attrs)),
-            },
-        )
-    if as_json:
-        print(json.dumps(_classic_json(summary), indent=2))
-    else:
-        print(report, end="")
-        if out is not None:
-            print(f"\nWrote {out}/ (games.parquet, report.md, win_rate_by_seat.png, manifest.json)")
+    _finish_simulation(api, df, games, out, as_json, _classic_json)
 
 
 def _classic_json(summary) -> dict:
