@@ -125,6 +125,7 @@ CATALOG = Catalog(
                          "count (Cash cards kept) or board (Cash that beats the cheapest property on offer)",
                          "objective", 0.0),
     },
+    game="chance",
 )
 parse_policy = CATALOG.parse
 

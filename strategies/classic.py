@@ -113,7 +113,7 @@ KINDS = {
 
 
 CATALOG = Catalog(
-    N_PARAMS, PARAMS, {name: Kind(code, doc, _BASE | overrides) for name, (code, overrides, doc) in KINDS.items()}
+    N_PARAMS, PARAMS, {name: Kind(code, doc, _BASE | overrides) for name, (code, overrides, doc) in KINDS.items()}, game="classic"
 )
 parse_policy = CATALOG.parse
 

@@ -142,7 +142,7 @@ KINDS = {
 
 
 CATALOG = Catalog(
-    N_PARAMS, PARAMS, {name: Kind(code, doc, _BASE | overrides) for name, (code, overrides, doc) in KINDS.items()}
+    N_PARAMS, PARAMS, {name: Kind(code, doc, _BASE | overrides) for name, (code, overrides, doc) in KINDS.items()}, game="deal"
 )
 parse_policy = CATALOG.parse
 
