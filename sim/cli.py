@@ -204,6 +204,56 @@ def run(
     print(f"\nWrote {run_dir.path}/ (report.md, summary.csv, games/, manifest.json)")
 
 
+@app.command("tune")
+def tune(
+    spec: Annotated[Path, typer.Argument(help="Tune spec (TOML): game, table, [search], [goals], [race].")],
+    out: Annotated[
+        Optional[Path], typer.Option(help="Output folder (must not exist); default OUT_ROOT/NAME/tune-STAMP.")
+    ] = None,
+    out_root: Annotated[Path, typer.Option(help="Default outputs go to OUT_ROOT/NAME/tune-STAMP/.")] = Path("results"),
+    resume: Annotated[
+        bool, typer.Option(help="Finish an interrupted tune (the given --out, or the latest of this spec).")
+    ] = False,
+    save_preset: Annotated[
+        bool, typer.Option(help="Bot tuning: add the tuned policy to the game's preset file under the spec's preset name.")
+    ] = False,
+    workers: Annotated[Optional[int], typer.Option(help="Start a local Dask cluster with this many workers.")] = None,
+    threads: Threads = None,
+    progress: Annotated[bool, typer.Option(help="Progress on stderr.")] = True,
+) -> None:
+    """Search house-rule or policy parameters for the values that meet a table's goals."""
+    from sim.core import results, runs
+    from sim.core import tune as tuner
+    from sim.core.runner import check_run_args
+
+    check_run_args(1, 0, 1, threads)
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers must be at least 1 (got {workers})")
+    plan = tuner.load(spec)
+    if save_preset and not plan.spec["preset"]:
+        raise UsageError(f"--save-preset: {spec.name} names no preset (add preset = \"NAME\" to a bot tuning spec)")
+    if resume:
+        out = out if out is not None else tuner.find_partial(plan, out_root)
+    else:
+        out = out if out is not None else tuner.default_out(plan, out_root)
+        results.check_new_dir(out)
+        results.check_new_dir(tuner.work_dir(out))
+    log = tuner.stderr_log if progress else (lambda s: None)
+    log(f"{plan.spec['name']}: {len(plan.candidates)} candidates; working in {tuner.work_dir(out)}/")
+    pool = runs.DaskPool(workers, None) if workers else runs.LocalPool()
+    try:
+        report = tuner.tune(plan, out, pool, threads if workers is None else (threads or 1), progress, resume,
+                            save_preset, log)
+    except KeyboardInterrupt:
+        print(f"monosim: interrupted; finished games are kept in {tuner.work_dir(out)}; "
+              f"finish with: monosim tune {spec} --out {out} --resume", file=sys.stderr)
+        sys.exit(130)
+    finally:
+        pool.close()
+    print(report, end="")
+    print(f"\nWrote {out}/ (report.md, candidates.csv, tradeoff.png, games/, manifest.json)")
+
+
 @app.command("report")
 def report(results_dir: Annotated[Path, typer.Argument(help="A run folder, results/NAME/RUN-ID.")]) -> None:
     """Re-render report.md, the summary tables and the plots of a run from its stored games."""

@@ -85,6 +85,17 @@ def play(cell: dict, seed: int, first: int, n: int, threads: int | None) -> pd.D
     )
 
 
+# Minutes at a real table. Assumption: a turn (roll, flip a few cards, place them) takes about
+# 25 seconds and setting up and scoring about 2 minutes, so the default 4-player game of the
+# default bots (45 turns, 3.7 rounds) takes about 21 minutes, near the 20 minutes printed on the
+# box. A rough guide for comparing rule sets, not a measurement.
+SECONDS_PER_TURN, SETUP_MINUTES = 25.0, 2.0
+
+
+def minutes(games: pd.DataFrame) -> pd.Series:
+    return SETUP_MINUTES + games["turns"] * (SECONDS_PER_TURN / 60.0)
+
+
 def card_edits(cell: dict, seat: int) -> list[str]:
     """One more and one fewer of every card in the seat's deck; Bankrupt only one fewer (one
     more Bankrupt is plainly bad and not a question anyone asks)."""
@@ -130,4 +141,6 @@ ADAPTER = GameAdapter(
         "cash_won",
     ),
     length_cols=("rounds", "turns"),
+    unfinished_cols=("hit_round_limit",),
+    minutes=minutes,
 )

@@ -55,6 +55,15 @@ class GameAdapter:
     usage_cols: tuple[str, ...] = ()
     # game-length columns reported per cell
     length_cols: tuple[str, ...] = ("turns",)
+    # per-game flags (0/1) of a game that never ended properly: hit the turn/round limit, or
+    # stalled (the tuner's never_ending goal); empty: the game cannot say
+    unfinished_cols: tuple[str, ...] = ()
+    # per-game table -> estimated minutes at a real table (the tuner's length unit "minutes");
+    # None: the game has no justified estimate
+    minutes: Callable[[pd.DataFrame], "pd.Series"] | None = None
+    # per-seat column stem (``<stem>_<seat>``) that is 1 for the seat(s) last at mid-game (the
+    # tuner's comeback goal); None: the kernel records no mid-game standing
+    midgame_last_col: str | None = None
 
 
 # game name -> "module:attribute" of its adapter, imported only when used

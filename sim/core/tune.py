@@ -1,0 +1,1030 @@
+"""Tune house rules or a bot: search parameter values for those that meet a table's goals.
+
+A tune spec (docs/tuning.md) is an experiment spec (game, players, seats, rules) plus
+``[search]`` (the values to try, as experiment sweep axes), ``[goals]`` (bounds on measured
+outcomes and an optional objective) and ``[race]`` (the game budget). Every candidate is one
+experiment cell, checked by sim/core/experiment.py, and played through the game's adapter only.
+
+The search is a race under common random numbers: at rung r every surviving candidate has
+played the same games 0 .. n_r - 1 (seeded from (seed, g) as in every run), so differences
+between candidates are paired game by game. After each rung a candidate is dropped when its
+interval clearly misses a goal that another candidate may meet, when it is clearly worse on the
+objective than a candidate that surely meets the goals, or (successive halving) when it ranks
+in the bottom part. Drop decisions use intervals at a Bonferroni-corrected level over the
+candidates, so a good candidate is rarely dropped on noise. The finalists and the untouched
+table (the baseline) are then played again on fresh games, disjoint from the search games,
+and every number in the report comes from those confirmation games.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import math
+import shutil
+import sys
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sim.core import results
+from sim.core.experiment import ADAPTERS, NAME_RE, GameAdapter, _check_keys, _check_type, adapter, resolve
+from sim.core.runner import MAX_SEED, UsageError, progress_bar
+from sim.core.runs import RunDir, play_chunk, same_cells, utc_now
+from sim.core.stats import CONFIDENCE, mean_ci, paired_diff, wilson, z_value
+
+# Confirmation games are game indices CONFIRM_FIRST, CONFIRM_FIRST + 1, ... of the same master
+# seed: each game's seed comes from (seed, g), so they share nothing with the search games.
+CONFIRM_FIRST = 1 << 40
+CONFIRM_CHUNK = 10_000  # confirmation games per stored chunk (progress and memory)
+CONFIRM_K0 = 50_000  # chunk index of the first confirmation chunk (search rungs come first)
+
+TOP_KEYS = {
+    "name": str, "game": str, "description": str, "seed": int, "players": int, "seats": list,
+    "rules": dict, "search": dict, "goals": dict, "race": dict, "preset": str,
+}
+RACE_DEFAULTS = {
+    "first_games": 500,  # games per candidate at the first rung
+    "eta": 3,  # each rung plays eta times the games, and halving keeps 1 / eta
+    "max_games": 20_000,  # the most search games a candidate plays
+    "finalists": 3,  # candidates confirmed
+    "confirm_games": 20_000,  # fresh games per finalist (and the baseline)
+    "halving": True,  # also drop the lower ranks at each rung, not only clear losers
+    "sample": 0,  # >0: try this many grid points drawn at random (seeded) instead of all
+    "max_candidates": 400,  # a larger grid is an error unless sampled
+    "confidence": CONFIDENCE,  # of reported intervals; drops use 1 - (1 - it) / candidates
+}
+RACE_TYPES = {"first_games": int, "eta": int, "max_games": int, "finalists": int, "confirm_games": int,
+              "halving": bool, "sample": int, "max_candidates": int, "confidence": (int, float)}
+
+
+# ---- outcomes ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Est:
+    """One measured outcome: value and interval; per_game when it is a mean of per-game
+    values (then two candidates can be compared game by game)."""
+
+    value: float
+    low: float
+    high: float
+    per_game: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """What can be measured for a game (from its adapter) at a table of `players`."""
+
+    players: int
+    key_seat: int
+    length_cols: tuple[str, ...]
+    unfinished_cols: tuple[str, ...] = ()
+    minutes: Callable | None = None
+    midgame_last_col: str | None = None
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        return self.length_cols + (("minutes",) if self.minutes is not None else ())
+
+    def columns(self) -> list[str]:
+        """The per-game columns kept from each game table (everything measure() reads)."""
+        cols = ["game"] + [f"win_{s}" for s in range(self.players)] + list(self.length_cols)
+        cols += list(self.unfinished_cols)
+        if self.midgame_last_col:
+            cols += [f"{self.midgame_last_col}_{s}" for s in range(self.players)]
+        return cols
+
+
+def quantile_ci(x: np.ndarray, q: float, confidence: float) -> Est:
+    """Sample q-quantile with a distribution-free interval (order statistics whose ranks are
+    the binomial(n, q) count +- z standard deviations)."""
+    x = np.sort(np.asarray(x, float))
+    n = len(x)
+    if n == 0:
+        return Est(math.nan, math.nan, math.nan)
+    half = z_value(confidence) * math.sqrt(n * q * (1 - q))
+    lo, hi = max(0, math.floor(n * q - half)), min(n - 1, math.ceil(n * q + half))
+    return Est(float(np.quantile(x, q)), float(x[lo]), float(x[hi]))
+
+
+def _mean(x: np.ndarray, confidence: float) -> Est:
+    m, half = mean_ci(x, confidence)
+    return Est(m, m - half, m + half, x)
+
+
+def _rate(x: np.ndarray, confidence: float) -> Est:
+    low, high = wilson(x.sum(), len(x), confidence)
+    return Est(float(x.mean()), float(low), float(high), x)
+
+
+def measure(df: pd.DataFrame, out: Outcomes, confidence: float = CONFIDENCE) -> dict[str, Est]:
+    """Every outcome the game supports, from one candidate's per-game rows."""
+    df = df.sort_values("game", kind="stable")
+    wins = df[[f"win_{s}" for s in range(out.players)]].to_numpy(float)
+    m: dict[str, Est] = {}
+    m["win_rate"] = _rate(wins[:, out.key_seat], confidence)
+    for s in range(out.players):
+        m[f"win_{s}"] = _rate(wins[:, s], confidence)
+    rates = wins.mean(axis=0)
+    best, worst = int(np.argmax(rates)), int(np.argmin(rates))
+    # The interval is that of the paired difference of the two extreme seats; it takes the
+    # pair as given (the max - min of noisy rates is biased up by about 1/sqrt(games)).
+    adv = _mean(wins[:, best] - wins[:, worst], confidence)
+    m["seat_advantage"] = Est(adv.value, max(0.0, adv.low), adv.high)
+    m["best_seat"] = Est(best, best, best)
+    m["worst_seat"] = Est(worst, worst, worst)
+    for unit in out.units:
+        x = (out.minutes(df) if unit == "minutes" else df[unit]).to_numpy(float)
+        m[f"median_{unit}"] = quantile_ci(x, 0.5, confidence)
+        m[f"p90_{unit}"] = quantile_ci(x, 0.9, confidence)
+        m[f"mean_{unit}"] = _mean(x, confidence)
+    if out.unfinished_cols:
+        m["never_ending"] = _rate((df[list(out.unfinished_cols)].to_numpy() > 0).any(axis=1).astype(float),
+                                  confidence)
+    if out.midgame_last_col:
+        last = df[[f"{out.midgame_last_col}_{s}" for s in range(out.players)]].to_numpy(float)
+        m["comeback"] = _rate((wins * (last > 0)).sum(axis=1), confidence)
+    return m
+
+
+# ---- goals ---------------------------------------------------------------------------------
+
+# goal name -> (direction: +1 higher is better, -1 lower is better, 0 a target range; has a unit)
+GOALS = {
+    "seat_advantage": (-1, False),
+    "never_ending": (-1, False),
+    "comeback": (+1, False),
+    "win_rate": (+1, False),
+    "median_length": (0, True),
+    "mean_length": (0, True),
+    "p90_length": (0, True),
+}
+GOAL_DOC = {
+    "seat_advantage": "largest minus smallest seat win rate",
+    "never_ending": "share of games that hit the game's turn or round limit (or stalled)",
+    "comeback": "share of games won by the player last at mid-game",
+    "win_rate": "the key seat's win rate",
+    "median_length": "median game length",
+    "mean_length": "mean game length",
+    "p90_length": "game length that 90% of games stay within",
+}
+
+
+@dataclass(frozen=True)
+class Goal:
+    name: str
+    metric: str  # the measured column, e.g. median_minutes
+    low: float | None
+    high: float | None
+    direction: int
+
+    @property
+    def scale(self) -> float:
+        if self.low is not None and self.high is not None and self.high > self.low:
+            return self.high - self.low
+        bound = self.high if self.high is not None else self.low
+        return abs(bound) or 1.0
+
+    def violation(self, v: float) -> float:
+        """How far outside the bounds, in units of the goal's scale (0: met)."""
+        over = v - self.high if self.high is not None else 0.0
+        under = self.low - v if self.low is not None else 0.0
+        return max(0.0, over, under) / self.scale
+
+    def clearly_misses(self, e: Est) -> bool:
+        return (self.high is not None and e.low > self.high) or (self.low is not None and e.high < self.low)
+
+    def surely_meets(self, e: Est) -> bool:
+        return (self.high is None or e.high <= self.high) and (self.low is None or e.low >= self.low)
+
+    def verdict(self, e: Est) -> str:
+        if self.surely_meets(e):
+            return "yes"
+        return "no" if self.clearly_misses(e) else ("likely" if self.violation(e.value) == 0 else "unlikely")
+
+    def badness(self, v: float) -> float:
+        """Lower is better: the Pareto and tie-break coordinate of this goal."""
+        return -self.direction * v / self.scale if self.direction else self.violation(v)
+
+    def describe(self) -> str:
+        unit = self.metric.split("_", 1)[1] if GOALS[self.name][1] else ""
+        if self.low is not None and self.high is not None:
+            return f"{self.name} ({unit}) between {self.low:g} and {self.high:g}".replace(" ()", "")
+        side, bound = ("at most", self.high) if self.high is not None else ("at least", self.low)
+        return f"{self.name} ({unit}) {side} {bound:g}".replace(" ()", "")
+
+
+@dataclass(frozen=True)
+class Objective:
+    metric: str
+    sense: int  # +1 maximize, -1 minimize
+
+    def describe(self) -> str:
+        return f"{'maximize' if self.sense > 0 else 'minimize'} {self.metric}"
+
+
+def rank_key(m: dict[str, Est], goals: list[Goal], objective: Objective | None) -> tuple[float, float]:
+    """Sort key, lower first: total goal violation, then the objective (or, without one, how
+    comfortably the goals are met)."""
+    dist = sum(g.violation(m[g.metric].value) for g in goals)
+    if objective is not None:
+        second = -objective.sense * m[objective.metric].value
+    else:
+        second = sum(g.badness(m[g.metric].value) for g in goals)
+    return (round(dist, 12), second)
+
+
+def clearly_worse(c: dict[str, Est], d: dict[str, Est], objective: Objective, confidence: float) -> tuple[bool, str]:
+    """Is c clearly worse than d on the objective? Paired game by game when both are means of
+    per-game values over the same games, else by disjoint intervals."""
+    ec, ed = c[objective.metric], d[objective.metric]
+    if ec.per_game is not None and ed.per_game is not None and len(ec.per_game) == len(ed.per_game):
+        diff, half = paired_diff(ed.per_game, ec.per_game, confidence)
+        better = objective.sense * diff - half > 0
+        return better, f"{diff:+.4g} (+-{half:.2g}, paired)"
+    if objective.sense > 0:
+        return ed.low > ec.high, f"{ed.value - ec.value:+.4g} (intervals apart)"
+    return ed.high < ec.low, f"{ed.value - ec.value:+.4g} (intervals apart)"
+
+
+# ---- the spec ------------------------------------------------------------------------------
+
+
+@dataclass
+class Candidate:
+    id: int
+    cell: dict  # an experiment cell: players, seats, rules, deck_edits, labels
+    label: str
+    chunks: list[pd.DataFrame] = field(default_factory=list)
+    stage: str = "alive"  # alive, dropped, finalist, baseline
+    reason: str = ""
+    last_rung: int = -1
+    search: dict[str, Est] | None = None  # at the report confidence, from its search games
+    confirm: dict[str, Est] | None = None
+
+    def games(self) -> pd.DataFrame:
+        return pd.concat(self.chunks, ignore_index=True)
+
+
+@dataclass
+class TunePlan:
+    spec: dict  # resolved, JSON-ready
+    candidates: list[Candidate]
+    baseline: Candidate
+    goals: list[Goal]
+    objective: Objective | None
+    outcomes: Outcomes
+    tuned_seat: int | None  # bot tuning: the seat whose policy is searched
+    source: str = ""
+
+    @property
+    def game(self) -> GameAdapter:
+        return adapter(self.spec["game"])
+
+    def resolved(self) -> dict:
+        return {"spec": self.spec, "candidates": [c.cell for c in self.candidates], "baseline": self.baseline.cell}
+
+
+def load(path: Path) -> TunePlan:
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise UsageError(f"cannot read spec {path}: {e.strerror or e}") from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise UsageError(f"{path.name}: not valid TOML: {e}") from None
+    try:
+        plan = resolve_tune(raw)
+    except UsageError as e:
+        raise UsageError(f"{path.name}: {e}") from None
+    plan.source = text
+    return plan
+
+
+def _catalog(game: str):
+    """The game's policy Catalog (strategies/<game>.py exports CATALOG), or None."""
+    try:
+        return importlib.import_module(f"strategies.{game}").CATALOG
+    except (ImportError, AttributeError):
+        return None
+
+
+def _numbers(where: str, low, high, step) -> list:
+    for key, v in (("low", low), ("high", high), ("step", step)):
+        _check_type(f"{where}.{key}", v, (int, float))
+    if step <= 0 or high < low:
+        raise UsageError(f"{where}: need step > 0 and low <= high (got low={low}, high={high}, step={step})")
+    count = math.floor((high - low) / step + 1e-9) + 1
+    if count > 10_000:
+        raise UsageError(f"{where}: {count} values; use a larger step")
+    as_int = all(isinstance(v, int) for v in (low, high, step))
+    return [low + i * step if as_int else round(low + i * step, 10) for i in range(count)]
+
+
+def _axis_values(key: str, value, game: str) -> list:
+    """A [search] entry -> the list of values to try."""
+    where = f'search."{key}"' if "." in key else f"search.{key}"
+    if value == "switch":
+        return [False, True]
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict):
+        _check_keys(f"{where}.", value, ("low", "high", "step"))
+        if "step" not in value:
+            raise UsageError(f"{where}: give step (and low, high), a list of values, or \"switch\"")
+        low, high = value.get("low"), value.get("high")
+        parts = key.split(".")
+        if (low is None or high is None) and len(parts) == 3 and parts[0] == "seat":
+            # A policy parameter's range defaults to the one its catalog declares.
+            cat = _catalog(game)
+            param = cat.params.get(parts[2]) if cat is not None else None
+            if param is None:
+                raise UsageError(f"{where}: give low and high (no declared range for {parts[2]!r})")
+            low = param.low if low is None else low
+            high = param.high if high is None else high
+        if low is None or high is None:
+            raise UsageError(f"{where}: give low and high")
+        return _numbers(where, low, high, value["step"])
+    raise UsageError(f"{where}: expected a list of values, {{ low, high, step }} or \"switch\", got {value!r}")
+
+
+SEARCH_FORMS = ("rule.", "seat.")
+
+
+def resolve_tune(raw: dict) -> TunePlan:
+    _check_keys("", raw, TOP_KEYS)
+    for key, t in TOP_KEYS.items():
+        if key in raw:
+            _check_type(key, raw[key], t)
+    for key in ("name", "game", "search"):
+        if key not in raw:
+            raise UsageError(f"{key}: missing (required)")
+    if not NAME_RE.match(raw["name"]):
+        raise UsageError(f"name: {raw['name']!r} must be letters, digits, '-', '_' or '.' (it names a folder)")
+    game = adapter(raw["game"])
+    seed = raw.get("seed", 0)
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"seed: must be between 0 and 2**64 - 1 (got {seed})")
+    race = dict(RACE_DEFAULTS)
+    _check_keys("race.", raw.get("race", {}), RACE_DEFAULTS)
+    for key, value in raw.get("race", {}).items():
+        _check_type(f"race.{key}", value, RACE_TYPES[key])
+        race[key] = value
+    for key in ("first_games", "eta", "max_games", "finalists", "confirm_games", "max_candidates"):
+        if race[key] < (2 if key == "eta" else 1):
+            raise UsageError(f"race.{key}: must be at least {2 if key == 'eta' else 1} (got {race[key]})")
+    if race["sample"] < 0:
+        raise UsageError(f"race.sample: must be 0 (all) or more (got {race['sample']})")
+    if race["first_games"] > race["max_games"]:
+        raise UsageError("race.first_games: must not exceed race.max_games")
+    if not 0.5 <= race["confidence"] < 1:
+        raise UsageError(f"race.confidence: must be in [0.5, 1) (got {race['confidence']})")
+
+    # The base table, checked by the experiment layer (one cell, no sweep).
+    base_raw = {k: raw[k] for k in ("name", "game", "seed", "players", "seats", "rules") if k in raw}
+    base_plan = resolve(base_raw)
+    players = base_plan.cells[0]["players"]
+
+    # [search]: experiment sweep axes, each value list checked on its own so a bad value is
+    # blamed on its own key.
+    search = raw["search"]
+    if not search:
+        raise UsageError("search: empty; name at least one rule or policy parameter to search")
+    axes = []
+    for key, value in search.items():
+        where = f'search."{key}"' if "." in key else f"search.{key}"
+        if not key.startswith(SEARCH_FORMS):
+            raise UsageError(f'{where}: search "rule.KEY" (house rules) or "seat.S.PARAM" / "seat.S" (a bot)')
+        values = _axis_values(key, value, raw["game"])
+        try:
+            resolve({**base_raw, "sweep": {key: values}})
+        except UsageError as e:
+            msg = str(e)
+            raise UsageError(msg.replace(f'sweep."{key}"', where).replace(f"sweep.{key}", where)) from None
+        axes.append((key, values))
+
+    seats_searched = {k.split(".")[1] for k, _ in axes if k.startswith("seat.")}
+    tuned_seat = None
+    if seats_searched:
+        if "all" in seats_searched or len(seats_searched) > 1:
+            raise UsageError(f"search: bot tuning searches one seat's policy; got seats {', '.join(sorted(seats_searched))}")
+        tuned_seat = int(seats_searched.pop())
+    if "preset" in raw:
+        if tuned_seat is None:
+            raise UsageError("preset: only bot tuning (a \"seat.S.PARAM\" search) writes a preset")
+        if not raw["preset"].isidentifier() or raw["preset"] in (_catalog(raw["game"]).kinds if _catalog(raw["game"]) else ()):
+            raise UsageError(f"preset: {raw['preset']!r} must be letters, digits and _, and not a policy kind")
+
+    out = Outcomes(
+        players=players,
+        key_seat=tuned_seat if tuned_seat is not None else 0,
+        length_cols=tuple(game.length_cols),
+        unfinished_cols=tuple(game.unfinished_cols),
+        minutes=game.minutes,
+        midgame_last_col=game.midgame_last_col,
+    )
+    goals, objective = _goals(raw.get("goals", {}), game, out, tuned_seat)
+
+    grid = math.prod(len(v) for _, v in axes)
+    combos: list[tuple] | None = None
+    if race["sample"] and race["sample"] < grid:
+        rng = np.random.default_rng([seed, 0x7475_6E65])  # its own stream: 'tune'
+        picks = sorted(rng.choice(grid, size=race["sample"], replace=False).tolist())
+        lists = [v for _, v in axes]
+        combos = [_unrank(i, lists) for i in picks]
+    elif grid > race["max_candidates"]:
+        raise UsageError(
+            f"search: {grid} candidates is more than race.max_candidates = {race['max_candidates']}; "
+            "use coarser steps, fewer values, or race.sample = N"
+        )
+    else:
+        combos = list(itertools.product(*[v for _, v in axes]))
+
+    candidates = []
+    for i, combo in enumerate(combos):
+        sweep = {key: [value] for (key, _), value in zip(axes, combo)}
+        try:
+            cell = resolve({**base_raw, "sweep": sweep}).cells[0]
+        except UsageError as e:
+            label = ", ".join(f"{k}={v}" for k, v in zip([k for k, _ in axes], combo))
+            raise UsageError(f"candidate {i} ({label}): {str(e).split(': ', 1)[-1]}") from None
+        cell = {k: cell[k] for k in ("players", "seats", "rules", "deck_edits", "labels")}
+        candidates.append(Candidate(i, cell, _label(cell["labels"])))
+    base = base_plan.cells[0]
+    base_cell = {k: base[k] for k in ("players", "seats", "rules", "deck_edits")} | {"labels": {}}
+    baseline = Candidate(len(candidates), base_cell, "baseline (the spec's table as given)", stage="baseline")
+
+    spec = {
+        "name": raw["name"], "game": raw["game"], "description": raw.get("description", ""), "seed": seed,
+        "players": players, "seats": base["seats"], "rules": base["rules"],
+        "search": {k: v for k, v in axes}, "grid": grid,
+        "goals": [g.__dict__ for g in goals], "objective": objective.__dict__ if objective else None,
+        "race": race, "preset": raw.get("preset"), "tuned_seat": tuned_seat,
+    }
+    return TunePlan(spec, candidates, baseline, goals, objective, out, tuned_seat)
+
+
+def _unrank(i: int, lists: list[list]) -> tuple:
+    """The i-th combination of itertools.product(*lists)."""
+    combo = []
+    for values in reversed(lists):
+        i, r = divmod(i, len(values))
+        combo.append(values[r])
+    return tuple(reversed(combo))
+
+
+def _label(labels: dict) -> str:
+    short = {k: (k[5:] if k.startswith("rule.") else k) for k in labels}
+    return ", ".join(f"{short[k]}={v}" for k, v in labels.items())
+
+
+def _goals(table: dict, game: GameAdapter, out: Outcomes, tuned_seat) -> tuple[list[Goal], Objective | None]:
+    goals = []
+    for name, value in table.items():
+        if name == "objective":
+            continue
+        where = f"goals.{name}"
+        if name not in GOALS:
+            raise UsageError(f"{where}: unknown goal; known: {', '.join(GOALS)}, objective")
+        direction, has_unit = GOALS[name]
+        _check_type(where, value, dict)
+        _check_keys(f"{where}.", value, ("min", "max", "unit") if has_unit else ("min", "max"))
+        for k in ("min", "max"):
+            if k in value:
+                _check_type(f"{where}.{k}", value[k], (int, float))
+        if "min" not in value and "max" not in value:
+            raise UsageError(f"{where}: give min, max or both")
+        if "min" in value and "max" in value and value["min"] > value["max"]:
+            raise UsageError(f"{where}: min {value['min']} is above max {value['max']}")
+        metric = name
+        if has_unit:
+            unit = value.get("unit", out.length_cols[0])
+            _check_type(f"{where}.unit", unit, str)
+            if unit not in out.units:
+                raise UsageError(f"{where}.unit: {game.name} measures length in {', '.join(out.units)} (got {unit!r})")
+            metric = f"{name.split('_')[0]}_{unit}"
+        if name == "never_ending" and not out.unfinished_cols:
+            raise UsageError(f"{where}: {game.name} does not record games that never end")
+        if name == "comeback" and not out.midgame_last_col:
+            have = [g for g in ADAPTERS if adapter(g).midgame_last_col]
+            raise UsageError(
+                f"{where}: {game.name} records no mid-game standing, so a comeback cannot be measured "
+                f"(games that do: {', '.join(have) or 'none yet'})"
+            )
+        goals.append(Goal(name, metric, value.get("min"), value.get("max"), direction))
+    objective = None
+    if "objective" in table:
+        text = table["objective"]
+        _check_type("goals.objective", text, str)
+        words = text.split()
+        if len(words) != 2 or words[0] not in ("maximize", "minimize"):
+            raise UsageError(f'goals.objective: write "maximize METRIC" or "minimize METRIC" (got {text!r})')
+        metric = words[1]
+        if metric in ("median_length", "mean_length", "p90_length"):
+            unit = next((g.metric.split("_", 1)[1] for g in goals if g.name == metric), out.length_cols[0])
+            metric = f"{metric.split('_')[0]}_{unit}"
+        known = ["win_rate", "seat_advantage"] + [f"{s}_{u}" for u in out.units for s in ("median", "mean", "p90")]
+        known += ["never_ending"] * bool(out.unfinished_cols) + ["comeback"] * bool(out.midgame_last_col)
+        if metric not in known:
+            raise UsageError(f"goals.objective: unknown metric {words[1]!r}; known: {', '.join(known)}")
+        objective = Objective(metric, +1 if words[0] == "maximize" else -1)
+    elif tuned_seat is not None:
+        objective = Objective("win_rate", +1)  # bot tuning: the seat's win rate by default
+    if not goals and objective is None:
+        raise UsageError("goals: give at least one goal or an objective")
+    return goals, objective
+
+
+# ---- the race ------------------------------------------------------------------------------
+
+
+def rungs(race: dict) -> list[int]:
+    """Cumulative search games per candidate at each rung: first, first * eta, ..., max."""
+    n, out = race["first_games"], []
+    while n < race["max_games"]:
+        out.append(n)
+        n *= race["eta"]
+    return out + [race["max_games"]]
+
+
+PlayBatch = Callable[[list[tuple[Candidate, int, int, int]]], list[pd.DataFrame]]
+
+
+def run_race(plan: TunePlan, play: PlayBatch, log: Callable[[str], None] = lambda s: None) -> list[dict]:
+    """Race the candidates (in place: stage, reason, chunks); returns one log row per rung.
+    `play([(candidate, chunk index, first game, games), ...])` returns their per-game rows."""
+    race = plan.spec["race"]
+    goals, objective, out = plan.goals, plan.objective, plan.outcomes
+    alive = list(plan.candidates)
+    k = len(alive)
+    drop_conf = 1 - (1 - race["confidence"]) / max(k, 1)
+    history, done = [], 0
+    steps = rungs(race)
+    for r, n in enumerate(steps):
+        frames = play([(c, r, done, n - done) for c in alive])
+        for c, df in zip(alive, frames):
+            c.chunks.append(df)
+            c.last_rung = r
+        done = n
+        m = {c.id: measure(c.games(), out, drop_conf) for c in alive}
+        row = {"rung": r, "games": n, "candidates": len(alive), "missed_goal": 0, "clearly_worse": 0, "halving": 0}
+
+        def drop(c: Candidate, why: str, kind: str) -> None:
+            c.stage, c.reason = "dropped", f"rung {r} ({n:,} games): {why}"
+            row[kind] += 1
+
+        # 1. Clearly misses a goal while another candidate may meet every goal.
+        plausible = [c for c in alive if not any(g.clearly_misses(m[c.id][g.metric]) for g in goals)]
+        if plausible:
+            for c in alive:
+                if c not in plausible:
+                    g = next(g for g in goals if g.clearly_misses(m[c.id][g.metric]))
+                    e = m[c.id][g.metric]
+                    drop(c, f"misses {g.describe()}: {e.value:.4g} ({e.low:.4g} to {e.high:.4g})", "missed_goal")
+            alive = [c for c in alive if c.stage != "dropped"]
+        # 2. Clearly worse on the objective than the best candidate that surely meets the goals.
+        if objective is not None and len(alive) > 1:
+            sure = [c for c in alive if all(g.surely_meets(m[c.id][g.metric]) for g in goals)]
+            if sure:
+                best = min(sure, key=lambda c: rank_key(m[c.id], goals, objective))
+                for c in alive:
+                    if c is not best:
+                        worse, how = clearly_worse(m[c.id], m[best.id], objective, drop_conf)
+                        if worse:
+                            drop(c, f"{objective.metric} clearly below candidate {best.id}: {how}", "clearly_worse")
+                alive = [c for c in alive if c.stage != "dropped"]
+        last = r == len(steps) - 1 or len(alive) <= race["finalists"]
+        # 3. Successive halving: keep the best 1 / eta (never fewer than the finalists).
+        if race["halving"] and not last:
+            keep = max(race["finalists"], math.ceil(len(alive) / race["eta"]))
+            ranked = sorted(alive, key=lambda c: (rank_key(m[c.id], goals, objective), c.id))
+            for i, c in enumerate(ranked[keep:], start=keep + 1):
+                drop(c, f"halving: ranked {i} of {len(ranked)}", "halving")
+            alive = ranked[:keep]
+        row["left"] = len(alive)
+        history.append(row)
+        log(f"rung {r}: {row['candidates']} candidates x {n:,} games; dropped {row['missed_goal']} missing a goal, "
+            f"{row['clearly_worse']} clearly worse, {row['halving']} by halving; {len(alive)} left")
+        if last:
+            break
+    ranked = sorted(alive, key=lambda c: (rank_key(measure(c.games(), out, drop_conf), goals, objective), c.id))
+    for i, c in enumerate(ranked):
+        if i < race["finalists"]:
+            c.stage = "finalist"
+        else:
+            c.stage, c.reason = "dropped", f"after the last rung: ranked {i + 1} of {len(ranked)}"
+    return history
+
+
+def confirm(plan: TunePlan, play: PlayBatch, log: Callable[[str], None] = lambda s: None) -> list[Candidate]:
+    """Play the finalists and the baseline on fresh games (the same for each: paired)."""
+    race = plan.spec["race"]
+    chosen = [c for c in plan.candidates if c.stage == "finalist"] + [plan.baseline]
+    total = race["confirm_games"]
+    log(f"confirming {len(chosen) - 1} finalists and the baseline on {total:,} fresh games each")
+    games: dict[int, list[pd.DataFrame]] = {c.id: [] for c in chosen}
+    for j, first in enumerate(range(0, total, CONFIRM_CHUNK)):
+        n = min(CONFIRM_CHUNK, total - first)
+        for c, df in zip(chosen, play([(c, CONFIRM_K0 + j, CONFIRM_FIRST + first, n) for c in chosen])):
+            games[c.id].append(df)
+    for c in chosen:
+        c.confirm = measure(pd.concat(games[c.id], ignore_index=True), plan.outcomes, race["confidence"])
+    return chosen
+
+
+# ---- tables, Pareto set, report ------------------------------------------------------------
+
+METRIC_LABEL = {"win_rate": "win rate", "seat_advantage": "seat advantage", "never_ending": "never-ending",
+                "comeback": "comeback"}
+
+
+def metric_names(plan: TunePlan) -> list[str]:
+    names = ["win_rate", "seat_advantage"]
+    names += [f"{s}_{u}" for u in plan.outcomes.units for s in ("median", "mean", "p90")]
+    names += ["never_ending"] * bool(plan.outcomes.unfinished_cols) + ["comeback"] * bool(plan.outcomes.midgame_last_col)
+    return names + [f"win_{s}" for s in range(plan.outcomes.players)]
+
+
+def pareto(points: np.ndarray) -> np.ndarray:
+    """Rows not dominated by another (lower is better in every column)."""
+    keep = np.ones(len(points), bool)
+    for i in range(len(points)):
+        no_worse = (points <= points[i]).all(axis=1)
+        better = (points < points[i]).any(axis=1)
+        keep[i] = not (no_worse & better).any()
+    return keep
+
+
+def pareto_dims(plan: TunePlan) -> list[tuple[str, Callable[[float], float]]]:
+    dims = [(g.metric, g.badness) for g in plan.goals]
+    if plan.objective is not None and plan.objective.metric not in [g.metric for g in plan.goals]:
+        dims.append((plan.objective.metric, lambda v, s=plan.objective.sense: -s * v))
+    return dims
+
+
+def table(plan: TunePlan) -> pd.DataFrame:
+    """One row per candidate (baseline last), ranked: confirmed candidates by their
+    confirmation numbers, then the others by how far they got and their last search numbers."""
+    conf = plan.spec["race"]["confidence"]
+    rows = []
+    everyone = plan.candidates + [plan.baseline]
+    for c in everyone:
+        if c.confirm is None and c.chunks:
+            c.search = measure(c.games(), plan.outcomes, conf)
+        m = c.confirm or c.search
+        row = {"candidate": c.id, "setting": c.label, **{k: v for k, v in c.cell["labels"].items()},
+               "stage": c.stage, "reason": c.reason,
+               "search_games": sum(len(x) for x in c.chunks),
+               "measured_on": "confirmation" if c.confirm else "search"}
+        if plan.tuned_seat is not None:
+            row["policy"] = c.cell["seats"][plan.tuned_seat]
+        for name in metric_names(plan):
+            e = m[name]
+            row[name], row[f"{name}_low"], row[f"{name}_high"] = e.value, e.low, e.high
+        for g in plan.goals:
+            row[f"meets_{g.name}"] = g.verdict(m[g.metric])
+        k = rank_key(m, plan.goals, plan.objective)
+        row["_key"] = (0 if c.confirm else 1, -c.last_rung, k[0], k[1], c.id)
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    df = df.iloc[sorted(range(len(df)), key=lambda i: df["_key"].iloc[i])].drop(columns="_key").reset_index(drop=True)
+    is_base = df["candidate"] == plan.baseline.id
+    df = pd.concat([df[~is_base], df[is_base]], ignore_index=True)
+    df.insert(0, "rank", list(range(1, int((~is_base).sum()) + 1)) + [None] * int(is_base.sum()))
+    dims = pareto_dims(plan)
+    cand = df[df["candidate"] != plan.baseline.id]
+    pts = np.array([[f(v) for (name, f), v in zip(dims, r)] for r in cand[[n for n, _ in dims]].to_numpy()])
+    df["pareto"] = False
+    df.loc[cand.index, "pareto"] = pareto(pts) if len(pts) else []
+    return df
+
+
+def _pm(e_value, low, high, metric: str) -> str:
+    if metric in ("win_rate", "seat_advantage", "never_ending", "comeback") or metric.startswith("win_"):
+        return f"{e_value:.1%} +- {max(high - e_value, e_value - low):.1%}"
+    return f"{e_value:.2f} ({low:.4g} to {high:.4g})"
+
+
+def paired_vs_baseline(plan: TunePlan, c: Candidate) -> tuple[str, float, float] | None:
+    """The objective (bot: win rate) of c minus the baseline's, game by game."""
+    metric = plan.objective.metric if plan.objective else "win_rate"
+    a, b = c.confirm[metric].per_game, plan.baseline.confirm[metric].per_game
+    if a is None or b is None:
+        return None
+    diff, half = paired_diff(a, b, plan.spec["race"]["confidence"])
+    return metric, diff, half
+
+
+def recommendation(plan: TunePlan, df: pd.DataFrame) -> str:
+    top = df.iloc[0]
+    c = plan.candidates[int(top["candidate"])]
+    if c.confirm is None:
+        return "No candidate reached confirmation."
+    m = c.confirm
+    unit = plan.outcomes.length_cols[0]
+    bits = []
+    if plan.tuned_seat is not None:
+        s = plan.tuned_seat
+        bits.append(f"The tuned bot `{c.cell['seats'][s]}` in seat {s} wins {_pm(m['win_rate'].value, m['win_rate'].low, m['win_rate'].high, 'win_rate')}")
+        vs = paired_vs_baseline(plan, c)
+        base = plan.baseline.confirm["win_rate"]
+        if vs is not None:
+            bits.append(f"against `{plan.baseline.cell['seats'][s]}` in the same seat ({base.value:.1%}) that is "
+                        f"{vs[1] * 100:+.1f} +- {vs[2] * 100:.1f} points on the same "
+                        f"{plan.spec['race']['confirm_games']:,} fresh games")
+            if vs[1] - vs[2] <= 0:
+                bits.append("so the tuned bot is not shown to be better than the untuned one"
+                            + (" (it is worse: keep the untuned one)" if vs[1] + vs[2] < 0 else " (within noise)"))
+    else:
+        bits.append(f"With {c.label} the game lasts {m[f'mean_{unit}'].value:.1f} {unit} on average "
+                    f"(median {m[f'median_{unit}'].value:g})")
+        if plan.outcomes.minutes is not None:
+            bits.append(f"about {m['median_minutes'].value:.0f} minutes (median)")
+        f = m["win_0"]
+        bits.append(f"the first seat wins {f.value:.1%} +- {max(f.high - f.value, f.value - f.low):.1%}")
+        a = m["seat_advantage"]
+        bits.append(f"the seat advantage is {a.value:.1%} (seat {int(m['best_seat'].value)} over seat "
+                    f"{int(m['worst_seat'].value)}, up to {a.high:.1%})")
+        if "never_ending" in m:
+            bits.append(f"{m['never_ending'].value:.2%} of games never end")
+    met = [g for g in plan.goals if g.verdict(m[g.metric]) in ("yes", "likely")]
+    missed = [g for g in plan.goals if g not in met]
+    text = "; ".join(bits) + "."
+    if plan.goals:
+        text += (" It meets every goal." if not missed else
+                 " It misses: " + "; ".join(f"{g.describe()} (measured {m[g.metric].value:.4g})" for g in missed) + ".")
+        if any(g.verdict(m[g.metric]) == "likely" for g in met):
+            text += " (Goals marked *likely* are met by the estimate but not by the whole interval: more games would settle them.)"
+    return text
+
+
+def render(plan: TunePlan, df: pd.DataFrame, history: list[dict], manifest: dict, plots: list[str]) -> str:
+    spec, race = plan.spec, plan.spec["race"]
+    g = plan.game
+    lines = [f"# Tuning {spec['name']}: {g.title}", ""]
+    if spec["description"]:
+        lines += [spec["description"], ""]
+    lines += [
+        f"{spec['players']} players; seats: {', '.join(f'`{s}`' for s in spec['seats'])}; "
+        f"base rules: {json.dumps(spec['rules']) if spec['rules'] else 'the defaults'}; seed {spec['seed']}.",
+        "",
+        "Searched: " + "; ".join(f"`{k}` in {', '.join(map(str, v))}" for k, v in spec["search"].items())
+        + f" ({len(plan.candidates)} candidates" + (f", sampled from {spec['grid']}" if spec["grid"] > len(plan.candidates) else "") + ").",
+        "",
+        "Goals: " + ("; ".join(x.describe() for x in plan.goals) or "none")
+        + (f". Objective: {plan.objective.describe()}." if plan.objective else "."),
+        "",
+        "## Recommendation",
+        "",
+        recommendation(plan, df),
+        "",
+    ]
+    conf = race["confidence"]
+    # The report shows the outcomes the spec asks about and a few landmarks; the CSV has all.
+    unit = plan.outcomes.length_cols[0]
+    shown = ["win_rate", "seat_advantage"] + [g.metric for g in plan.goals]
+    shown += [plan.objective.metric] if plan.objective else []
+    shown += [f"mean_{unit}"] + ["median_minutes"] * (plan.outcomes.minutes is not None)
+    shown += ["never_ending"] * bool(plan.outcomes.unfinished_cols)
+    shown += [f"win_{s}" for s in range(plan.outcomes.players)] if plan.tuned_seat is None else []
+    shown = list(dict.fromkeys(shown))
+    head = ["rank", "setting", "stage"] + [METRIC_LABEL.get(n, n.replace("_", " ")) for n in shown]
+    head += [f"meets {x.name}" for x in plan.goals] + ["Pareto"]
+
+    def table_lines(rows: pd.DataFrame) -> list[str]:
+        out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for r in rows.itertuples(index=False):
+            r = r._asdict()
+            cells = ["" if pd.isna(r["rank"]) else str(int(r["rank"])), r["setting"] if r["stage"] != "baseline" else "baseline", r["stage"]]
+            cells += [_pm(r[n], r[f"{n}_low"], r[f"{n}_high"], n) for n in shown]
+            cells += [r[f"meets_{x.name}"] for x in plan.goals] + ["yes" if r["pareto"] else ""]
+            out.append("| " + " | ".join(cells) + " |")
+        return out
+
+    confirmed = df[df["measured_on"] == "confirmation"]
+    lines += [f"## Confirmed ({race['confirm_games']:,} fresh games each, {conf:.0%} intervals)", ""]
+    lines += table_lines(confirmed)
+    if plan.objective is not None or plan.tuned_seat is not None:
+        lines += ["", "Paired difference from the baseline on the same confirmation games:", ""]
+        for c in [plan.candidates[int(i)] for i in confirmed["candidate"] if int(i) != plan.baseline.id]:
+            vs = paired_vs_baseline(plan, c)
+            if vs is not None:
+                scale = 100 if vs[0] in ("win_rate", "never_ending", "comeback") else 1
+                unit = " points" if scale == 100 else ""
+                lines.append(f"- {c.label}: {vs[0]} {vs[1] * scale:+.2f} +- {vs[2] * scale:.2f}{unit}")
+    lines += ["", "## The race", "",
+              f"Every candidate played the same search games (common random numbers); drops use "
+              f"{1 - (1 - conf) / max(len(plan.candidates), 1):.4%} intervals (Bonferroni over "
+              f"{len(plan.candidates)} candidates). Halving: {'on' if race['halving'] else 'off'}, eta {race['eta']}.",
+              "", "| rung | games per candidate | candidates | missed a goal | clearly worse | halving | left |",
+              "|---:|---:|---:|---:|---:|---:|---:|"]
+    for h in history:
+        lines.append(f"| {h['rung']} | {h['games']:,} | {h['candidates']} | {h['missed_goal']} | {h['clearly_worse']} "
+                     f"| {h['halving']} | {h['left']} |")
+    total = int(df["search_games"].sum())
+    lines += ["", f"Search games played: {total:,} (every candidate to {race['max_games']:,} would have been "
+              f"{len(plan.candidates) * race['max_games']:,}); confirmation games: "
+              f"{(len(confirmed)) * race['confirm_games']:,}.", ""]
+    par = df[df["pareto"]]
+    lines += ["## Pareto set", "",
+              "Candidates no other candidate beats on every goal"
+              + (" and the objective" if plan.objective else "") + f" ({len(par)} of {len(plan.candidates)}; "
+              "numbers from each candidate's own last measurement, search or confirmation):", ""]
+    lines += [f"- {r.setting} ({r.measured_on})" for r in par.itertuples()]
+    lines += ["", "## All candidates (top 25)", ""] + table_lines(df[df["stage"] != "baseline"].head(25))
+    for p in plots:
+        lines += ["", f"![{p}]({p})"]
+    lines += ["", "Tables: candidates.csv / candidates.parquet (every candidate, every outcome with its interval), "
+              "rungs.csv; per-game rows in games/cell=NNN/ (chunk k < 50000: search rung k; "
+              "50000 and up: confirmation).", ""]
+    if plan.outcomes.minutes is not None:
+        lines += ["Minutes are an estimate from the number of turns (see docs/tuning.md), not a measurement.", ""]
+    lines += [f"monosim {manifest['versions'].get('monosim')}, rules {g.rules_version}, "
+              f"{manifest['started']} to {manifest['finished']}.", ""]
+    return "\n".join(lines)
+
+
+def plot_tradeoff(plan: TunePlan, df: pd.DataFrame, path: Path) -> None:
+    """The first two goal / objective outcomes against each other: every candidate's last
+    measurement, the Pareto set, and the confirmed ones with their intervals."""
+    from sim.core.analysis import _pyplot
+
+    plt = _pyplot()
+    dims = [n for n, _ in pareto_dims(plan)]
+    if len(dims) < 2:  # one outcome: plot it against the candidate's rank
+        dims = ["rank"] + dims
+    x, y = dims[0], dims[1]
+    fig, ax = plt.subplots(figsize=(7, 5))
+    cand = df[df["stage"] != "baseline"]
+    ax.scatter(cand[x], cand[y], s=12, color="0.7", label="candidates (search estimate)")
+    par = cand[cand["pareto"]]
+    ax.scatter(par[x], par[y], s=30, color="C0", label="Pareto set")
+    for label, rows, colour in (("confirmed", cand[cand["measured_on"] == "confirmation"], "C1"),
+                                ("baseline", df[df["stage"] == "baseline"], "C3")):
+        if len(rows):
+            xerr = None if x == "rank" else [rows[x] - rows[f"{x}_low"], rows[f"{x}_high"] - rows[x]]
+            ax.errorbar(rows[x], rows[y], xerr=xerr, yerr=[rows[y] - rows[f"{y}_low"], rows[f"{y}_high"] - rows[y]],
+                        fmt="o", color=colour, label=label, capsize=3)
+    top = cand.iloc[0]
+    ax.annotate(top["setting"], (top[x], top[y]), fontsize=7, xytext=(5, 5), textcoords="offset points")
+    for g in plan.goals:
+        for bound in (g.low, g.high):
+            if bound is not None and g.metric in (x, y):
+                (ax.axvline if g.metric == x else ax.axhline)(bound, color="C2", ls="--", lw=1)
+    ax.set_xlabel(x.replace("_", " "))
+    ax.set_ylabel(y.replace("_", " "))
+    ax.set_title(f"{plan.spec['name']}: trade-off (dashed: goal bounds)", fontsize=10)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# ---- running it: the work folder, the pool, the output folder -----------------------------
+
+
+def work_dir(out: Path) -> Path:
+    return out.with_name(out.name + ".partial")
+
+
+def default_out(plan: TunePlan, out_root: Path) -> Path:
+    import datetime as dt
+
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
+    return Path(out_root) / plan.spec["name"] / f"tune-{stamp}"
+
+
+def find_partial(plan: TunePlan, out_root: Path) -> Path:
+    """The output folder of the latest unfinished tune of this spec (for --resume)."""
+    parent = Path(out_root) / plan.spec["name"]
+    for p in sorted(parent.glob("tune-*.partial"), reverse=True) if parent.is_dir() else []:
+        if (p / "tune.json").is_file():
+            if not same_cells(json.loads((p / "tune.json").read_text()), plan.resolved()):
+                raise UsageError(f"--resume: the spec has changed since {p} was started; run without --resume")
+            return p.with_name(p.name[: -len(".partial")])
+    raise UsageError(f"--resume: no unfinished tune of {plan.spec['name']!r} under {parent}; run without --resume")
+
+
+def make_player(plan: TunePlan, run: RunDir, pool, threads: int | None, progress: bool) -> PlayBatch:
+    """play([(candidate, chunk, first, n), ...]): stored chunks are read back (resume), the rest
+    are played on the pool, trimmed to the columns measure() needs and stored."""
+    cols = plan.outcomes.columns()
+    spec = plan.spec
+
+    def play(jobs):
+        frames: dict[int, pd.DataFrame] = {}
+        todo = []
+        for i, (c, k, first, n) in enumerate(jobs):
+            if k in run.stored(c.id):
+                frames[i] = pd.read_parquet(run.chunk_path(c.id, k))
+            else:
+                todo.append(i)
+        bar = progress_bar(progress)
+        with bar:
+            task = bar.add_task(f"{len(jobs)} candidates", total=sum(jobs[i][3] for i in todo))
+            pending: dict = {}
+            queue = list(todo)
+            while queue or pending:
+                while queue and len(pending) < pool.capacity:
+                    i = queue.pop(0)
+                    c, k, first, n = jobs[i]
+                    pending[pool.submit(play_chunk, spec["game"], c.cell, spec["seed"], first, n, threads)] = i
+                fut = pool.wait_one(pending)
+                i = pending.pop(fut)
+                c, k, first, n = jobs[i]
+                df = fut.result()[cols].reset_index(drop=True)
+                run.write_chunk(c.id, k, df)
+                frames[i] = df
+                bar.advance(task, n)
+        return [frames[i] for i in range(len(jobs))]
+
+    return play
+
+
+def tune(plan: TunePlan, out: Path, pool, threads: int | None = None, progress: bool = True,
+         resume: bool = False, save_preset: bool = False, log: Callable[[str], None] = lambda s: None) -> str:
+    """Race, confirm and write the output folder; returns the report."""
+    work = work_dir(out)
+    if resume:
+        if not (work / "tune.json").is_file():
+            raise UsageError(f"--resume: {work} is not an unfinished tune")
+        if not same_cells(json.loads((work / "tune.json").read_text()), plan.resolved()):
+            raise UsageError(f"--resume: the spec has changed since {work} was started; run without --resume")
+        for p in (work / "games").glob("cell=*/.*.tmp"):
+            p.unlink(missing_ok=True)
+    else:
+        results.check_new_dir(work)
+        work.mkdir(parents=True)
+        (work / "spec.toml").write_text(plan.source)
+        results.write_json(plan.resolved())(work / "tune.json")
+    started = json.loads((work / "started.json").read_text())["started"] if (work / "started.json").exists() else utc_now()
+    results.write_json({"started": started})(work / "started.json")
+    run = RunDir(work)
+    play = make_player(plan, run, pool, threads, progress)
+    history = run_race(plan, play, log)
+    confirm(plan, play, log)
+    df = table(plan)
+    manifest = results.manifest(
+        name=plan.spec["name"], game=plan.spec["game"], rules_version=plan.game.rules_version,
+        seed=plan.spec["seed"], candidates=len(plan.candidates), common_random_numbers=True,
+        confirm_first_game=CONFIRM_FIRST, started=started, finished=utc_now(), status="complete",
+    )
+    preset_text = None
+    best = plan.candidates[int(df.iloc[0]["candidate"])]
+    if plan.tuned_seat is not None and plan.spec["preset"]:
+        preset_text = preset_toml(plan, best, df)
+    plots = [] if not len(df) else ["tradeoff.png"]
+    report = render(plan, df, history, manifest, plots)
+    writers = {
+        "spec.toml": results.write_text(plan.source),
+        "tune.json": results.write_json(plan.resolved()),
+        "candidates.csv": lambda p: df.to_csv(p, index=False),
+        "candidates.parquet": lambda p: df.astype({"rank": "Int64"}).to_parquet(p, index=False),
+        "rungs.csv": lambda p: pd.DataFrame(history).to_csv(p, index=False),
+        "tradeoff.png": lambda p: plot_tradeoff(plan, df, p),
+        "report.md": results.write_text(report),
+        "games": lambda p: shutil.copytree(work / "games", p),
+        "manifest.json": results.write_json(manifest),
+    }
+    if preset_text is not None:
+        writers["preset.toml"] = results.write_text(preset_text)
+    results.write_dir(out, writers)
+    shutil.rmtree(work, ignore_errors=True)
+    if save_preset:
+        if preset_text is None:
+            raise UsageError("--save-preset: the spec names no preset (add preset = \"NAME\" to a bot tuning spec)")
+        from strategies.catalog import save_preset as save
+
+        spec, doc = _preset_entry(plan, best, df)
+        path = save(_catalog(plan.spec["game"]), plan.spec["preset"], spec, doc)
+        log(f"saved preset {plan.spec['preset']} = {spec} in {path}")
+    return report
+
+
+def _preset_entry(plan: TunePlan, best: Candidate, df: pd.DataFrame) -> tuple[str, str]:
+    m = best.confirm["win_rate"]
+    vs = paired_vs_baseline(plan, best)
+    gain = f", {vs[1] * 100:+.1f} +- {vs[2] * 100:.1f} points over {plan.baseline.cell['seats'][plan.tuned_seat]}" if vs else ""
+    doc = (f"monosim tune {plan.spec['name']} (seed {plan.spec['seed']}): seat {plan.tuned_seat} of "
+           f"{', '.join(plan.spec['seats'])} wins {m.value:.1%}{gain} on {plan.spec['race']['confirm_games']:,} fresh games")
+    return best.cell["seats"][plan.tuned_seat], doc
+
+
+def preset_toml(plan: TunePlan, best: Candidate, df: pd.DataFrame) -> str:
+    from strategies.catalog import _toml_string
+
+    spec, doc = _preset_entry(plan, best, df)
+    return (f"# The tuned policy; add it to strategies/presets/{plan.spec['game']}.toml (or run with --save-preset)\n\n"
+            f"[{plan.spec['preset']}]\nspec = {_toml_string(spec)}\ndoc = {_toml_string(doc)}\n")
+
+
+def stderr_log(msg: str) -> None:
+    print(msg, file=sys.stderr)
