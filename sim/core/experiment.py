@@ -64,10 +64,16 @@ class GameAdapter:
     # per-seat column stem (``<stem>_<seat>``) that is 1 for the seat(s) last at mid-game (the
     # tuner's comeback goal); None: the kernel records no mid-game standing
     midgame_last_col: str | None = None
+    # rules dict -> the game's rules object
+    rules_of: Callable[[dict], object] | None = None
 
 
 # game name -> "module:attribute" of its adapter, imported only when used
-ADAPTERS = {"chance": "sim.chance.adapter:ADAPTER"}
+ADAPTERS = {
+    "chance": "sim.chance.adapter:ADAPTER",
+    "deal": "sim.deal.adapter:ADAPTER",
+    "classic": "sim.classic.adapter:ADAPTER",
+}
 
 
 def adapter(game: str) -> GameAdapter:
