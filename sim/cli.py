@@ -220,6 +220,7 @@ def tune(
     workers: Annotated[Optional[int], typer.Option(help="Start a local Dask cluster with this many workers.")] = None,
     threads: Threads = None,
     progress: Annotated[bool, typer.Option(help="Progress on stderr.")] = True,
+    check: Annotated[bool, typer.Option(help="Check the spec and list the candidates and rungs; play nothing.")] = False,
 ) -> None:
     """Search house-rule or policy parameters for the values that meet a table's goals."""
     from sim.core import results, runs
@@ -230,6 +231,9 @@ def tune(
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be at least 1 (got {workers})")
     plan = tuner.load(spec)
+    if check:
+        print(tuner.describe_plan(plan), end="")
+        return
     if save_preset and not plan.spec["preset"]:
         raise UsageError(f"--save-preset: {spec.name} names no preset (add preset = \"NAME\" to a bot tuning spec)")
     if resume:
@@ -238,7 +242,7 @@ def tune(
         out = out if out is not None else tuner.default_out(plan, out_root)
         results.check_new_dir(out)
         results.check_new_dir(tuner.work_dir(out))
-    log = tuner.stderr_log if progress else (lambda s: None)
+    log = tuner.stderr_log  # rung lines always; --no-progress hides only the bar
     log(f"{plan.spec['name']}: {len(plan.candidates)} candidates; working in {tuner.work_dir(out)}/")
     pool = runs.DaskPool(workers, None) if workers else runs.LocalPool()
     try:

@@ -482,7 +482,8 @@ def _unrank(i: int, lists: list[list]) -> tuple:
 
 
 def _label(labels: dict) -> str:
-    short = {k: (k[5:] if k.startswith("rule.") else k) for k in labels}
+    # "rule.finish_mark" -> "finish_mark", "seat.0.risk" -> "risk" (one seat is ever searched)
+    short = {k: (k.split(".", 1)[1] if k.startswith("rule.") else k.split(".", 2)[-1]) for k in labels}
     return ", ".join(f"{short[k]}={v}" for k, v in labels.items())
 
 
@@ -691,6 +692,10 @@ def table(plan: TunePlan) -> pd.DataFrame:
             row[name], row[f"{name}_low"], row[f"{name}_high"] = e.value, e.low, e.high
         for g in plan.goals:
             row[f"meets_{g.name}"] = g.verdict(m[g.metric])
+        if c.chunks:  # the first rung's games, which every candidate played: comparable
+            first = measure(c.chunks[0], plan.outcomes, conf)
+            for name, _ in pareto_dims(plan):
+                row[f"{name}_rung0"] = first[name].value
         k = rank_key(m, plan.goals, plan.objective)
         row["_key"] = (0 if c.confirm else 1, -c.last_rung, k[0], k[1], c.id)
         rows.append(row)
@@ -699,11 +704,20 @@ def table(plan: TunePlan) -> pd.DataFrame:
     is_base = df["candidate"] == plan.baseline.id
     df = pd.concat([df[~is_base], df[is_base]], ignore_index=True)
     df.insert(0, "rank", list(range(1, int((~is_base).sum()) + 1)) + [None] * int(is_base.sum()))
+    # Two Pareto sets, each over numbers measured on the same games: every candidate on the
+    # first rung's games (noisy but fair), and the confirmed ones with the baseline.
     dims = pareto_dims(plan)
+
+    def front(rows: pd.DataFrame, suffix: str) -> np.ndarray:
+        pts = np.array([[f(v) for (_, f), v in zip(dims, r)] for r in rows[[n + suffix for n, _ in dims]].to_numpy()])
+        return pareto(pts) if len(pts) else np.zeros(0, bool)
+
     cand = df[df["candidate"] != plan.baseline.id]
-    pts = np.array([[f(v) for (name, f), v in zip(dims, r)] for r in cand[[n for n, _ in dims]].to_numpy()])
     df["pareto"] = False
-    df.loc[cand.index, "pareto"] = pareto(pts) if len(pts) else []
+    df.loc[cand.index, "pareto"] = front(cand, "_rung0")
+    confirmed = df[df["measured_on"] == "confirmation"]
+    df["pareto_confirmed"] = False
+    df.loc[confirmed.index, "pareto_confirmed"] = front(confirmed, "")
     return df
 
 
@@ -799,27 +813,30 @@ def render(plan: TunePlan, df: pd.DataFrame, history: list[dict], manifest: dict
     head = ["rank", "setting", "stage"] + [METRIC_LABEL.get(n, n.replace("_", " ")) for n in shown]
     head += [f"meets {x.name}" for x in plan.goals] + ["Pareto"]
 
-    def table_lines(rows: pd.DataFrame) -> list[str]:
+    def table_lines(rows: pd.DataFrame, pareto_col: str) -> list[str]:
         out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for r in rows.itertuples(index=False):
             r = r._asdict()
             cells = ["" if pd.isna(r["rank"]) else str(int(r["rank"])), r["setting"] if r["stage"] != "baseline" else "baseline", r["stage"]]
             cells += [_pm(r[n], r[f"{n}_low"], r[f"{n}_high"], n) for n in shown]
-            cells += [r[f"meets_{x.name}"] for x in plan.goals] + ["yes" if r["pareto"] else ""]
+            cells += [r[f"meets_{x.name}"] for x in plan.goals] + ["yes" if r[pareto_col] else ""]
             out.append("| " + " | ".join(cells) + " |")
         return out
 
     confirmed = df[df["measured_on"] == "confirmation"]
     lines += [f"## Confirmed ({race['confirm_games']:,} fresh games each, {conf:.0%} intervals)", ""]
-    lines += table_lines(confirmed)
-    if plan.objective is not None or plan.tuned_seat is not None:
-        lines += ["", "Paired difference from the baseline on the same confirmation games:", ""]
-        for c in [plan.candidates[int(i)] for i in confirmed["candidate"] if int(i) != plan.baseline.id]:
-            vs = paired_vs_baseline(plan, c)
-            if vs is not None:
-                scale = 100 if vs[0] in ("win_rate", "never_ending", "comeback") else 1
-                unit = " points" if scale == 100 else ""
-                lines.append(f"- {c.label}: {vs[0]} {vs[1] * scale:+.2f} +- {vs[2] * scale:.2f}{unit}")
+    lines += table_lines(confirmed, "pareto_confirmed")
+    lines += ["", "(Pareto: no other confirmed row, the baseline included, is better on every goal"
+              + (" and the objective" if plan.objective else "") + ".)"]
+    paired_lines = []
+    for c in [plan.candidates[int(i)] for i in confirmed["candidate"] if int(i) != plan.baseline.id]:
+        vs = paired_vs_baseline(plan, c)
+        if vs is not None:
+            scale = 100 if vs[0] in ("win_rate", "never_ending", "comeback") else 1
+            unit = " points" if scale == 100 else ""
+            paired_lines.append(f"- {c.label}: {vs[0]} {vs[1] * scale:+.2f} +- {vs[2] * scale:.2f}{unit}")
+    if paired_lines:
+        lines += ["", "Paired difference from the baseline on the same confirmation games:", ""] + paired_lines
     lines += ["", "## The race", "",
               f"Every candidate played the same search games (common random numbers); drops use "
               f"{1 - (1 - conf) / max(len(plan.candidates), 1):.4%} intervals (Bonferroni over "
@@ -834,12 +851,17 @@ def render(plan: TunePlan, df: pd.DataFrame, history: list[dict], manifest: dict
               f"{len(plan.candidates) * race['max_games']:,}); confirmation games: "
               f"{(len(confirmed)) * race['confirm_games']:,}.", ""]
     par = df[df["pareto"]]
-    lines += ["## Pareto set", "",
-              "Candidates no other candidate beats on every goal"
-              + (" and the objective" if plan.objective else "") + f" ({len(par)} of {len(plan.candidates)}; "
-              "numbers from each candidate's own last measurement, search or confirmation):", ""]
-    lines += [f"- {r.setting} ({r.measured_on})" for r in par.itertuples()]
-    lines += ["", "## All candidates (top 25)", ""] + table_lines(df[df["stage"] != "baseline"].head(25))
+    lines += ["## Pareto set of the search", "",
+              "Candidates no other candidate beats on every goal" + (" and the objective" if plan.objective else "")
+              + f", on the {race['first_games']:,} games of the first rung, which every candidate played "
+              f"({len(par)} of {len(plan.candidates)}; noisy at that size, so a guide to the trade-off, not a verdict):",
+              ""]
+    lines += [f"- {r.setting}: " + ", ".join(f"{n.replace('_', ' ')} {r._asdict()[n + '_rung0']:.4g}" for n, _ in pareto_dims(plan))
+              for r in par.itertuples(index=False)]
+    lines += ["", "## All candidates (top 25)", "",
+              "Numbers from each candidate's last measurement (confirmation, or its last search rung); "
+              "Pareto as in the section above.", ""]
+    lines += table_lines(df[df["stage"] != "baseline"].head(25), "pareto")
     for p in plots:
         lines += ["", f"![{p}]({p})"]
     lines += ["", "Tables: candidates.csv / candidates.parquet (every candidate, every outcome with its interval), "
@@ -859,18 +881,26 @@ def plot_tradeoff(plan: TunePlan, df: pd.DataFrame, path: Path) -> None:
 
     plt = _pyplot()
     dims = [n for n, _ in pareto_dims(plan)]
-    if len(dims) < 2:  # one outcome: plot it against the candidate's rank
-        dims = ["rank"] + dims
+    cand = df[df["stage"] != "baseline"]
+    if len(dims) < 2:  # one outcome: against the first searched value when it is a number
+        axis = next(iter(plan.spec["search"]))
+        numeric = pd.to_numeric(df[axis], errors="coerce") if axis in df else None
+        if numeric is not None and numeric[cand.index].notna().all():
+            df = df.assign(**{axis: numeric, f"{axis}_rung0": numeric})
+            dims = [axis] + dims
+        else:
+            df = df.assign(rank_rung0=df["rank"])
+            dims = ["rank"] + dims
+        cand = df[df["stage"] != "baseline"]
     x, y = dims[0], dims[1]
     fig, ax = plt.subplots(figsize=(7, 5))
-    cand = df[df["stage"] != "baseline"]
-    ax.scatter(cand[x], cand[y], s=12, color="0.7", label="candidates (search estimate)")
+    ax.scatter(cand[x + "_rung0"], cand[y + "_rung0"], s=12, color="0.7", label="candidates (first rung)")
     par = cand[cand["pareto"]]
-    ax.scatter(par[x], par[y], s=30, color="C0", label="Pareto set")
+    ax.scatter(par[x + "_rung0"], par[y + "_rung0"], s=30, color="C0", label="Pareto set (first rung)")
     for label, rows, colour in (("confirmed", cand[cand["measured_on"] == "confirmation"], "C1"),
                                 ("baseline", df[df["stage"] == "baseline"], "C3")):
         if len(rows):
-            xerr = None if x == "rank" else [rows[x] - rows[f"{x}_low"], rows[f"{x}_high"] - rows[x]]
+            xerr = [rows[x] - rows[f"{x}_low"], rows[f"{x}_high"] - rows[x]] if f"{x}_low" in rows else None
             ax.errorbar(rows[x], rows[y], xerr=xerr, yerr=[rows[y] - rows[f"{y}_low"], rows[f"{y}_high"] - rows[y]],
                         fmt="o", color=colour, label=label, capsize=3)
     top = cand.iloc[0]
@@ -886,6 +916,25 @@ def plot_tradeoff(plan: TunePlan, df: pd.DataFrame, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def describe_plan(plan: TunePlan) -> str:
+    """What `monosim tune --check` prints: the candidates, goals and the most games it can take."""
+    race = plan.spec["race"]
+    steps = rungs(race)
+    k, most, alive = len(plan.candidates), 0, len(plan.candidates)
+    for r, n in enumerate(steps):
+        most += alive * (n - (steps[r - 1] if r else 0))
+        if race["halving"]:
+            alive = max(min(alive, race["finalists"]), math.ceil(alive / race["eta"]))
+    lines = [f"{plan.spec['name']}: {k} candidates ({plan.game.title}, {plan.spec['players']} players)"]
+    lines += [f"  {c.id}: {c.label}" for c in plan.candidates[:20]] + (["  ..."] if k > 20 else [])
+    lines += ["goals: " + ("; ".join(g.describe() for g in plan.goals) or "none")
+              + (f"; objective: {plan.objective.describe()}" if plan.objective else "")]
+    lines += [f"rungs (search games per candidate): {', '.join(f'{n:,}' for n in steps)}",
+              f"at most {most:,} search games{' (with halving)' if race['halving'] else ''} and "
+              f"{(min(race['finalists'], k) + 1) * race['confirm_games']:,} confirmation games"]
+    return "\n".join(lines) + "\n"
 
 
 # ---- running it: the work folder, the pool, the output folder -----------------------------
