@@ -31,7 +31,10 @@ def rounds_of(x: float) -> float:
     return 4.0 + 6.0 * x
 
 
-def synthetic_plan(xs, goals=(), objective=T.Objective("win_rate", +1), race=None) -> T.TunePlan:
+WIN_RATE = T.Objective("win_rate", +1)
+
+
+def synthetic_plan(xs, goals=(), objective=WIN_RATE, race=None) -> T.TunePlan:
     out = T.Outcomes(players=2, key_seat=0, length_cols=("rounds",), unfinished_cols=("hit_round_limit",))
     cands = [T.Candidate(i, {"x": x, "labels": {"x": x}, "seats": [f"bot x={x:g}", "field"]}, f"x={x:g}")
              for i, x in enumerate(xs)]
@@ -244,7 +247,7 @@ def test_presets_resolve_override_and_reject_mistakes(tmp_path, monkeypatch):
     monkeypatch.setenv("MONOSIM_PRESETS", str(tmp_path))
     path = save_preset(CATALOG, "mine", "smart risk=0.5 fortify=0", "a test")
     assert path == tmp_path / "chance.toml"
-    spec, kind, params = CATALOG.parse("mine")
+    spec, _, params = CATALOG.parse("mine")
     assert spec == "mine" and params[0] == 0.5 and params[5] == 0.0
     assert CATALOG.parse("mine risk=2")[2][0] == 2.0  # the user's value wins
     assert any(line.startswith("  mine = smart risk=0.5") for line in CATALOG.listing())

@@ -151,6 +151,12 @@ def _check_keys(where: str, table: dict, known) -> None:
 
 def load_spec(path: Path) -> Plan:
     """Read and check a spec file; every problem raises UsageError prefixed with the file name."""
+    return load_with(path, resolve)
+
+
+def load_with(path: Path, resolve_fn: Callable[[dict], object]):
+    """Read a TOML spec and check it with `resolve_fn` (experiments, tuning); the result gets
+    the file's text as `source`. Every problem raises UsageError prefixed with the file name."""
     path = Path(path)
     try:
         text = path.read_text()
@@ -161,7 +167,7 @@ def load_spec(path: Path) -> Plan:
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"{path.name}: not valid TOML: {e}") from None
     try:
-        plan = resolve(raw)
+        plan = resolve_fn(raw)
     except UsageError as e:
         raise UsageError(f"{path.name}: {e}") from None
     plan.source = text

@@ -24,7 +24,6 @@ import json
 import math
 import shutil
 import sys
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +32,16 @@ import numpy as np
 import pandas as pd
 
 from sim.core import results
-from sim.core.experiment import ADAPTERS, NAME_RE, GameAdapter, _check_keys, _check_type, adapter, resolve
+from sim.core.experiment import (
+    ADAPTERS,
+    NAME_RE,
+    GameAdapter,
+    _check_keys,
+    _check_type,
+    adapter,
+    load_with,
+    resolve,
+)
 from sim.core.runner import MAX_SEED, UsageError, progress_bar
 from sim.core.runs import RunDir, play_chunk, same_cells, utc_now
 from sim.core.stats import CONFIDENCE, mean_ci, paired_diff, wilson, z_value
@@ -292,21 +300,7 @@ class TunePlan:
 
 
 def load(path: Path) -> TunePlan:
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise UsageError(f"cannot read spec {path}: {e.strerror or e}") from None
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise UsageError(f"{path.name}: not valid TOML: {e}") from None
-    try:
-        plan = resolve_tune(raw)
-    except UsageError as e:
-        raise UsageError(f"{path.name}: {e}") from None
-    plan.source = text
-    return plan
+    return load_with(path, resolve_tune)
 
 
 def _catalog(game: str):
@@ -578,7 +572,7 @@ def run_race(plan: TunePlan, play: PlayBatch, log: Callable[[str], None] = lambd
         m = {c.id: measure(c.games(), out, drop_conf) for c in alive}
         row = {"rung": r, "games": n, "candidates": len(alive), "missed_goal": 0, "clearly_worse": 0, "halving": 0}
 
-        def drop(c: Candidate, why: str, kind: str) -> None:
+        def drop(c: Candidate, why: str, kind: str, r=r, n=n, row=row) -> None:
             c.stage, c.reason = "dropped", f"rung {r} ({n:,} games): {why}"
             row[kind] += 1
 
@@ -1055,6 +1049,10 @@ def tune(plan: TunePlan, out: Path, pool, threads: int | None = None, progress: 
         spec, doc = _preset_entry(plan, best, df)
         path = save(_catalog(plan.spec["game"]), plan.spec["preset"], spec, doc)
         log(f"saved preset {plan.spec['preset']} = {spec} in {path}")
+        vs = paired_vs_baseline(plan, best)
+        if vs is not None and vs[1] - vs[2] <= 0:
+            log(f"note: the tuned policy is not shown to beat {plan.baseline.cell['seats'][plan.tuned_seat]} "
+                f"({vs[1] * 100:+.1f} +- {vs[2] * 100:.1f} points)")
     return report
 
 
