@@ -238,6 +238,44 @@ def test_same_result_whatever_threads_and_after_resume(tmp_path):
     pd.testing.assert_frame_equal(a, b)
 
 
+@pytest.mark.parametrize("game, key, values, shorter", [
+    ("deal", "rule.sets_to_win", [2, 3], 2),
+    ("classic", "rule.starting_cash", [500, 1500], 500),
+])
+def test_other_games_tune_through_their_adapters(tmp_path, game, key, values, shorter):
+    """Fewer sets to win, or less money to start, makes a shorter game: the tuner finds it and
+    confirms it meets an easy never-ending limit."""
+    text = f"""
+name = "{game}"
+game = "{game}"
+seed = 9
+players = 2
+[search]
+"{key}" = {values}
+[goals]
+never_ending = {{ max = 0.05 }}
+objective = "minimize mean_turns"
+[race]
+first_games = 100
+max_games = 300
+finalists = 1
+confirm_games = 300
+"""
+    df = pd.read_csv(tune_cli(tmp_path, text) / "candidates.csv")
+    assert df.iloc[0][key] == shorter and df.iloc[0]["meets_never_ending"] == "yes"
+    base = df[df["stage"] == "baseline"].iloc[0]  # the default rules, on the same fresh games
+    assert df.iloc[0]["mean_turns_high"] < base["mean_turns_low"]
+
+
+def test_check_lists_candidates_and_writes_nothing(tmp_path, capsys):
+    spec = tmp_path / "h.toml"
+    spec.write_text(HOUSE)
+    main(["tune", str(spec), "--check", "--out", str(tmp_path / "out")])
+    out = capsys.readouterr().out
+    assert "5 candidates" in out and "0: finish_mark=10" in out and "rungs (search games per candidate): 200, 600" in out
+    assert sorted(os.listdir(tmp_path)) == ["h.toml"]
+
+
 # ---- presets ------------------------------------------------------------------------------
 
 
