@@ -237,15 +237,17 @@ class Objective:
         return f"{'maximize' if self.sense > 0 else 'minimize'} {self.metric}"
 
 
-def rank_key(m: dict[str, Est], goals: list[Goal], objective: Objective | None) -> tuple[float, float]:
-    """Sort key, lower first: total goal violation, then the objective (or, without one, how
-    comfortably the goals are met)."""
+def rank_key(m: dict[str, Est], goals: list[Goal], objective: Objective | None) -> tuple[float, int, float]:
+    """Sort key, lower first: total goal violation, then how many goals the interval does not
+    surely meet (a sure candidate beats one that only may meet a goal), then the objective (or,
+    without one, how comfortably the goals are met)."""
     dist = sum(g.violation(m[g.metric].value) for g in goals)
+    unsure = sum(not g.surely_meets(m[g.metric]) for g in goals)
     if objective is not None:
-        second = -objective.sense * m[objective.metric].value
+        last = -objective.sense * m[objective.metric].value
     else:
-        second = sum(g.badness(m[g.metric].value) for g in goals)
-    return (round(dist, 12), second)
+        last = sum(g.badness(m[g.metric].value) for g in goals)
+    return (round(dist, 12), unsure, last)
 
 
 def clearly_worse(c: dict[str, Est], d: dict[str, Est], objective: Objective, confidence: float) -> tuple[bool, str]:
@@ -691,7 +693,7 @@ def table(plan: TunePlan) -> pd.DataFrame:
             for name, _ in pareto_dims(plan):
                 row[f"{name}_rung0"] = first[name].value
         k = rank_key(m, plan.goals, plan.objective)
-        row["_key"] = (0 if c.confirm else 1, -c.last_rung, k[0], k[1], c.id)
+        row["_key"] = (0 if c.confirm else 1, -c.last_rung, *k, c.id)
         rows.append(row)
     df = pd.DataFrame(rows)
     df = df.iloc[sorted(range(len(df)), key=lambda i: df["_key"].iloc[i])].drop(columns="_key").reset_index(drop=True)
