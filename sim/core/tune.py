@@ -416,7 +416,8 @@ def resolve_tune(raw: dict) -> TunePlan:
     if "preset" in raw:
         if tuned_seat is None:
             raise UsageError("preset: only bot tuning (a \"seat.S.PARAM\" search) writes a preset")
-        if not raw["preset"].isidentifier() or raw["preset"] in (_catalog(raw["game"]).kinds if _catalog(raw["game"]) else ()):
+        catalog = _catalog(raw["game"])
+        if not raw["preset"].isidentifier() or (catalog is not None and raw["preset"] in catalog.kinds):
             raise UsageError(f"preset: {raw['preset']!r} must be letters, digits and _, and not a policy kind")
 
     out = Outcomes(
