@@ -872,12 +872,16 @@ def render(plan: TunePlan, df: pd.DataFrame, history: list[dict], manifest: dict
 
 
 def plot_tradeoff(plan: TunePlan, df: pd.DataFrame, path: Path) -> None:
-    """The first two goal / objective outcomes against each other: every candidate's last
-    measurement, the Pareto set, and the confirmed ones with their intervals."""
+    """Two of the outcomes against each other: every candidate on the first rung's games, the
+    Pareto set (over all goals and the objective, so points may look dominated in two of them),
+    and the confirmed ones and the baseline with their intervals."""
     from sim.core.analysis import _pyplot
 
     plt = _pyplot()
+    # x: the first goal; y: the objective when there is one (the trade-off the spec asks about)
     dims = [n for n, _ in pareto_dims(plan)]
+    if plan.objective is not None and len(dims) > 2:
+        dims = [dims[0], plan.objective.metric]
     cand = df[df["stage"] != "baseline"]
     if len(dims) < 2:  # one outcome: against the first searched value when it is a number
         axis = next(iter(plan.spec["search"]))
