@@ -887,6 +887,11 @@ def plot_tradeoff(plan: TunePlan, df: pd.DataFrame, path: Path) -> None:
         axis = next(iter(plan.spec["search"]))
         numeric = pd.to_numeric(df[axis], errors="coerce") if axis in df else None
         if numeric is not None and numeric[cand.index].notna().all():
+            catalog, param = _catalog(plan.spec["game"]), axis.split(".")[-1]
+            if axis.startswith("seat.") and catalog is not None and param in catalog.params:
+                # the baseline's own value of the parameter (its default when not written)
+                spec = plan.baseline.cell["seats"][plan.tuned_seat]
+                numeric[df["stage"] == "baseline"] = catalog.parse(spec)[2][catalog.params[param].slot]
             df = df.assign(**{axis: numeric, f"{axis}_rung0": numeric})
             dims = [axis] + dims
         else:
@@ -912,7 +917,7 @@ def plot_tradeoff(plan: TunePlan, df: pd.DataFrame, path: Path) -> None:
                 (ax.axvline if g.metric == x else ax.axhline)(bound, color="C2", ls="--", lw=1)
     ax.set_xlabel(x.replace("_", " "))
     ax.set_ylabel(y.replace("_", " "))
-    ax.set_title(f"{plan.spec['name']}: trade-off (dashed: goal bounds)", fontsize=10)
+    ax.set_title(f"{plan.spec['name']}: trade-off" + (" (dashed: goal bounds)" if plan.goals else ""), fontsize=10)
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
