@@ -60,7 +60,7 @@ class GameAdapter:
     unfinished_cols: tuple[str, ...] = ()
     # per-game table -> estimated minutes at a real table (the tuner's length unit "minutes");
     # None: the game has no justified estimate
-    minutes: Callable[[pd.DataFrame], "pd.Series"] | None = None
+    minutes: Callable[[pd.DataFrame], pd.Series] | None = None
     # per-seat column stem (``<stem>_<seat>``) that is 1 for the seat(s) last at mid-game (the
     # tuner's comeback goal); None: the kernel records no mid-game standing
     midgame_last_col: str | None = None
@@ -174,21 +174,28 @@ def load_with(path: Path, resolve_fn: Callable[[dict], object]):
     return plan
 
 
-def resolve(raw: dict) -> Plan:
-    """Check a parsed spec and expand it into cells (UsageError names the key at fault)."""
-    _check_keys("", raw, TOP_KEYS)
-    for key, t in TOP_KEYS.items():
+def check_top(raw: dict, top_keys: dict, required) -> tuple[GameAdapter, int]:
+    """The top level of a spec (experiments, tuning): known keys of the right types, the
+    required ones present, a usable name; returns the game's adapter and the seed."""
+    _check_keys("", raw, top_keys)
+    for key, t in top_keys.items():
         if key in raw:
             _check_type(key, raw[key], t)
-    for key in ("name", "game"):
+    for key in required:
         if key not in raw:
             raise UsageError(f"{key}: missing (required)")
     if not NAME_RE.match(raw["name"]):
         raise UsageError(f"name: {raw['name']!r} must be letters, digits, '-', '_' or '.' (it names a folder)")
-    game = adapter(raw["game"])
     seed = raw.get("seed", 0)
+    game = adapter(raw["game"])
     if not 0 <= seed <= MAX_SEED:
         raise UsageError(f"seed: must be between 0 and 2**64 - 1 (got {seed})")
+    return game, seed
+
+
+def resolve(raw: dict) -> Plan:
+    """Check a parsed spec and expand it into cells (UsageError names the key at fault)."""
+    game, seed = check_top(raw, TOP_KEYS, ("name", "game"))
     for i, s in enumerate(raw.get("seats", [])):
         _check_type(f"seats[{i}]", s, str)
         try:

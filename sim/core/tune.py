@@ -34,15 +34,15 @@ import pandas as pd
 from sim.core import results
 from sim.core.experiment import (
     ADAPTERS,
-    NAME_RE,
     GameAdapter,
     _check_keys,
     _check_type,
     adapter,
+    check_top,
     load_with,
     resolve,
 )
-from sim.core.runner import MAX_SEED, UsageError, progress_bar
+from sim.core.runner import UsageError, progress_bar
 from sim.core.runs import RunDir, play_chunk, same_cells, utc_now
 from sim.core.stats import CONFIDENCE, mean_ci, paired_diff, wilson, z_value
 
@@ -356,19 +356,7 @@ SEARCH_FORMS = ("rule.", "seat.")
 
 
 def resolve_tune(raw: dict) -> TunePlan:
-    _check_keys("", raw, TOP_KEYS)
-    for key, t in TOP_KEYS.items():
-        if key in raw:
-            _check_type(key, raw[key], t)
-    for key in ("name", "game", "search"):
-        if key not in raw:
-            raise UsageError(f"{key}: missing (required)")
-    if not NAME_RE.match(raw["name"]):
-        raise UsageError(f"name: {raw['name']!r} must be letters, digits, '-', '_' or '.' (it names a folder)")
-    game = adapter(raw["game"])
-    seed = raw.get("seed", 0)
-    if not 0 <= seed <= MAX_SEED:
-        raise UsageError(f"seed: must be between 0 and 2**64 - 1 (got {seed})")
+    game, seed = check_top(raw, TOP_KEYS, ("name", "game", "search"))
     race = dict(RACE_DEFAULTS)
     _check_keys("race.", raw.get("race", {}), RACE_DEFAULTS)
     for key, value in raw.get("race", {}).items():
