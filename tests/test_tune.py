@@ -240,11 +240,12 @@ def test_same_result_whatever_threads_and_after_resume(tmp_path):
 
 @pytest.mark.parametrize("game, key, values, shorter", [
     ("deal", "rule.sets_to_win", [2, 3], 2),
-    ("classic", "rule.starting_cash", [500, 1500], 500),
+    ("classic", "rule.starting_cash", [1500, 3000], 3000),
 ])
 def test_other_games_tune_through_their_adapters(tmp_path, game, key, values, shorter):
-    """Fewer sets to win, or less money to start, makes a shorter game: the tuner finds it and
-    confirms it meets an easy never-ending limit."""
+    """Fewer sets to win makes a shorter Deal game; more money to start a shorter classic game
+    (the bots build sooner: experiments/tune_classic_60.toml). The tuner finds the shorter
+    setting and confirms it meets an easy never-ending limit."""
     text = f"""
 name = "{game}"
 game = "{game}"
