@@ -238,6 +238,8 @@ def tune(
         raise UsageError(f"--save-preset: {spec.name} names no preset (add preset = \"NAME\" to a bot tuning spec)")
     if resume:
         out = out if out is not None else tuner.find_partial(plan, out_root)
+        if not (tuner.work_dir(out) / "tune.json").is_file():
+            raise UsageError(f"--resume: {tuner.work_dir(out)} is not an unfinished tune")
     else:
         out = out if out is not None else tuner.default_out(plan, out_root)
         results.check_new_dir(out)
