@@ -13,7 +13,7 @@ objective than a candidate that surely meets the goals, or (successive halving) 
 in the bottom part. Drop decisions use intervals at a Bonferroni-corrected level over the
 candidates, so a good candidate is rarely dropped on noise. The finalists and the untouched
 table (the baseline) are then played again on fresh games, disjoint from the search games,
-and every number in the report comes from those confirmation games.
+and the recommendation and the confirmed table come from those confirmation games.
 """
 
 from __future__ import annotations
