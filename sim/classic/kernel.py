@@ -28,6 +28,7 @@ from sim.classic.board import (
     can_build,
     can_mortgage,
     can_sell,
+    deed_tradable,
     group_sq,
     has_group,
     interest,
@@ -98,6 +99,7 @@ from sim.classic.layout import (
     POT,
     R_AUCTION_MIN,
     R_AUCTION_STEP,
+    R_ANY_TIME,
     R_AUCTIONS,
     R_BANKRUPT_AUCTION,
     R_CARD_A,
@@ -183,7 +185,9 @@ from strategies.classic import (
     choose_build,
     choose_funding,
     choose_liquidation,
+    choose_sale,
     choose_unmortgage,
+    fund_purchase,
     house_bid,
     jail_choice,
     lift_received_mortgage,
@@ -395,6 +399,18 @@ def raise_cash(S, RB, pk, pp, pt, rng, p, amount):
     and its assets pass as they stand."""
     if S[CASH + p] >= amount or liquid_value(S, RB, p) < amount:
         return
+    if RB[R_TRADING] == 1:  # deeds sold to other players (trades for cash), if the bot likes
+        for _ in range(N_SQ):
+            if S[CASH + p] >= amount:
+                return
+            sq = choose_sale(pk, pp, pt, p, S, RB, rng, amount - S[CASH + p])
+            if sq < 0:
+                break
+            if not deed_tradable(S, RB, sq, p) or S[MORT + sq] == 1:
+                S[G_STATUS] = ERR_ILLEGAL
+                return
+            if auction(S, RB, pk, pp, pt, rng, sq, (p + 1) % RB[R_PLAYERS], p, RB[R_SQ_PRICE + sq]) < 0:
+                break
     for _ in range(4 * N_SQ * HOTEL):
         if S[CASH + p] >= amount:
             return
@@ -464,19 +480,20 @@ def return_jail_card(S, RB, d):
 
 
 @njit(cache=True)
-def auction(S, RB, pk, pp, pt, rng, sq, first):
+def auction(S, RB, pk, pp, pt, rng, sq, first, seller, lo):
     """An English auction for deed sq among the players still in, starting with seat `first`.
     Each bids while the price is below the most it will pay (its policy's answer, capped at
     its cash), so the deed goes to the highest limit at one step above the second highest
-    (at least the minimum bid; an equal limit loses to the earlier bidder). Unsold: it stays
-    with the bank. Returns the buyer or -1."""
+    (at least the minimum bid `lo`; an equal limit loses to the earlier bidder). The bank
+    sells (seller -1), or a player raising cash offers its deed to the others (a trade for
+    cash, at no less than `lo`). Unsold: it stays where it was. Returns the buyer or -1."""
     n = RB[R_PLAYERS]
     best = -1
     best_v = -1
     second = -1
     for i in range(n):
         q = (first + i) % n
-        if S[ALIVE + q] == 0 or (RB[R_FIRST_LAP] == 1 and S[LAPPED + q] == 0):
+        if q == seller or S[ALIVE + q] == 0 or (RB[R_FIRST_LAP] == 1 and S[LAPPED + q] == 0):
             continue
         v = min(max_bid(pk, pp, pt, q, S, RB, rng, sq), S[CASH + q])
         if v > best_v:
@@ -485,16 +502,27 @@ def auction(S, RB, pk, pp, pt, rng, sq, first):
             best = q
         elif v > second:
             second = v
-    lo = RB[R_AUCTION_MIN]
     if best < 0 or best_v < lo:
         return -1
     price = lo if second < lo else min(best_v, second + RB[R_AUCTION_STEP])
+    S[gstat(best, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
+    if seller >= 0:
+        move_money(S, best, price, seller)
+        set_owner(S, RB, sq, best)
+        count_trade(S, seller, best)
+        return best
     move_money(S, best, price, BANK)
     set_owner(S, RB, sq, best)
     S[stat(best, SC_AUCTIONS_WON)] += 1
-    S[gstat(best, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
     S[G_AUCTIONS] += 1
     return best
+
+
+@njit(cache=True)
+def count_trade(S, p, q):
+    S[stat(p, SC_TRADES)] += 1
+    S[stat(q, SC_TRADES)] += 1
+    S[G_TRADES] += 1
 
 
 @njit(cache=True)
@@ -513,7 +541,7 @@ def bankrupt_to_bank(S, RB, pk, pp, pt, rng, p, to):
         if S[OWNER + sq] == p:
             set_owner(S, RB, sq, -1)
             if RB[R_BANKRUPT_AUCTION] == 1 and RB[R_AUCTIONS] == 1:
-                auction(S, RB, pk, pp, pt, rng, sq, (p + 1) % RB[R_PLAYERS])
+                auction(S, RB, pk, pp, pt, rng, sq, (p + 1) % RB[R_PLAYERS], -1, RB[R_AUCTION_MIN])
 
 
 @njit(cache=True)
@@ -627,16 +655,23 @@ def send_to_jail(S, p):
 
 @njit(cache=True)
 def offer_deed(S, RB, pk, pp, pt, rng, p, sq):
-    """p landed on unowned deed sq: buys it at the printed price or it is auctioned."""
+    """p landed on unowned deed sq: buys it at the printed price (mortgaging other deeds first
+    if its bot likes) or it is auctioned."""
     price = RB[R_SQ_PRICE + sq]
     allowed = RB[R_FIRST_LAP] == 0 or S[LAPPED + p] == 1
-    if allowed and S[CASH + p] >= price and want_buy(pk, pp, pt, p, S, RB, rng, sq):
+    buy = False
+    if allowed and S[CASH + p] >= price:
+        buy = want_buy(pk, pp, pt, p, S, RB, rng, sq)
+    elif allowed and fund_purchase(pk, pp, pt, p, S, RB, rng, sq):
+        raise_cash(S, RB, pk, pp, pt, rng, p, price)
+        buy = S[CASH + p] >= price
+    if buy:
         move_money(S, p, price, BANK)
         set_owner(S, RB, sq, p)
         S[stat(p, SC_BOUGHT)] += 1
         S[gstat(p, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
     elif RB[R_AUCTIONS] == 1:
-        auction(S, RB, pk, pp, pt, rng, sq, p)
+        auction(S, RB, pk, pp, pt, rng, sq, p, -1, RB[R_AUCTION_MIN])
 
 
 @njit(cache=True)
@@ -900,9 +935,7 @@ def execute_trade(S, RB, pk, pp, pt, rng, p, q):
         set_owner(S, RB, S[TR_GIVE + k], q)
     for k in range(nr):
         set_owner(S, RB, S[TR_GET + k], p)
-    S[stat(p, SC_TRADES)] += 1
-    S[stat(q, SC_TRADES)] += 1
-    S[G_TRADES] += 1
+    count_trade(S, p, q)
     # interest on mortgaged deeds received was checked affordable: pay it, maybe lift
     for k in range(ng):
         sq = S[TR_GIVE + k]
@@ -995,7 +1028,8 @@ def snake_eyes(S, RB, p, d1, d2):
 @njit(cache=True)
 def play_turn(S, RB, pk, pp, pt, rng, p):
     """Seat p's whole turn: leaving jail or trying to, rolls (doubles roll again; the third
-    double goes to jail), then trades, mortgages and building."""
+    double goes to jail), then trades, mortgages and building; under the official "at any
+    time" rule (deal_any_time) every other player then gets the same window."""
     S[stat(p, SC_TURNS)] += 1
     free_roll = True
     if S[JAIL + p] > 0:
@@ -1045,6 +1079,14 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
                 break
     if S[ALIVE + p] == 1 and S[G_STATUS] == OK:
         manage(S, RB, pk, pp, pt, rng, p)
+    if RB[R_ANY_TIME] == 1:  # "at any time": everyone else's window, in seat order after p
+        n = RB[R_PLAYERS]
+        for i in range(1, n):
+            q = (p + i) % n
+            if S[G_STATUS] != OK or S[G_ALIVE_N] < 2:
+                break
+            if S[ALIVE + q] == 1:
+                manage(S, RB, pk, pp, pt, rng, q)
 
 
 # ---------------------------------------------------------------------------------------------
