@@ -43,10 +43,13 @@ from sim.classic.layout import (
     CASH,
     G_HOUSES,
     GOOJF,
+    G_BOARD,
     GOWN,
     HOTEL,
     LEVEL,
     MAX_PLAYERS,
+    MEMO_CASH,
+    MEMO_RENT,
     MORT,
     MORT_N,
     N_GROUPS,
@@ -66,6 +69,8 @@ from sim.classic.layout import (
     R_SQ_PRICE,
     R_SQ_RENT,
     R_UTIL_MULT,
+    RENT_BOARD,
+    RENT_MAX,
     TR_CASH,
     TR_GET,
     TR_GIVE,
@@ -200,7 +205,10 @@ def opponent_levels(S, RB, p):
 
 @njit(cache=True)
 def max_opponent_rent(S, RB, p):
-    """The highest street rent an opponent's square charges now."""
+    """The highest street rent an opponent's square charges now (remembered until the board
+    changes: the strong bot's reserve asks for it at every decision)."""
+    if S[RENT_BOARD + p] == S[G_BOARD]:
+        return S[RENT_MAX + p]
     best = 0
     for sq in range(N_SQ):
         o = S[OWNER + sq]
@@ -210,6 +218,8 @@ def max_opponent_rent(S, RB, p):
             if lv == 0 and has_group(S, RB, o, RB[R_SQ_GROUP + sq]):
                 r *= 2
             best = max(best, r)
+    S[RENT_BOARD + p] = S[G_BOARD]
+    S[RENT_MAX + p] = best
     return best
 
 
@@ -816,13 +826,25 @@ def accept_counter(pk, pp, pt, p, q, S, RB, rng, extra):
 
 
 @njit(cache=True)
-def management_settled(pk, pp, p, cash, memo_cash):
-    """Seat p found nothing to lift or build with `memo_cash` on the present board: is the
-    answer still nothing with `cash`? Lifting and building only get easier with more cash, so
-    yes when cash is not higher; a bot that mortgages to build (fund=1) decides differently
-    with less cash, so only when cash is the same. Random bots are always asked again."""
+def note_settled(pk, pp, p, S, RB):
+    """Seat p found nothing to lift or build: remember what else the answer depended on."""
+    S[MEMO_CASH + p] = S[CASH + p]
+    S[MEMO_RENT + p] = max_opponent_rent(S, RB, p) if pk[p] == STRONG else 0
+
+
+@njit(cache=True)
+def management_settled(pk, pp, p, S, RB):
+    """Seat p found nothing to lift or build with its own deeds and the bank's supply as they
+    are now (the kernel checked management_key): is the answer still nothing? Lifting and
+    building only get easier with more cash, so yes when cash is not higher; a bot that
+    mortgages to build (fund=1) decides differently with less cash, so only when cash is the
+    same. The strong bot's reserve follows the highest rent it faces, so that must not have
+    changed either. Random bots are always asked again."""
     if pk[p] == RANDOM:
         return False
+    if pk[p] == STRONG and max_opponent_rent(S, RB, p) != S[MEMO_RENT + p]:
+        return False
+    cash = S[CASH + p]
     if pp[p, 10] >= 0.5:
-        return cash == memo_cash
-    return cash <= memo_cash
+        return cash == S[MEMO_CASH + p]
+    return cash <= S[MEMO_CASH + p]

@@ -41,6 +41,7 @@ from sim.classic.board import (
     trade_legal,
     trade_mark,
     cheapest_house,
+    management_key,
     unmortgage_cost,
 )
 from sim.classic.layout import (
@@ -85,7 +86,8 @@ from sim.classic.layout import (
     MAX_CARDS,
     MAX_PLAYERS,
     MEMO_BOARD,
-    MEMO_CASH,
+    P_BOARD,
+    RENT_BOARD,
     MORT,
     MORT_N,
     N_BUF,
@@ -192,6 +194,7 @@ from strategies.classic import (
     jail_choice,
     lift_received_mortgage,
     management_settled,
+    note_settled,
     max_bid,
     propose_trade,
     respond_trade,
@@ -271,6 +274,15 @@ def fee_to(RB):
 
 
 @njit(cache=True)
+def board_changed(S, p):
+    """Deeds, buildings or mortgages of p (-1: the bank's) changed: the memos keyed on the
+    board (management, the highest rent faced) must look again."""
+    S[G_BOARD] += 1
+    if p >= 0:
+        S[P_BOARD + p] += 1
+
+
+@njit(cache=True)
 def set_owner(S, RB, sq, p):
     """Deed sq passes to p (-1: back to the bank, which clears its mortgage)."""
     old = S[OWNER + sq]
@@ -298,7 +310,9 @@ def set_owner(S, RB, sq, p):
                 S[gstat(p, g, GS_FIRST_FULL)] = t + 1
             S[stat(p, SC_MONOPOLIES)] |= 1 << g
     S[G_EPOCH] += 1
-    S[G_BOARD] += 1
+    board_changed(S, p)
+    if old >= 0:
+        S[P_BOARD + old] += 1
 
 
 @njit(cache=True)
@@ -307,7 +321,7 @@ def mortgage(S, RB, p, sq):
     S[MORT_N + p] += 1
     bank_pays(S, p, RB[R_SQ_MORTGAGE + sq])
     S[stat(p, SC_MORTGAGES)] += 1
-    S[G_BOARD] += 1
+    board_changed(S, p)
 
 
 @njit(cache=True)
@@ -315,7 +329,7 @@ def lift_mortgage(S, RB, p, sq, cost):
     move_money(S, p, cost, BANK)
     S[MORT + sq] = 0
     S[MORT_N + p] -= 1
-    S[G_BOARD] += 1
+    board_changed(S, p)
 
 
 @njit(cache=True)
@@ -332,7 +346,7 @@ def build_one(S, RB, p, sq, price):
     S[LEVEL + sq] = lv + 1
     move_money(S, p, price, BANK)
     S[gstat(p, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
-    S[G_BOARD] += 1
+    board_changed(S, p)
 
 
 @njit(cache=True)
@@ -342,7 +356,7 @@ def sell_one(S, RB, p, sq):
     building) to the highest level the bank's houses allow, and every level removed is paid."""
     lv = S[LEVEL + sq]
     g = RB[R_SQ_GROUP + sq]
-    S[G_BOARD] += 1
+    board_changed(S, p)
     if lv < HOTEL:
         S[LEVEL + sq] = lv - 1
         S[G_HOUSES] += 1
@@ -460,7 +474,7 @@ def strip_buildings(S, RB, p):
                 S[G_HOUSES] += lv
             bank_pays(S, p, sell_value(RB, sq, lv))
             S[LEVEL + sq] = 0
-            S[G_BOARD] += 1
+            board_changed(S, p)
         
 
 @njit(cache=True)
@@ -978,14 +992,15 @@ def trade_phase(S, RB, pk, pp, pt, rng, p):
 
 @njit(cache=True)
 def manage(S, RB, pk, pp, pt, rng, p):
-    """Between rolls: trades, lifting mortgages, building. A bot that had nothing to lift or
-    build is not asked again until the board changes or its cash makes a difference
-    (``management_settled``): the answer would be the same, so this only saves time."""
+    """A window for trades, lifting mortgages and building. A bot that had nothing to lift or
+    build is not asked again until its own deeds, the bank's supply or (as its policy says,
+    ``management_settled``) its cash or the rents it faces make a difference: the answer
+    would be the same, so this only saves time."""
     if RB[R_TRADING] == 1:
         trade_phase(S, RB, pk, pp, pt, rng, p)
     if S[G_STATUS] != OK or S[ALIVE + p] == 0:
         return
-    if S[MEMO_BOARD + p] == S[G_BOARD] and management_settled(pk, pp, p, S[CASH + p], S[MEMO_CASH + p]):
+    if S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB):
         return
     board = S[G_BOARD]
     for _ in range(N_SQ):
@@ -1002,8 +1017,8 @@ def manage(S, RB, pk, pp, pt, rng, p):
     if S[G_STATUS] == OK:
         build_phase(S, RB, pk, pp, pt, rng, p)
     if S[G_BOARD] == board:
-        S[MEMO_BOARD + p] = board
-        S[MEMO_CASH + p] = S[CASH + p]
+        S[MEMO_BOARD + p] = management_key(S, p)
+        note_settled(pk, pp, p, S, RB)
     else:
         S[MEMO_BOARD + p] = -1
 
@@ -1199,6 +1214,7 @@ def start_state(RB):
     S[G_HOTELS] = RB[R_HOTELS]
     for p in range(n):
         S[MEMO_BOARD + p] = -1
+        S[RENT_BOARD + p] = -1
     for d in range(N_DECKS):
         for k in range(RB[R_DECK_SIZE + d]):
             S[DECK + d * MAX_CARDS + k] = k
