@@ -826,20 +826,44 @@ def accept_counter(pk, pp, pt, p, q, S, RB, rng, extra):
 
 
 @njit(cache=True)
+def action_cash(pk, pp, p, S, RB):
+    """The least cash with which seat p (a bot that does not mortgage to build) would lift a
+    mortgage or build on the present board: the reserve plus the cheapest lift or the
+    cheapest house it may put up (choose_unmortgage and choose_build act exactly when cash
+    reaches it). 1 << 30 when nothing could be done with any cash."""
+    keep = reserve(pk, pp, p, S, RB)
+    least = float(1 << 30)
+    if S[MORT_N + p] > 0 and pp[p, 9] >= 0.5:
+        for sq in range(N_SQ):
+            if S[OWNER + sq] == p and S[MORT + sq] == 1:
+                least = min(least, max(33.0, keep + unmortgage_cost(RB, sq)))
+    for g in range(N_GROUPS):
+        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+            for j in range(RB[R_GROUP_SIZE + g]):
+                sq = group_sq(RB, g, j)
+                if can_build(S, RB, p, sq, False):
+                    least = min(least, keep + RB[R_SQ_HOUSE + sq])
+    return int(np.ceil(least))
+
+
+@njit(cache=True)
 def note_settled(pk, pp, p, S, RB):
-    """Seat p found nothing to lift or build: remember what else the answer depended on."""
-    S[MEMO_CASH + p] = S[CASH + p]
+    """Seat p found nothing to lift or build: remember what else the answer depended on (the
+    cash at which it would act, or for a bot that mortgages to build, its cash itself)."""
+    if pk[p] == RANDOM:
+        return
+    S[MEMO_CASH + p] = S[CASH + p] if pp[p, 10] >= 0.5 else action_cash(pk, pp, p, S, RB)
     S[MEMO_RENT + p] = max_opponent_rent(S, RB, p) if pk[p] == STRONG else 0
 
 
 @njit(cache=True)
 def management_settled(pk, pp, p, S, RB):
     """Seat p found nothing to lift or build with its own deeds and the bank's supply as they
-    are now (the kernel checked management_key): is the answer still nothing? Lifting and
-    building only get easier with more cash, so yes when cash is not higher; a bot that
-    mortgages to build (fund=1) decides differently with less cash, so only when cash is the
-    same. The strong bot's reserve follows the highest rent it faces, so that must not have
-    changed either. Random bots are always asked again."""
+    are now (the kernel checked management_key): is the answer still nothing? Yes while its
+    cash stays below the cash at which it would act; a bot that mortgages to build (fund=1)
+    decides differently with less cash too, so only while its cash is the same. The strong
+    bot's reserve follows the highest rent it faces, so that must not have changed either.
+    Random bots are always asked again."""
     if pk[p] == RANDOM:
         return False
     if pk[p] == STRONG and max_opponent_rent(S, RB, p) != S[MEMO_RENT + p]:
@@ -847,4 +871,4 @@ def management_settled(pk, pp, p, S, RB):
     cash = S[CASH + p]
     if pp[p, 10] >= 0.5:
         return cash == S[MEMO_CASH + p]
-    return cash <= S[MEMO_CASH + p]
+    return cash < S[MEMO_CASH + p]
