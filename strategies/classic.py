@@ -531,6 +531,15 @@ def fund_purchase(pk, pp, pt, p, S, RB, rng, sq):
 
 
 @njit(cache=True)
+def covers_better(price, best_price, gap):
+    """Choosing a deed to pay `gap` with: is one at `price` better than the best so far? The
+    cheapest that covers the gap wins, else the dearest."""
+    if price >= gap:
+        return best_price < gap or price < best_price
+    return best_price < gap and price > best_price
+
+
+@njit(cache=True)
 def choose_sale(pk, pp, pt, p, S, RB, rng, need):
     """A deed p offers the other players at its printed price to raise `need` dollars, or -1.
     Bots with sell=1 sell only when mortgaging the deeds outside their complete groups would
@@ -548,9 +557,7 @@ def choose_sale(pk, pp, pt, p, S, RB, rng, need):
         if has_group(S, RB, p, g) or blocks(S, RB, p, sq):
             continue
         price = RB[R_SQ_PRICE + sq]
-        fits = price >= need
-        best_fits = best_price >= need
-        if best < 0 or (fits and (not best_fits or price < best_price)) or (not fits and not best_fits and price > best_price):
+        if best < 0 or covers_better(price, best_price, need):
             best = sq
             best_price = price
     return best
@@ -740,9 +747,7 @@ def spare_deed(S, RB, p, q, g, gap):
         if dup:
             continue
         price = RB[R_SQ_PRICE + sq]
-        fits = price >= gap
-        best_fits = best_price >= gap
-        if best < 0 or (fits and (not best_fits or price < best_price)) or (not fits and not best_fits and price > best_price):
+        if best < 0 or covers_better(price, best_price, gap):
             best = sq
             best_price = price
     return best
