@@ -35,7 +35,9 @@ from sim.deal.layout import (
     BANK_N,
     BANK_VAL,
     BUILDING,
+    ARRANGED_VER,
     CFLAG,
+    COLL_VER,
     COMPLETE,
     NCOMP,
     PAYV,
@@ -266,12 +268,14 @@ def take_out(S, RB, c):
         S[PAYV + p] -= cvalue(RB, c)
         if ctype(RB, c) == PROPERTY:
             S[GRP_ORD + gidx] -= 1
+        S[COLL_VER + p] += 1
         refresh(S, RB, p, g)
     elif w == BUILDING:
         p = S[OWNER + c]
         col = S[GROUP + c]
         if RB[R_PAY_BUILDINGS] == 1:
             S[PAYV + p] -= cvalue(RB, c)
+        S[COLL_VER + p] += 1
         if ctype(RB, c) == T_HOUSE:
             S[HOUSE + p * NC + col] = -1
         else:
@@ -315,6 +319,7 @@ def to_group(S, RB, p, g, c):
     S[PAYV + p] += cvalue(RB, c)
     if ctype(RB, c) == PROPERTY:
         S[GRP_ORD + gidx] += 1
+    S[COLL_VER + p] += 1
     S[WHERE + c] = PROP
     S[OWNER + c] = p
     S[GROUP + c] = g
@@ -367,6 +372,7 @@ def to_building(S, RB, p, col, c):
         S[HOTEL + p * NC + col] = c
     if RB[R_PAY_BUILDINGS] == 1:
         S[PAYV + p] += cvalue(RB, c)
+    S[COLL_VER + p] += 1
     S[WHERE + c] = BUILDING
     S[OWNER + c] = p
     S[GROUP + c] = col
@@ -472,9 +478,14 @@ def receive_property(S, RB, pk, pp, rng, q, card):
 
 @njit(cache=True)
 def apply_arrangement(S, RB, pk, pp, rng, p):
-    """On its own turn seat p may move its wilds between colours (free, any number of times)."""
+    """On its own turn seat p may move its wilds between colours (free, any number of times).
+    Skipped when p's collection is as it was when the last plan moved nothing."""
+    ver = S[COLL_VER + p]
+    if S[ARRANGED_VER + p] == ver:
+        return
     n = plan_arrangement(pk, pp, p, S, RB, rng)
     if n == 0:
+        S[ARRANGED_VER + p] = ver
         return  # nothing to move (the random bot never rearranges)
     for k in range(n):
         card = S[SCRATCH2 + k]
@@ -490,6 +501,8 @@ def apply_arrangement(S, RB, pk, pp, rng, p):
         take_out(S, RB, card)
         to_group(S, RB, p, g, card)
     repair(S, RB, p, True)
+    if S[COLL_VER + p] == ver:
+        S[ARRANGED_VER + p] = ver
 
 
 # ---------------------------------------------------------------------------------------------
@@ -896,6 +909,8 @@ def setup_game(S, RB, rng):
     for i in range(n_players * NC):
         S[HOUSE + i] = -1
         S[HOTEL + i] = -1
+    for p in range(n_players):
+        S[ARRANGED_VER + p] = -1
     for c in range(RB[R_DECK]):
         S[DRAW_PILE + c] = c
         S[WHERE + c] = DRAW

@@ -92,8 +92,13 @@ CFLAG = HOTEL + MAX_PLAYERS * NC  # [p * NC + c]: complete when last counted (fo
 COMPLETE = CFLAG + MAX_PLAYERS * NC  # [p * NC + c]: 1 while the set is complete
 NCOMP = COMPLETE + MAX_PLAYERS * NC  # [p]: complete sets
 PAYV = NCOMP + MAX_PLAYERS  # [p]: what p could pay with (bank, properties, buildings if allowed)
+# A counter bumped whenever a card joins or leaves seat p's collection or buildings, and its
+# value when p's wild arrangement was last found to need no change (arranging again with the
+# counter unchanged would find the same: the plan reads nothing else that varies in a game).
+COLL_VER = PAYV + MAX_PLAYERS  # [p]
+ARRANGED_VER = COLL_VER + MAX_PLAYERS  # [p], -1 when unknown
 # scalars
-G_CURRENT = PAYV + MAX_PLAYERS
+G_CURRENT = ARRANGED_VER + MAX_PLAYERS
 G_PLAYS_LEFT = G_CURRENT + 1
 G_WINNER = G_PLAYS_LEFT + 1  # -1 until someone wins
 G_WIN_OWN_TURN = G_WINNER + 1
