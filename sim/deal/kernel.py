@@ -41,6 +41,7 @@ from sim.deal.layout import (
     COMPLETE,
     NCOMP,
     PAYV,
+    REPAIRED_VER,
     DISC_N,
     DISC_PILE,
     DISCARD,
@@ -431,7 +432,11 @@ def move_buildings_off(S, RB, p, col, own_turn):
 def repair(S, RB, p, own_turn):
     """After seat p lost or moved property cards: any-colour wilds left without an ordinary
     property go to a colour that has one (or LOOSE), loose ones come home when they can, and
-    buildings leave sets that are no longer complete (or not buildable)."""
+    buildings leave sets that are no longer complete (or not buildable). Skipped when p's
+    collection is as it was when the last repair found nothing to do."""
+    ver = S[COLL_VER + p]
+    if S[REPAIRED_VER + p] == ver:
+        return
     for c in range(NC):
         gidx = p * NG + c
         if S[GRP_ORD + gidx] == 0 and S[GRP_N + gidx] > 0:
@@ -457,6 +462,8 @@ def repair(S, RB, p, own_turn):
     for c in range(NC):  # a Hotel whose House left it (cannot happen above; kept as a guard)
         if S[HOTEL + p * NC + c] >= 0 and S[HOUSE + p * NC + c] < 0:
             move_buildings_off(S, RB, p, c, own_turn)
+    if S[COLL_VER + p] == ver:
+        S[REPAIRED_VER + p] = ver
 
 
 @njit(cache=True)
@@ -810,12 +817,12 @@ def steal_set(S, RB, p, t, col):
 @njit(cache=True)
 def note_sets(S, RB):
     """Count newly completed sets for each seat (the sets_made statistic)."""
-    for p in range(RB[R_PLAYERS]):
-        for c in range(NC):
-            done = is_complete(S, RB, p, c)
-            if done and S[CFLAG + p * NC + c] == 0:
-                S[stat(p, SC_SETS_MADE)] += 1
-            S[CFLAG + p * NC + c] = 1 if done else 0
+    for i in range(RB[R_PLAYERS] * NC):  # the cached COMPLETE flags against the last count
+        done = S[COMPLETE + i]
+        if done != S[CFLAG + i]:
+            if done == 1:
+                S[stat(i // NC, SC_SETS_MADE)] += 1
+            S[CFLAG + i] = done
 
 
 @njit(cache=True)
@@ -911,6 +918,7 @@ def setup_game(S, RB, rng):
         S[HOTEL + i] = -1
     for p in range(n_players):
         S[ARRANGED_VER + p] = -1
+        S[REPAIRED_VER + p] = -1
     for c in range(RB[R_DECK]):
         S[DRAW_PILE + c] = c
         S[WHERE + c] = DRAW
