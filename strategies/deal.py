@@ -70,6 +70,7 @@ from sim.deal.layout import (
     SCRATCH2,
     SCRATCH3,
     SCRATCH4,
+    SCRATCH5,
     WHERE,
     rng_policy,
 )
@@ -722,8 +723,10 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
     """Seat p pays `amount` with some of the n candidate cards at S[SCRATCH:]: set
     S[SCRATCH3 + k] to 1 for each card given. The kernel checks the total covers the debt.
     Heuristic bots give the cards they mind least per M, then take back what is not needed."""
+    val = SCRATCH5  # S[val + k]: candidate k's value
     for k in range(n):
         S[SCRATCH3 + k] = 0
+        S[val + k] = cvalue(RB, S[SCRATCH + k])
     if n == 0:
         return
     # Order: random for the random bot, else by cost per M (S[SCRATCH2:] holds the order).
@@ -742,11 +745,11 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
         for i in range(1, n):  # insertion sort by cost per M (cross-multiplied: no divisions)
             x = S[SCRATCH2 + i]
             cx = S[SCRATCH4 + x]
-            vx = max(cvalue(RB, S[SCRATCH + x]), 1)
+            vx = max(S[val + x], 1)
             j = i - 1
             while j >= 0:
                 y = S[SCRATCH2 + j]
-                if S[SCRATCH4 + y] * vx <= cx * max(cvalue(RB, S[SCRATCH + y]), 1):
+                if S[SCRATCH4 + y] * vx <= cx * max(S[val + y], 1):
                     break
                 S[SCRATCH2 + j + 1] = y
                 j -= 1
@@ -757,36 +760,39 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
             break
         k = S[SCRATCH2 + i]
         S[SCRATCH3 + k] = 1
-        paid += cvalue(RB, S[SCRATCH + k])
+        paid += S[val + k]
     if pk[p] == RANDOM:
         hotels_with_houses(S, RB, p, n)
         return
     # Take back cards not needed, the most valuable to keep first.
     for i in range(n - 1, -1, -1):
         k = S[SCRATCH2 + i]
-        if S[SCRATCH3 + k] == 1 and paid - cvalue(RB, S[SCRATCH + k]) >= amount:
+        if S[SCRATCH3 + k] == 1 and paid - S[val + k] >= amount:
             S[SCRATCH3 + k] = 0
-            paid -= cvalue(RB, S[SCRATCH + k])
+            paid -= S[val + k]
     # Swap one given card for a smaller one that still covers the debt and costs no more.
     if paid > amount:
+        limit = paid - amount  # the most a swap can save
         best_i = -1
         best_j = -1
         best_save = 0
         for i in range(n):
             if S[SCRATCH3 + i] != 1:
                 continue
-            vi = cvalue(RB, S[SCRATCH + i])
+            vi = S[val + i]
             ci = S[SCRATCH4 + i]
             for j in range(n):
                 if S[SCRATCH3 + j] != 0:
                     continue
-                vj = cvalue(RB, S[SCRATCH + j])
+                vj = S[val + j]
                 save = vi - vj
-                if vj < vi and paid - save >= amount and save > best_save:
+                if vj < vi and save <= limit and save > best_save:
                     if S[SCRATCH4 + j] <= ci:
                         best_i = i
                         best_j = j
                         best_save = save
+            if best_save == limit:
+                break  # nothing later can save more
         if best_i >= 0:
             S[SCRATCH3 + best_i] = 0
             S[SCRATCH3 + best_j] = 1
