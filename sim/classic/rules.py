@@ -230,7 +230,7 @@ HOUSE_RULE_DOC = {
 
 
 @dataclass(frozen=True)
-class ClassicRules:
+class ClassicRules(rule_changes.RulesMixin):
     """Everything that defines a game of classic Monopoly, apart from the players' policies."""
 
     board: tuple[Square, ...] = US_BOARD
@@ -252,14 +252,6 @@ class ClassicRules:
     # net worth) wins and the game is flagged.
     max_rounds: int = 500
     house: HouseRules = HouseRules()
-
-    def replace(self, **changes) -> "ClassicRules":
-        house = {k: changes.pop(k) for k in list(changes) if k in HOUSE_RULE_DOC}
-        rules = dataclasses.replace(self, **changes)
-        if house:
-            rules = dataclasses.replace(rules, house=dataclasses.replace(rules.house, **house))
-        rules.validate()
-        return rules
 
     def validate(self) -> None:
         if len(self.board) != L.N_SQ:

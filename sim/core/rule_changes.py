@@ -7,6 +7,7 @@ applies and validates the changes.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from sim.core.runner import UsageError
@@ -63,3 +64,17 @@ def apply_rule_changes(rules, changes: list[str], parsers: dict[str, Callable[[s
         return rules.replace(**fields)
     except ValueError as e:
         raise UsageError(str(e)) from None
+
+
+class RulesMixin:
+    """For a game's frozen rules dataclass whose ``house`` field holds its house rules."""
+
+    def replace(self, **changes):
+        """A checked copy with top-level fields or house rules (by name) changed."""
+        names = {f.name for f in dataclasses.fields(self.house)}
+        house = {k: changes.pop(k) for k in list(changes) if k in names}
+        rules = dataclasses.replace(self, **changes)
+        if house:
+            rules = dataclasses.replace(rules, house=dataclasses.replace(rules.house, **house))
+        rules.validate()
+        return rules
