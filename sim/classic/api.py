@@ -283,6 +283,7 @@ def default_variants() -> dict[str, dict]:
         "income_tax_percent": {"income_tax_percent": True},
         "snake_eyes_bonus_500": {"snake_eyes_bonus": 500},
         "no_double_rent": {"double_rent_on_monopoly": False},
+        "own_turn_dealing": {"deal_any_time": False},
     }
 
 
