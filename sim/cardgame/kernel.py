@@ -361,7 +361,7 @@ def drop_planned(S, RB, p):
 
 
 @njit(cache=True)
-def score_hand(S, RB, goer, hand_row, record):
+def score_hand(S, RB, goer, hand_row, kind_row, record):
     """Whoever went out takes the reward, every hand is scored and paid from the bank, Mr.
     Monopoly and the jackpot are awarded. goer -1: the hand ended with nobody out (no score)."""
     n = RB[R_PLAYERS]
@@ -442,6 +442,14 @@ def score_hand(S, RB, goer, hand_row, record):
         for p in range(n):
             S[HSCORE + p] = 0
         S[G_STALLED] += 1
+    if record and goer >= 0:
+        # Per kind: hands that held it and what they scored, for whoever went out and the rest.
+        for p in range(n):
+            side = 0 if p == goer else 2
+            for k in range(NK):
+                if S[KC + p * NK + k] > 0:
+                    kind_row[k, side] += 1
+                    kind_row[k, side + 1] += S[HSCORE + p]
     if record and S[G_HAND] < MAX_HAND_ROWS:
         h = S[G_HAND]
         hand_row[h, H_HAND] = h
@@ -584,7 +592,7 @@ def pass_left(S, RB, pk, pp, rng):
 
 
 @njit(cache=True)
-def play_hand(S, RB, pk, pp, rng, check, hand_row, record):
+def play_hand(S, RB, pk, pp, rng, check, hand_row, kind_row, record):
     """Deal and play one hand to its end, then score it."""
     n = RB[R_PLAYERS]
     deal_hand(S, RB, rng)
@@ -627,7 +635,7 @@ def play_hand(S, RB, pk, pp, rng, check, hand_row, record):
     if S[G_STATUS] != 0:
         return
     S[G_OUT] = goer
-    score_hand(S, RB, goer, hand_row, record)
+    score_hand(S, RB, goer, hand_row, kind_row, record)
     if check:
         S[G_STATUS] = check_invariants(S, RB)
 
@@ -660,15 +668,15 @@ def match_over(S, RB):
 
 
 @njit(cache=True)
-def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, hand_out, row, hrow, record):
+def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, hand_out, kind_out, row, hrow, record):
     """Play match number `game` of the run with master seed `seed` into output row `row` (and
-    its hands into hand_out[hrow] when `record`)."""
+    its hands into hand_out[hrow], per-kind sums into kind_out[hrow], when `record`)."""
     n = RB[R_PLAYERS]
     for s in range(RNG_SIZE // 4):
         seed_state(rng, 4 * s, seed, game, s)
     new_match(S, RB)
     while S[G_STATUS] == 0 and not match_over(S, RB):
-        play_hand(S, RB, pk, pp, rng, check, hand_out[hrow], record)
+        play_hand(S, RB, pk, pp, rng, check, hand_out[hrow], kind_out[hrow], record)
         S[G_HAND] += 1
         S[G_DEALER] = (S[G_DEALER] + 1) % n
     best = -1
@@ -753,10 +761,11 @@ def new_state():
 
 
 @njit(cache=True, parallel=True)
-def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out, hand_out, record):
+def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out, hand_out, kind_out, record):
     """Play matches first .. first + n_games - 1 into game_out[n, N_GAME_COLS],
-    seat_out[n, players, N_SEAT_COLS] and, when `record`, hand_out[n, MAX_HAND_ROWS, cols]
-    (else hand_out may be any [1, rows, cols] array): contiguous blocks, one state per block."""
+    seat_out[n, players, N_SEAT_COLS] and, when `record`, hand_out[n, MAX_HAND_ROWS, cols] and
+    kind_out[n, NK, 4] (hands holding the kind and their scores: went out, then the others);
+    without `record` those two may be any [1, ...] arrays. Contiguous blocks, one state each."""
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
         S, rng = new_state()
@@ -765,5 +774,5 @@ def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out, hand
         pkl = pk.copy()
         ppl = pp.copy()
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
-            play_game(S, RBl, pkl, ppl, rng, seed, first + row, check, game_out, seat_out, hand_out,
+            play_game(S, RBl, pkl, ppl, rng, seed, first + row, check, game_out, seat_out, hand_out, kind_out,
                       row, row if record else 0, record)
