@@ -136,17 +136,9 @@ def chance_rules(as_json: Annotated[bool, typer.Option("--json")] = False) -> No
 @chance_app.command("policies")
 def chance_policies() -> None:
     """List the bot policies and their parameters."""
-    from strategies.chance import KINDS, NAMED_VALUES, TACTICS
+    from strategies.chance import CATALOG
 
-    for name, (_, stop, default, lo, hi, doc) in KINDS.items():
-        arg = f" {stop}={default:g} (in [{lo:g}, {hi:g}])" if stop else ""
-        if (name, stop) in NAMED_VALUES:
-            names = NAMED_VALUES[(name, stop)]
-            arg = f" {stop}={names[int(default)]} (one of {', '.join(names)})"
-        print(f"{name}{arg}\n    {doc}")
-    print("Tactics shared by every policy (key=default):")
-    for name, (_, default, lo, hi, doc) in TACTICS.items():
-        print(f"  {name}={default:g} (in [{lo:g}, {hi:g}]): {doc}")
+    print("\n".join(CATALOG.listing()))
 
 
 @app.command("run")
@@ -444,17 +436,9 @@ def deal_rules(as_json: Annotated[bool, typer.Option("--json")] = False) -> None
 @deal_app.command("policies")
 def deal_policies() -> None:
     """List the bot policies and their parameters."""
-    from strategies.deal import KINDS, PARAMS, defaults
+    from strategies.deal import CATALOG
 
-    for name, (_, _, doc) in KINDS.items():
-        d = defaults(name)
-        shown = "" if name == "random" else " " + " ".join(f"{k}={d[k]:g}" for k in PARAMS if k != "p_stop")
-        if name == "random":
-            shown = f" p_stop={d['p_stop']:g}"
-        print(f"{name}{shown}\n    {doc}")
-    print("Parameters (range): meaning")
-    for name, (_, lo, hi, doc) in PARAMS.items():
-        print(f"  {name} ([{lo:g}, {hi:g}]): {doc}")
+    print("\n".join(CATALOG.listing()))
 
 
 # ---- classic Monopoly -------------------------------------------------------------------------
@@ -543,14 +527,9 @@ def classic_rules(as_json: Annotated[bool, typer.Option("--json")] = False) -> N
 @classic_app.command("policies")
 def classic_policies() -> None:
     """List the bot policies and their parameters."""
-    from strategies.classic import KINDS, PARAMS, policy_defaults
+    from strategies.classic import CATALOG
 
-    for name, (_, _, doc) in KINDS.items():
-        d = policy_defaults(name)
-        print(f"{name}\n    {doc}\n    " + " ".join(f"{k}={v:g}" for k, v in d.items()))
-    print("Parameters (key: range, meaning):")
-    for key, (_, lo, hi, doc) in PARAMS.items():
-        print(f"  {key}: [{lo:g}, {hi:g}] {doc}")
+    print("\n".join(CATALOG.listing()))
 
 
 @classic_app.command("landing")

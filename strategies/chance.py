@@ -9,6 +9,8 @@ and rules buffer ``RB`` (offsets in sim/chance/layout.py); `pk[p]` is seat p's k
     0       the stopping parameter of the kind (p_stop, n, p, v or risk)
     1..5    table tactics shared by every kind: see TACTICS
 
+The kinds and parameters are declared once in CATALOG (strategies/catalog.py).
+
 Decisions: flip or cash out; where each Cash card goes (take a free space, outbid an opponent,
 fortify your own); whether to play Flip 2 on a player who stopped; whether to answer with Nope!;
 which corner a Token goes to and with which card; whom to hit with a Chance card.
@@ -80,23 +82,51 @@ from sim.chance.optimal import (
     STRIDES,
 )
 from sim.core.rng import randint, uniform
+from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
 
 RANDOM, MAX_FLIP, STOP_AFTER, BUST_THRESHOLD, CASH_TARGET, SMART, OPTIMAL = range(7)
 N_PARAMS = 8
 
-# name -> (kind, stopping parameter name, default, low, high, meaning)
-KINDS = {
-    "random": (RANDOM, "p_stop", 0.25, 0.0, 1.0, "random legal play; cash out with chance p_stop before each flip"),
-    "max_flip": (MAX_FLIP, None, 0.0, 0.0, 0.0, "always flip to the number rolled"),
-    "stop_after": (STOP_AFTER, "n", 2.0, 0.0, 20.0, "cash out after n flips"),
-    "bust_threshold": (BUST_THRESHOLD, "p", 0.2, 0.0, 1.0, "cash out when the next flip busts with chance above p"),
-    "cash_target": (CASH_TARGET, "v", 12.0, 0.0, 200.0, "cash out once the Cash flipped this turn reaches v"),
-    "smart": (SMART, "risk", 1.0, 0.0, 10.0, "flip while the expected gain of useful Cash beats risk x the expected loss"),
-    "optimal": (OPTIMAL, "objective", 0.0, 0.0, 2.0, "the turn-optimal stopping rule (exact DP) for objective=value (total Cash kept), "
-                "count (Cash cards kept) or board (Cash that beats the cheapest property on offer)"),
+# Table tactics shared by every kind (slots 1-5).
+TACTICS = {
+    "flip2_stake": Param(1, 0.0, 200.0, "play Flip 2 on a player risking at least this much useful Cash"),
+    "nope_stake": Param(2, 0.0, 200.0, "answer a Flip 2 with Nope! when risking at least this much useful Cash"),
+    "nope_length": Param(3, 0.0, 20.0, "block a Cash card with Nope! when the building at stake is at least this long"),
+    "token_gain": Param(4, 0.0, 20.0, "use a Token when it gains at least this much skyline (always on the last turn)"),
+    "fortify": Param(5, 0.0, 1.0, "1: leftover Cash raises the bar on your own properties"),
 }
-# Parameters that take a name rather than a number: name -> list of names (value = index).
-NAMED_VALUES = {("optimal", "objective"): OBJECTIVES}
+_TACTIC_DEFAULTS = {"flip2_stake": 8.0, "nope_stake": 8.0, "nope_length": 2.0, "token_gain": 2.0, "fortify": 1.0}
+# Each kind's stopping parameter, all in slot 0.
+STOPS = {
+    "p_stop": Param(0, 0.0, 1.0, "random: chance to cash out before each flip"),
+    "n": Param(0, 0.0, 20.0, "stop_after: flips before cashing out"),
+    "p": Param(0, 0.0, 1.0, "bust_threshold: the largest next-flip bust chance taken"),
+    "v": Param(0, 0.0, 200.0, "cash_target: Cash flipped this turn that ends the turn"),
+    "risk": Param(0, 0.0, 10.0, "smart: weight of the expected loss against the expected gain"),
+    "objective": Param(0, 0.0, 2.0, "optimal: what the stopping rule maximizes", names=OBJECTIVES),
+}
+
+
+def _kind(code, doc, stop=None, default=0.0):
+    return Kind(code, doc, ({stop: default} if stop else {}) | _TACTIC_DEFAULTS)
+
+
+CATALOG = Catalog(
+    N_PARAMS,
+    STOPS | TACTICS,
+    {
+        "random": _kind(RANDOM, "random legal play; cash out with chance p_stop before each flip", "p_stop", 0.25),
+        "max_flip": _kind(MAX_FLIP, "always flip to the number rolled"),
+        "stop_after": _kind(STOP_AFTER, "cash out after n flips", "n", 2.0),
+        "bust_threshold": _kind(BUST_THRESHOLD, "cash out when the next flip busts with chance above p", "p", 0.2),
+        "cash_target": _kind(CASH_TARGET, "cash out once the Cash flipped this turn reaches v", "v", 12.0),
+        "smart": _kind(SMART, "flip while the expected gain of useful Cash beats risk x the expected loss", "risk", 1.0),
+        "optimal": _kind(OPTIMAL, "the turn-optimal stopping rule (exact DP) for objective=value (total Cash kept), "
+                         "count (Cash cards kept) or board (Cash that beats the cheapest property on offer)",
+                         "objective", 0.0),
+    },
+)
+parse_policy = CATALOG.parse
 
 # Forced decisions (api.simulate(force=...)): parameter slots 6 (action) and 7 (situation key).
 FORCE_SLOT, FORCE_KEY_SLOT = 6, 7
@@ -107,56 +137,6 @@ FORCE_NONE, FORCE_FLIP, FORCE_STOP = range(3)
 KEY_FIELDS = (("cash_lo", 8), ("cash_hi", 8), ("cash_n", 6), ("taken", 6), ("left", 6), ("bankrupt", 6), ("lucky", 4),
               ("dist", 4))
 DIST_STEP = 4  # dist field d: the player's skyline is (d * 4 .. d * 4 + 3) short of the finish mark
-
-# Shared tactics: name -> (slot, default, low, high, meaning)
-TACTICS = {
-    "flip2_stake": (1, 8.0, 0.0, 200.0, "play Flip 2 on a player risking at least this much useful Cash"),
-    "nope_stake": (2, 8.0, 0.0, 200.0, "answer a Flip 2 with Nope! when risking at least this much useful Cash"),
-    "nope_length": (3, 2.0, 0.0, 20.0, "block a Cash card with Nope! when the building at stake is at least this long"),
-    "token_gain": (4, 2.0, 0.0, 20.0, "use a Token when it gains at least this much skyline (always on the last turn)"),
-    "fortify": (5, 1.0, 0.0, 1.0, "1: leftover Cash raises the bar on your own properties"),
-}
-
-class PolicyError(ValueError):
-    """A policy spec that names an unknown kind or parameter, or a value out of range."""
-
-
-def parse_policy(spec: str) -> tuple[str, int, np.ndarray]:
-    """'name k=v ...' -> (canonical spec, kind, params). Raises PolicyError on bad input."""
-    words = spec.split()
-    if not words:
-        raise PolicyError("empty policy; use one of: " + ", ".join(KINDS))
-    name = words[0]
-    if name not in KINDS:
-        raise PolicyError(f"unknown policy {name!r}; use one of: {', '.join(KINDS)}")
-    kind, stop_name, stop_default, lo, hi, _ = KINDS[name]
-    params = np.zeros(N_PARAMS)
-    params[0] = stop_default
-    for slot, default, *_ in TACTICS.values():
-        params[slot] = default
-    allowed = ([stop_name] if stop_name else []) + list(TACTICS)
-    for word in words[1:]:
-        key, eq, raw = word.partition("=")
-        if not eq:
-            raise PolicyError(f"policy {name}: expected key=value, got {word!r}")
-        if key not in allowed:
-            raise PolicyError(f"policy {name}: unknown parameter {key!r}; known: {', '.join(allowed)}")
-        try:
-            named = NAMED_VALUES.get((name, key))
-            value = float(named.index(raw)) if named and raw in named else float(raw)
-        except ValueError:
-            if named:
-                raise PolicyError(f"policy {name}: {key}={raw!r}; use one of: {', '.join(named)}") from None
-            raise PolicyError(f"policy {name}: {key}={raw!r} is not a number") from None
-        if key == stop_name:
-            slot, low, high = 0, lo, hi
-        else:
-            slot, _, low, high, _ = TACTICS[key]
-        if not low <= value <= high:
-            raise PolicyError(f"policy {name}: {key}={raw} is outside [{low:g}, {high:g}]")
-        params[slot] = value
-    return " ".join(words), kind, params
-
 
 # ---------------------------------------------------------------------------------------------
 # Reading the board

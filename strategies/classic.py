@@ -71,24 +71,25 @@ from sim.classic.layout import (
     TRADE_STAMP,
     rng_policy,
 )
+from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
 from sim.core.rng import randint, uniform
 
 RANDOM, BUY_ALL, THREE_HOUSES, JAIL_STAYER, TRADER, STRONG = range(6)
 N_PARAMS = 11
 
-# name -> (slot, low, high, meaning)
+# name -> Param(slot, low, high, meaning)
 PARAMS = {
-    "reserve": (0, 0.0, 5000.0, "cash kept back when buying, bidding and building"),
-    "build_to": (1, 0.0, 5.0, "houses put on every monopoly before any goes further (5 = hotel)"),
-    "bid": (2, 0.0, 5.0, "the most to bid in an auction, as a multiple of the printed price"),
-    "trade_share": (3, 0.0, 2.0, "share of a set's value paid on top of the price to complete it (0: never propose)"),
-    "danger": (4, 0.0, 5.0, "share of a set's value demanded for handing an opponent a monopoly"),
-    "late_unowned": (5, -1.0, 28.0, "stay in jail once at most this many deeds are unowned (-1: never)"),
-    "late_houses": (6, 0.0, 200.0, "stay in jail once opponents have this many building levels"),
-    "p": (7, 0.0, 1.0, "random: chance of saying yes to each buy, build and trade"),
-    "set_value": (8, 0.0, 5.0, "a set's value: this times the sum of its 3-house rents"),
-    "unmortgage": (9, 0.0, 1.0, "1: lift mortgages when cash allows"),
-    "fund": (10, 0.0, 1.0, "1: mortgage deeds outside complete groups to build a monopoly up to build_to"),
+    "reserve": Param(0, 0.0, 5000.0, "cash kept back when buying, bidding and building"),
+    "build_to": Param(1, 0.0, 5.0, "houses put on every monopoly before any goes further (5 = hotel)"),
+    "bid": Param(2, 0.0, 5.0, "the most to bid in an auction, as a multiple of the printed price"),
+    "trade_share": Param(3, 0.0, 2.0, "share of a set's value paid on top of the price to complete it (0: never propose)"),
+    "danger": Param(4, 0.0, 5.0, "share of a set's value demanded for handing an opponent a monopoly"),
+    "late_unowned": Param(5, -1.0, 28.0, "stay in jail once at most this many deeds are unowned (-1: never)"),
+    "late_houses": Param(6, 0.0, 200.0, "stay in jail once opponents have this many building levels"),
+    "p": Param(7, 0.0, 1.0, "random: chance of saying yes to each buy, build and trade"),
+    "set_value": Param(8, 0.0, 5.0, "a set's value: this times the sum of its 3-house rents"),
+    "unmortgage": Param(9, 0.0, 1.0, "1: lift mortgages when cash allows"),
+    "fund": Param(10, 0.0, 1.0, "1: mortgage deeds outside complete groups to build a monopoly up to build_to"),
 }
 _BASE = {"reserve": 150.0, "build_to": 3.0, "bid": 1.0, "trade_share": 0.0, "danger": 0.6,
          "late_unowned": -1.0, "late_houses": 200.0, "p": 0.5, "set_value": 0.5, "unmortgage": 1.0,
@@ -111,42 +112,10 @@ KINDS = {
 }
 
 
-class PolicyError(ValueError):
-    """A policy spec that names an unknown kind or parameter, or a value out of range."""
-
-
-def parse_policy(spec: str) -> tuple[str, int, np.ndarray]:
-    """'name k=v ...' -> (canonical spec, kind, params). Raises PolicyError on bad input."""
-    words = spec.split()
-    if not words:
-        raise PolicyError("empty policy; use one of: " + ", ".join(KINDS))
-    name = words[0]
-    if name not in KINDS:
-        raise PolicyError(f"unknown policy {name!r}; use one of: {', '.join(KINDS)}")
-    kind, defaults, _ = KINDS[name]
-    params = np.zeros(N_PARAMS)
-    for key, (slot, *_rest) in PARAMS.items():
-        params[slot] = defaults.get(key, _BASE[key])
-    for word in words[1:]:
-        key, eq, raw = word.partition("=")
-        if not eq:
-            raise PolicyError(f"policy {name}: expected key=value, got {word!r}")
-        if key not in PARAMS:
-            raise PolicyError(f"policy {name}: unknown parameter {key!r}; known: {', '.join(PARAMS)}")
-        try:
-            value = float(raw)
-        except ValueError:
-            raise PolicyError(f"policy {name}: {key}={raw!r} is not a number") from None
-        slot, low, high, _ = PARAMS[key]
-        if not low <= value <= high:
-            raise PolicyError(f"policy {name}: {key}={raw} is outside [{low:g}, {high:g}]")
-        params[slot] = value
-    return " ".join(words), kind, params
-
-
-def policy_defaults(name: str) -> dict[str, float]:
-    _, defaults, _ = KINDS[name]
-    return {key: defaults.get(key, _BASE[key]) for key in PARAMS}
+CATALOG = Catalog(
+    N_PARAMS, PARAMS, {name: Kind(code, doc, _BASE | overrides) for name, (code, overrides, doc) in KINDS.items()}
+)
+parse_policy = CATALOG.parse
 
 
 # ---------------------------------------------------------------------------------------------

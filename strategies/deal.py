@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
 from sim.core.rng import randint, uniform
 from sim.deal.board import (
     base_rent,
@@ -95,23 +96,23 @@ M_BANK, M_PLACE, M_ACTION = range(3)
 N_PARAMS = 16
 WIN_SCORE = 1000.0
 
-# Parameters: name -> (slot, low, high, meaning)
+# name -> Param(slot, low, high, meaning)
 PARAMS = {
-    "p_stop": (0, 0.0, 1.0, "random: chance to end the turn before each play"),
-    "bank_weight": (1, 0.0, 10.0, "value of 1M banked while the bank is under bank_target"),
-    "bank_target": (2, 0.0, 100.0, "bank reserve (M) wanted; above it banking counts 40%"),
-    "prop_weight": (3, 0.0, 10.0, "value of a property's progress toward its set"),
-    "set_bonus": (4, 0.0, 50.0, "extra value of completing a set"),
-    "steal_weight": (5, 0.0, 10.0, "multiplier on what Sly Deal, Forced Deal and Deal Breaker gain"),
-    "charge_weight": (6, 0.0, 10.0, "value of 1M collected by rent, Debt Collector or Birthday"),
-    "jsn_stake": (7, 0.0, 100.0, "answer with Just Say No when at least this much is at stake"),
-    "min_charge": (8, 0.0, 50.0, "least total a rent / Debt Collector / Birthday must collect to be played"),
-    "pass_go": (9, 0.0, 20.0, "value of playing a Pass Go (times the share of plays left)"),
-    "build_weight": (10, 0.0, 10.0, "value of 1M of rent a House or Hotel adds"),
-    "keep_action": (11, 0.0, 5.0, "how much of an action card's worth is lost by banking it"),
-    "pay_keep": (12, 0.0, 20.0, "how strongly payments spare properties that build sets"),
-    "double_min": (13, 0.0, 50.0, "least extra a Double the Rent must collect to be played"),
-    "threat": (14, 0.0, 5.0, "extra weight on hurting an opponent per complete set they hold"),
+    "p_stop": Param(0, 0.0, 1.0, "random: chance to end the turn before each play"),
+    "bank_weight": Param(1, 0.0, 10.0, "value of 1M banked while the bank is under bank_target"),
+    "bank_target": Param(2, 0.0, 100.0, "bank reserve (M) wanted; above it banking counts 40%"),
+    "prop_weight": Param(3, 0.0, 10.0, "value of a property's progress toward its set"),
+    "set_bonus": Param(4, 0.0, 50.0, "extra value of completing a set"),
+    "steal_weight": Param(5, 0.0, 10.0, "multiplier on what Sly Deal, Forced Deal and Deal Breaker gain"),
+    "charge_weight": Param(6, 0.0, 10.0, "value of 1M collected by rent, Debt Collector or Birthday"),
+    "jsn_stake": Param(7, 0.0, 100.0, "answer with Just Say No when at least this much is at stake"),
+    "min_charge": Param(8, 0.0, 50.0, "least total a rent / Debt Collector / Birthday must collect to be played"),
+    "pass_go": Param(9, 0.0, 20.0, "value of playing a Pass Go (times the share of plays left)"),
+    "build_weight": Param(10, 0.0, 10.0, "value of 1M of rent a House or Hotel adds"),
+    "keep_action": Param(11, 0.0, 5.0, "how much of an action card's worth is lost by banking it"),
+    "pay_keep": Param(12, 0.0, 20.0, "how strongly payments spare properties that build sets"),
+    "double_min": Param(13, 0.0, 50.0, "least extra a Double the Rent must collect to be played"),
+    "threat": Param(14, 0.0, 5.0, "extra weight on hurting an opponent per complete set they hold"),
 }
 
 _BASE = {
@@ -140,42 +141,10 @@ KINDS = {
 }
 
 
-class PolicyError(ValueError):
-    """A policy spec that names an unknown kind or parameter, or a value out of range."""
-
-
-def parse_policy(spec: str) -> tuple[str, int, np.ndarray]:
-    """'name k=v ...' -> (canonical spec, kind, params). Raises PolicyError on bad input."""
-    words = spec.split()
-    if not words:
-        raise PolicyError("empty policy; use one of: " + ", ".join(KINDS))
-    name = words[0]
-    if name not in KINDS:
-        raise PolicyError(f"unknown policy {name!r}; use one of: {', '.join(KINDS)}")
-    kind, overrides, _ = KINDS[name]
-    params = np.zeros(N_PARAMS)
-    for key, (slot, *_rest) in PARAMS.items():
-        params[slot] = overrides.get(key, _BASE[key])
-    for word in words[1:]:
-        key, eq, raw = word.partition("=")
-        if not eq:
-            raise PolicyError(f"policy {name}: expected key=value, got {word!r}")
-        if key not in PARAMS:
-            raise PolicyError(f"policy {name}: unknown parameter {key!r}; known: {', '.join(PARAMS)}")
-        try:
-            value = float(raw)
-        except ValueError:
-            raise PolicyError(f"policy {name}: {key}={raw!r} is not a number") from None
-        slot, low, high, _ = PARAMS[key]
-        if not low <= value <= high:
-            raise PolicyError(f"policy {name}: {key}={raw} is outside [{low:g}, {high:g}]")
-        params[slot] = value
-    return " ".join(words), kind, params
-
-
-def defaults(name: str) -> dict[str, float]:
-    """The parameter values of a kind."""
-    return {k: KINDS[name][1].get(k, _BASE[k]) for k in PARAMS}
+CATALOG = Catalog(
+    N_PARAMS, PARAMS, {name: Kind(code, doc, _BASE | overrides) for name, (code, overrides, doc) in KINDS.items()}
+)
+parse_policy = CATALOG.parse
 
 
 # Parameter slots, for the compiled code.

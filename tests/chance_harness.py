@@ -151,7 +151,7 @@ class Table:
         """Change a tactic of seat p's policy (flip2_stake, nope_stake, nope_length, token_gain, fortify)."""
         from strategies.chance import TACTICS
 
-        self.pp[p, TACTICS[name][0]] = value
+        self.pp[p, TACTICS[name].slot] = value
 
     # ---- rules in action -------------------------------------------------------------------
 

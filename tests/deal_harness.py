@@ -108,7 +108,7 @@ class Table:
     def set_param(self, p: int, name: str, value: float):
         from strategies.deal import PARAMS
 
-        self.pp[p, PARAMS[name][0]] = value
+        self.pp[p, PARAMS[name].slot] = value
 
     # ---- rules in action -------------------------------------------------------------------
 

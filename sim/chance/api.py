@@ -10,8 +10,9 @@ from sim.chance.layout import MAX_PLAYERS as MAX_PLAYERS_LAYOUT
 from sim.chance.layout import N_SEAT_COLS, SC_WIN, SEAT_COLS
 from sim.chance.rules import RULES_VERSION, ChanceRules, describe, pack
 from sim.core import summary as core
+from sim.core import table
 from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, run_chunks
-from strategies.chance import FORCE_FLIP, FORCE_KEY_SLOT, FORCE_SLOT, FORCE_STOP, OPTIMAL, PolicyError, parse_policy
+from strategies.chance import CATALOG, FORCE_FLIP, FORCE_KEY_SLOT, FORCE_SLOT, FORCE_STOP, OPTIMAL
 
 MIN_PLAYERS, MAX_PLAYERS = 2, MAX_PLAYERS_LAYOUT
 NO_TABLES = np.zeros(0)
@@ -20,20 +21,7 @@ DEFAULT_TABLE = ("smart", "bust_threshold p=0.25", "cash_target v=15", "stop_aft
 
 def make_table(players: int, seats: list[str] | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Parse one policy spec per seat. Missing seats are filled from DEFAULT_TABLE."""
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise UsageError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS} for Monopoly Chance (got {players})")
-    seats = list(seats or [])
-    if len(seats) > players:
-        raise UsageError(f"{len(seats)} --seat policies given for {players} players")
-    seats += list(DEFAULT_TABLE[len(seats) : players])
-    try:
-        parsed = [parse_policy(s) for s in seats]
-    except PolicyError as e:
-        raise UsageError(str(e)) from None
-    specs = [p[0] for p in parsed]
-    kinds = np.array([p[1] for p in parsed], np.int64)
-    params = np.stack([p[2] for p in parsed])
-    return specs, kinds, params
+    return table.make_table("Monopoly Chance", CATALOG, DEFAULT_TABLE, players, seats, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def seat_decks(rules: ChanceRules, players: int, deck_edits=None) -> list[list[tuple[int, int]]]:
@@ -119,37 +107,11 @@ def simulate(
 
 
 def _to_frame(game_out, seat_out, specs, seed, rules, deck_edits, first_game=0) -> pd.DataFrame:
-    bad = game_out[:, kernel.G_STATUS_OUT] != kernel.OK
-    if bad.any():
-        i = int(np.argmax(bad))
-        code = int(game_out[i, kernel.G_STATUS_OUT])
-        raise RuntimeError(
-            f"engine invariant broken in game {first_game + i} (seed {seed}): {kernel.STATUS_NAMES[code]}"
-        )
-    n, players = seat_out.shape[:2]
-    cols = {
-        "seed": np.full(n, seed, np.uint64),
-        "game": np.arange(first_game, first_game + n, dtype=np.int64),
-    }
-    for j, name in enumerate(kernel.GAME_COLS[:-1]):  # status is always ok here
-        cols[name] = game_out[:, j]
-    wins = seat_out[:, :, SC_WIN].astype(float)
-    shares = wins / wins.sum(axis=1, keepdims=True)
-    for s in range(players):
-        for j, name in enumerate(SEAT_COLS):
-            cols[f"{name}_{s}"] = shares[:, s] if j == SC_WIN else seat_out[:, s, j]
-        cols[f"policy_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [specs[s]])
-    df = pd.DataFrame(cols)
-    df.attrs.update(
-        game="chance",
-        seed=int(seed),
-        players=players,
-        policies=list(specs),
-        rules=describe(rules),
-        rules_version=RULES_VERSION,
+    return table.games_frame(
+        kernel, game_out, seat_out, SEAT_COLS, SC_WIN, specs, seed, first_game,
+        game="chance", rules=describe(rules), rules_version=RULES_VERSION,
         deck_edits={str(k): v for k, v in (deck_edits or {}).items()},
     )
-    return df
 
 
 def seat_table(games: pd.DataFrame) -> pd.DataFrame:

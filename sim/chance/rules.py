@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.chance import layout as L
+from sim.core import rule_changes
+from sim.core.rule_changes import parse_bool
 
 # ---------------------------------------------------------------------------------------------
 # Card kinds in a token deck. The kernel branches on these codes.
@@ -286,46 +288,14 @@ RULES_VERSION = "chance-1"
 SCALAR_FIELDS = ("finish_mark", "gray_buildings", "gray_length", "max_rounds")
 
 
+def _parse_die(raw: str) -> tuple[int, ...]:
+    return tuple(DIE_CHANCE if f.strip() == "?" else int(f) for f in raw.split(","))
+
+
+RULE_PARSERS = {name: int for name in SCALAR_FIELDS} | {name: parse_bool for name in HOUSE_RULE_DOC} | {"die": _parse_die}
+
+
 def apply_rule_changes(rules: ChanceRules, changes: list[str]) -> ChanceRules:
     """Apply 'KEY=VALUE' changes: a scalar field, a house rule (true/false), ``die=?,2,3`` or
     ``deck.CARD=COUNT``. Raises UsageError naming the key on any mistake."""
-    from sim.core.runner import UsageError
-
-    fields: dict = {}
-    deck = dict(rules.deck)
-    for change in changes:
-        key, eq, raw = change.partition("=")
-        key, raw = key.strip(), raw.strip()
-        if not eq or not key:
-            raise UsageError(f"rule change {change!r}: write KEY=VALUE")
-        try:
-            if key in HOUSE_RULE_DOC:
-                fields[key] = _parse_bool(raw)
-            elif key in SCALAR_FIELDS:
-                fields[key] = int(raw)
-            elif key == "die":
-                fields[key] = tuple(DIE_CHANCE if f.strip() == "?" else int(f) for f in raw.split(","))
-            elif key.startswith("deck."):
-                deck[key[5:]] = int(raw)
-            else:
-                known = ", ".join(SCALAR_FIELDS + tuple(HOUSE_RULE_DOC) + ("die", "deck.CARD"))
-                raise UsageError(f"unknown rule {key!r}; known: {known}")
-        except ValueError as e:
-            if isinstance(e, UsageError):
-                raise
-            raise UsageError(f"rule {key}: bad value {raw!r}") from None
-    if deck != rules.deck:
-        fields["deck"] = deck
-    try:
-        return rules.replace(**fields)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-
-
-def _parse_bool(raw: str) -> bool:
-    low = raw.lower()
-    if low in ("1", "true", "yes", "on"):
-        return True
-    if low in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(raw)
+    return rule_changes.apply_rule_changes(rules, changes, RULE_PARSERS)

@@ -12,9 +12,10 @@ from sim.classic import kernel
 from sim.classic import layout as L
 from sim.classic.rules import GROUP_NAMES, HOUSE_RULE_DOC, RULES_VERSION, ClassicRules, describe, pack
 from sim.core import summary as core
+from sim.core import table
 from sim.core.runner import UsageError, check_run_args, run_chunks
 from sim.core.stats import mean_ci, wilson
-from strategies.classic import PolicyError, parse_policy
+from strategies.classic import CATALOG
 
 MIN_PLAYERS, MAX_PLAYERS = L.MIN_PLAYERS, L.MAX_PLAYERS
 DEFAULT_TABLE = ("strong", "trader", "three_houses", "buy_all", "jail_stayer", "trader", "three_houses", "buy_all")
@@ -23,20 +24,7 @@ CLASSIC_CHUNK = 20_000
 
 def make_table(players: int, seats: list[str] | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Parse one policy spec per seat. Missing seats are filled from DEFAULT_TABLE."""
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise UsageError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS} for classic Monopoly (got {players})")
-    seats = list(seats or [])
-    if len(seats) > players:
-        raise UsageError(f"{len(seats)} --seat policies given for {players} players")
-    seats += list(DEFAULT_TABLE[len(seats) : players])
-    try:
-        parsed = [parse_policy(s) for s in seats]
-    except PolicyError as e:
-        raise UsageError(str(e)) from None
-    specs = [p[0] for p in parsed]
-    kinds = np.array([p[1] for p in parsed], np.int64)
-    params = np.ascontiguousarray(np.stack([p[2] for p in parsed]))
-    return specs, kinds, params
+    return table.make_table("classic Monopoly", CATALOG, DEFAULT_TABLE, players, seats, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def landing_weights(rules: ClassicRules) -> np.ndarray:
@@ -106,31 +94,10 @@ def simulate(
 
 
 def _to_frame(game_out, seat_out, specs, seed, rules) -> pd.DataFrame:
-    bad = game_out[:, kernel.G_STATUS_OUT] != kernel.OK
-    if bad.any():
-        i = int(np.argmax(bad))
-        code = int(game_out[i, kernel.G_STATUS_OUT])
-        raise RuntimeError(f"engine invariant broken in game {i} (seed {seed}): {kernel.STATUS_NAMES[code]}")
-    n, players = seat_out.shape[:2]
-    cols = {"game": np.arange(n, dtype=np.int64)}
-    for j, name in enumerate(kernel.GAME_COLS[:-1]):  # status is always ok here
-        cols[name] = game_out[:, j]
-    wins = seat_out[:, :, L.SC_WIN].astype(float)
-    shares = wins / np.maximum(wins.sum(axis=1, keepdims=True), 1)
-    for s in range(players):
-        for j, name in enumerate(L.SEAT_COLS):
-            cols[f"{name}_{s}"] = shares[:, s] if j == L.SC_WIN else seat_out[:, s, j]
-        cols[f"policy_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [specs[s]])
-    df = pd.DataFrame(cols)
-    df.attrs.update(
-        game="classic",
-        seed=int(seed),
-        players=players,
-        policies=list(specs),
-        rules=describe(rules),
-        rules_version=RULES_VERSION,
+    return table.games_frame(
+        kernel, game_out, seat_out, L.SEAT_COLS, L.SC_WIN, specs, seed,
+        game="classic", rules=describe(rules), rules_version=RULES_VERSION,
     )
-    return df
 
 
 def seat_table(games: pd.DataFrame) -> pd.DataFrame:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.classic import layout as L
+from sim.core import rule_changes
+from sim.core.rule_changes import parse_bool
 
 # ---- square kinds ---------------------------------------------------------------------------
 GO, STREET, RAILROAD, UTILITY, CHANCE, CHEST, TAX, JAIL, FREE_PARKING, GO_TO_JAIL = range(10)
@@ -423,41 +425,10 @@ SCALAR_FIELDS = ("starting_cash", "salary", "jail_fine", "jail_turns", "houses",
 INT_HOUSE_RULES = ("free_parking_seed", "snake_eyes_bonus")
 
 
+RULE_PARSERS = {name: parse_bool for name in HOUSE_RULE_DOC} | {name: int for name in SCALAR_FIELDS + INT_HOUSE_RULES}
+
+
 def apply_rule_changes(rules: ClassicRules, changes: list[str]) -> ClassicRules:
     """Apply 'KEY=VALUE' changes: a scalar field or a house rule (true/false or an amount).
     Raises UsageError naming the key on any mistake."""
-    from sim.core.runner import UsageError
-
-    fields: dict = {}
-    for change in changes:
-        key, eq, raw = change.partition("=")
-        key, raw = key.strip(), raw.strip()
-        if not eq or not key:
-            raise UsageError(f"rule change {change!r}: write KEY=VALUE")
-        try:
-            if key in INT_HOUSE_RULES or key in SCALAR_FIELDS:
-                fields[key] = int(raw)
-            elif key in HOUSE_RULE_DOC:
-                fields[key] = parse_bool(raw)
-            else:
-                known = ", ".join(SCALAR_FIELDS + tuple(HOUSE_RULE_DOC))
-                raise UsageError(f"unknown rule {key!r}; known: {known}")
-        except ValueError as e:
-            if isinstance(e, UsageError):
-                raise
-            raise UsageError(f"rule {key}: bad value {raw!r}") from None
-    try:
-        return rules.replace(**fields)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-
-
-def parse_bool(raw) -> bool:
-    if isinstance(raw, bool):
-        return raw
-    low = str(raw).lower()
-    if low in ("1", "true", "yes", "on"):
-        return True
-    if low in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(raw)
+    return rule_changes.apply_rule_changes(rules, changes, RULE_PARSERS)

@@ -6,12 +6,13 @@ import numpy as np
 import pandas as pd
 
 from sim.core import summary as core
+from sim.core import table
 from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, run_chunks
 from sim.deal import kernel
 from sim.deal.layout import MAX_PLAYERS as MAX_PLAYERS_LAYOUT
 from sim.deal.layout import N_SEAT_COLS, SC_WIN, SEAT_COLS
 from sim.deal.rules import RULES_VERSION, DealRules, describe, pack
-from strategies.deal import PolicyError, parse_policy
+from strategies.deal import CATALOG
 
 MIN_PLAYERS, MAX_PLAYERS = 2, MAX_PLAYERS_LAYOUT
 DEFAULT_TABLE = ("smart", "set_builder", "aggressive", "banker", "random")
@@ -32,20 +33,7 @@ ACTION_COLS = (
 
 def make_table(players: int, seats: list[str] | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Parse one policy spec per seat. Missing seats are filled from DEFAULT_TABLE."""
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise UsageError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS} for Monopoly Deal (got {players})")
-    seats = list(seats or [])
-    if len(seats) > players:
-        raise UsageError(f"{len(seats)} --seat policies given for {players} players")
-    seats += list(DEFAULT_TABLE[len(seats) : players])
-    try:
-        parsed = [parse_policy(s) for s in seats]
-    except PolicyError as e:
-        raise UsageError(str(e)) from None
-    specs = [p[0] for p in parsed]
-    kinds = np.array([p[1] for p in parsed], np.int64)
-    params = np.ascontiguousarray(np.stack([p[2] for p in parsed]))
-    return specs, kinds, params
+    return table.make_table("Monopoly Deal", CATALOG, DEFAULT_TABLE, players, seats, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def simulate(
@@ -89,30 +77,11 @@ def simulate(
 
 
 def _to_frame(game_out, seat_out, specs, seed, rules, deck_edits) -> pd.DataFrame:
-    bad = game_out[:, kernel.G_STATUS_OUT] != kernel.OK
-    if bad.any():
-        i = int(np.argmax(bad))
-        code = int(game_out[i, kernel.G_STATUS_OUT])
-        raise RuntimeError(f"engine invariant broken in game {i} (seed {seed}): {kernel.STATUS_NAMES[code]}")
-    n, players = seat_out.shape[:2]
-    cols = {"game": np.arange(n, dtype=np.int64)}
-    for j, name in enumerate(kernel.GAME_COLS[:-1]):  # status is always ok here
-        cols[name] = game_out[:, j]
-    for s in range(players):
-        for j, name in enumerate(SEAT_COLS):
-            cols[f"{name}_{s}"] = seat_out[:, s, j].astype(float) if j == SC_WIN else seat_out[:, s, j]
-        cols[f"policy_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [specs[s]], validate=False)
-    df = pd.DataFrame(cols)
-    df.attrs.update(
-        game="deal",
-        seed=int(seed),
-        players=players,
-        policies=list(specs),
-        rules=describe(rules),
-        rules_version=RULES_VERSION,
+    return table.games_frame(
+        kernel, game_out, seat_out, SEAT_COLS, SC_WIN, specs, seed,
+        game="deal", rules=describe(rules), rules_version=RULES_VERSION,
         deck_edits={str(k): v for k, v in (deck_edits or {}).items()},
     )
-    return df
 
 
 def seat_table(games: pd.DataFrame) -> pd.DataFrame:

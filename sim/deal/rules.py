@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.deal import layout as L
+from sim.core import rule_changes
+from sim.core.rule_changes import choice, parse_bool
 
 # ---------------------------------------------------------------------------------------------
 # Card types. The kernel branches on these codes.
@@ -376,48 +378,14 @@ SCALAR_FIELDS = (
 )
 
 
+RULE_PARSERS = (
+    {name: int for name in SCALAR_FIELDS}
+    | {name: parse_bool for name in HOUSE_RULE_DOC}
+    | {name: choice(options) for name, options in HOUSE_CHOICES.items()}
+)
+
+
 def apply_rule_changes(rules: DealRules, changes: list[str]) -> DealRules:
     """Apply 'KEY=VALUE' changes: a scalar field, a house rule (true/false or its choice) or
     ``deck.CARD=COUNT``. Raises UsageError naming the key on any mistake."""
-    from sim.core.runner import UsageError
-
-    fields: dict = {}
-    deck = dict(rules.deck)
-    for change in changes:
-        key, eq, raw = change.partition("=")
-        key, raw = key.strip(), raw.strip()
-        if not eq or not key:
-            raise UsageError(f"rule change {change!r}: write KEY=VALUE")
-        try:
-            if key in HOUSE_CHOICES:
-                if raw not in HOUSE_CHOICES[key]:
-                    raise UsageError(f"rule {key}: {raw!r} is not one of {', '.join(HOUSE_CHOICES[key])}")
-                fields[key] = raw
-            elif key in HOUSE_RULE_DOC:
-                fields[key] = _parse_bool(raw)
-            elif key in SCALAR_FIELDS:
-                fields[key] = int(raw)
-            elif key.startswith("deck."):
-                deck[key[5:]] = int(raw)
-            else:
-                known = ", ".join(SCALAR_FIELDS + tuple(HOUSE_RULE_DOC) + ("deck.CARD",))
-                raise UsageError(f"unknown rule {key!r}; known: {known}")
-        except ValueError as e:
-            if isinstance(e, UsageError):
-                raise
-            raise UsageError(f"rule {key}: bad value {raw!r}") from None
-    if deck != rules.deck:
-        fields["deck"] = deck
-    try:
-        return rules.replace(**fields)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-
-
-def _parse_bool(raw: str) -> bool:
-    low = raw.lower()
-    if low in ("1", "true", "yes", "on"):
-        return True
-    if low in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(raw)
+    return rule_changes.apply_rule_changes(rules, changes, RULE_PARSERS)

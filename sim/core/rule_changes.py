@@ -1,0 +1,65 @@
+"""``--rule KEY=VALUE`` changes, shared by every game.
+
+Each game names the keys it accepts and how to read each value (a dict key -> parser); a rules
+object with a ``deck`` dict also takes ``deck.CARD=COUNT``. The rules object's ``replace``
+applies and validates the changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sim.core.runner import UsageError
+
+
+def parse_bool(raw) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    low = str(raw).lower()
+    if low in ("1", "true", "yes", "on"):
+        return True
+    if low in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(raw)
+
+
+def choice(options: tuple[str, ...]) -> Callable[[str], str]:
+    """A parser that accepts one of `options`."""
+
+    def parse(raw: str) -> str:
+        if raw not in options:
+            raise UsageError(f"{raw!r} is not one of {', '.join(options)}")
+        return raw
+
+    return parse
+
+
+def apply_rule_changes(rules, changes: list[str], parsers: dict[str, Callable[[str], object]]):
+    """A copy of `rules` with each 'KEY=VALUE' in `changes` applied. Raises UsageError naming
+    the key on any mistake."""
+    fields: dict = {}
+    deck = dict(rules.deck) if hasattr(rules, "deck") else None
+    for change in changes:
+        key, eq, raw = change.partition("=")
+        key, raw = key.strip(), raw.strip()
+        if not eq or not key:
+            raise UsageError(f"rule change {change!r}: write KEY=VALUE")
+        is_card = deck is not None and key.startswith("deck.")
+        if not is_card and key not in parsers:
+            known = ", ".join(list(parsers) + (["deck.CARD"] if deck is not None else []))
+            raise UsageError(f"unknown rule {key!r}; known: {known}")
+        try:
+            if is_card:
+                deck[key[5:]] = int(raw)
+            else:
+                fields[key] = parsers[key](raw)
+        except UsageError as e:
+            raise UsageError(f"rule {key}: {e}") from None
+        except ValueError:
+            raise UsageError(f"rule {key}: bad value {raw!r}") from None
+    if deck is not None and deck != rules.deck:
+        fields["deck"] = deck
+    try:
+        return rules.replace(**fields)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
