@@ -73,31 +73,32 @@ from sim.cardgame.layout import (
     rng_policy,
 )
 from sim.core.rng import randint, uniform
+from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError re-exported)
 
 RANDOM, GREEDY, CAUTIOUS, TRADER, SMART = range(5)
 # Moves.
 MV_DRAW, MV_TRADE, MV_SWAP3, MV_DOUBLE3 = range(4)
 N_PARAMS = 17
 
-# Parameters: name -> (slot, low, high, meaning)
+# name -> Param(slot, low, high, meaning)
 PARAMS = {
-    "p_go": (0, 0.0, 1.0, "random: chance to go out when the hand allows it"),
-    "progress": (1, 0.0, 3.0, "weight of an incomplete group's value, times the share of it held"),
-    "complete": (2, 0.0, 5.0, "weight of a complete group's value"),
-    "missing": (3, 0.0, 10.0, "cost (x100) of each card still missing from a held group"),
-    "wild": (4, 0.0, 10.0, "worth (x100) of a Chance card that can fill a gap"),
-    "wild_risk": (5, 0.0, 20.0, "cost (x100) of holding a Chance when an opponent looks close"),
-    "house": (6, 0.0, 3.0, "weight of a usable house's value"),
-    "bonus": (7, 0.0, 3.0, "weight of tokens, GO and other bonus cards"),
-    "mr_monopoly": (8, 0.0, 10.0, "worth (x100) of a Mr. Monopoly card"),
-    "free_parking": (9, 0.0, 10.0, "worth (x100) of a Free Parking card when there is a jackpot"),
-    "ready": (10, 0.0, 20.0, "worth (x100) of holding a hand that may go out"),
-    "draw": (11, 0.0, 5.0, "greedy: expected gain (x100) of a blind draw"),
-    "danger_turn": (12, 0.0, 30.0, "rounds into a hand after which an opponent is assumed close"),
-    "danger_seen": (13, 0.0, 10.0, "cards an opponent has taken from piles that make them look close"),
-    "feed": (14, 0.0, 10.0, "cost (x100) of giving an opponent a kind they have been seen collecting"),
-    "trade_depth": (15, 1.0, 3.0, "most cards the bot considers in one trade"),
-    "wait_min": (16, 0.0, 50.0, "smart: go out only with a hand worth at least this (x100) unless someone looks close"),
+    "p_go": Param(0, 0.0, 1.0, "random: chance to go out when the hand allows it"),
+    "progress": Param(1, 0.0, 3.0, "weight of an incomplete group's value, times the share of it held"),
+    "complete": Param(2, 0.0, 5.0, "weight of a complete group's value"),
+    "missing": Param(3, 0.0, 10.0, "cost (x100) of each card still missing from a held group"),
+    "wild": Param(4, 0.0, 10.0, "worth (x100) of a Chance card that can fill a gap"),
+    "wild_risk": Param(5, 0.0, 20.0, "cost (x100) of holding a Chance when an opponent looks close"),
+    "house": Param(6, 0.0, 3.0, "weight of a usable house's value"),
+    "bonus": Param(7, 0.0, 3.0, "weight of tokens, GO and other bonus cards"),
+    "mr_monopoly": Param(8, 0.0, 10.0, "worth (x100) of a Mr. Monopoly card"),
+    "free_parking": Param(9, 0.0, 10.0, "worth (x100) of a Free Parking card when there is a jackpot"),
+    "ready": Param(10, 0.0, 20.0, "worth (x100) of holding a hand that may go out"),
+    "draw": Param(11, 0.0, 5.0, "expected gain (x100) of a blind draw (all but smart)"),
+    "danger_turn": Param(12, 0.0, 30.0, "rounds into a hand after which an opponent is assumed close"),
+    "danger_seen": Param(13, 0.0, 10.0, "cards an opponent has taken from piles that make them look close"),
+    "feed": Param(14, 0.0, 10.0, "cost (x100) of giving an opponent a kind they have been seen collecting"),
+    "trade_depth": Param(15, 1.0, 3.0, "most cards the bot considers in one trade"),
+    "wait_min": Param(16, 0.0, 50.0, "smart: go out only with a hand worth at least this (x100) unless someone looks close"),
 }
 
 _BASE = {
@@ -112,49 +113,16 @@ KINDS = {
     "cautious": (CAUTIOUS, {"wild_risk": 6.0, "danger_turn": 4.0, "danger_seen": 3.0},
                  "greedy, but drops Chance cards when an opponent looks close to going out"),
     "trader": (TRADER, {"feed": 2.0, "trade_depth": 2.0},
-               "reads the visible piles: trades up to two cards, never feeds a kind an opponent collects"),
+               "reads the visible piles: trades up to two cards, avoids feeding a kind an opponent collects"),
     "smart": (SMART, {"wild_risk": 6.0, "danger_turn": 5.0, "danger_seen": 3.0, "feed": 2.0, "trade_depth": 2.0,
                       "wait_min": 8.0, "missing": 1.5},
               "strongest heuristic: trader + cautious + draw expectation from unseen cards + waits for a bigger hand"),
 }
 
-
-class PolicyError(ValueError):
-    """A policy spec that names an unknown kind or parameter, or a value out of range."""
-
-
-def parse_policy(spec: str) -> tuple[str, int, np.ndarray]:
-    """'name k=v ...' -> (canonical spec, kind, params). Raises PolicyError on bad input."""
-    words = spec.split()
-    if not words:
-        raise PolicyError("empty policy; use one of: " + ", ".join(KINDS))
-    name = words[0]
-    if name not in KINDS:
-        raise PolicyError(f"unknown policy {name!r}; use one of: {', '.join(KINDS)}")
-    kind, overrides, _ = KINDS[name]
-    params = np.zeros(N_PARAMS)
-    for key, (slot, *_rest) in PARAMS.items():
-        params[slot] = overrides.get(key, _BASE[key])
-    for word in words[1:]:
-        key, eq, raw = word.partition("=")
-        if not eq:
-            raise PolicyError(f"policy {name}: expected key=value, got {word!r}")
-        if key not in PARAMS:
-            raise PolicyError(f"policy {name}: unknown parameter {key!r}; known: {', '.join(PARAMS)}")
-        try:
-            value = float(raw)
-        except ValueError:
-            raise PolicyError(f"policy {name}: {key}={raw!r} is not a number") from None
-        slot, low, high, _ = PARAMS[key]
-        if not low <= value <= high:
-            raise PolicyError(f"policy {name}: {key}={raw} is outside [{low:g}, {high:g}]")
-        params[slot] = value
-    return " ".join(words), kind, params
-
-
-def defaults(name: str) -> dict[str, float]:
-    """The parameter values of a kind."""
-    return {k: KINDS[name][1].get(k, _BASE[k]) for k in PARAMS}
+CATALOG = Catalog(
+    N_PARAMS, PARAMS, {name: Kind(code, doc, _BASE | overrides) for name, (code, overrides, doc) in KINDS.items()}
+)
+parse_policy = CATALOG.parse
 
 
 (P_GO, P_PROGRESS, P_COMPLETE, P_MISSING, P_WILD, P_WILD_RISK, P_HOUSE, P_BONUS, P_MRM, P_FP, P_READY,

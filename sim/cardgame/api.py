@@ -21,11 +21,11 @@ from sim.cardgame.layout import (
 )
 from sim.cardgame.rules import HOUSE_CHOICES, KIND_NAMES, RULES_VERSION, CardGameRules, describe, kind_of, pack
 from sim.core import summary as core
+from sim.core import table
 from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, run_chunks
 from sim.core.stats import mean_ci, wilson
-from strategies.cardgame import PolicyError, parse_policy
+from strategies.cardgame import CATALOG
 
-MIN_PLAYERS = 2
 DEFAULT_TABLE = ("smart", "trader", "cautious", "greedy", "random", "smart")
 HAND_CHUNK = 10_000  # matches per chunk when every hand is recorded (memory)
 HAND_COLS = ("hand", "dealer", "went_out", "turns", "stalled", "jackpot", "jackpot_to")
@@ -34,23 +34,12 @@ MONEY_COLS = ("group_money", "impr_money", "bonus_money", "doubled_money", "jack
 
 def make_table(players: int, seats: list[str] | None = None,
                rules: CardGameRules | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Parse one policy spec per seat. Missing seats are filled from DEFAULT_TABLE."""
+    """Parse one policy spec per seat. Missing seats are filled from DEFAULT_TABLE. The player
+    counts allowed depend on the edition."""
     rules = rules or CardGameRules()
     lo, hi = rules.players_allowed()
-    if not lo <= players <= hi:
-        raise UsageError(f"--players must be {lo} to {hi} for the {rules.edition} edition (got {players})")
-    seats = list(seats or [])
-    if len(seats) > players:
-        raise UsageError(f"{len(seats)} --seat policies given for {players} players")
-    seats += list(DEFAULT_TABLE[len(seats) : players])
-    try:
-        parsed = [parse_policy(s) for s in seats]
-    except PolicyError as e:
-        raise UsageError(str(e)) from None
-    specs = [p[0] for p in parsed]
-    kinds = np.array([p[1] for p in parsed], np.int64)
-    params = np.ascontiguousarray(np.stack([p[2] for p in parsed]))
-    return specs, kinds, params
+    title = f"the {rules.edition} edition of Monopoly: The Card Game"
+    return table.make_table(title, CATALOG, DEFAULT_TABLE, players, seats, lo, hi)
 
 
 def _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, record):
@@ -140,31 +129,10 @@ def simulate_hands(
 
 
 def _to_frame(game_out, seat_out, specs, seed, rules) -> pd.DataFrame:
-    bad = game_out[:, kernel.G_STATUS_OUT] != kernel.OK
-    if bad.any():
-        i = int(np.argmax(bad))
-        code = int(game_out[i, kernel.G_STATUS_OUT])
-        raise RuntimeError(f"engine invariant broken in game {i} (seed {seed}): {kernel.STATUS_NAMES[code]}")
-    n, players = seat_out.shape[:2]
-    cols = {"game": np.arange(n, dtype=np.int64)}
-    for j, name in enumerate(kernel.GAME_COLS[:-1]):  # status is always ok here
-        cols[name] = game_out[:, j]
-    top = seat_out[:, :, SC_WIN].sum(axis=1)
-    for s in range(players):
-        for j, name in enumerate(SEAT_COLS):
-            cols[f"{name}_{s}"] = seat_out[:, s, j] / top if j == SC_WIN else seat_out[:, s, j]
-        cols[f"policy_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [specs[s]], validate=False)
-    df = pd.DataFrame(cols)
-    df.attrs.update(
-        game="cardgame",
-        seed=int(seed),
-        players=players,
-        policies=list(specs),
-        edition=rules.edition,
-        rules=describe(rules),
-        rules_version=RULES_VERSION,
+    return table.games_frame(
+        kernel, game_out, seat_out, SEAT_COLS, SC_WIN, specs, seed,
+        game="cardgame", edition=rules.edition, rules=describe(rules), rules_version=RULES_VERSION,
     )
-    return df
 
 
 def seat_table(games: pd.DataFrame) -> pd.DataFrame:

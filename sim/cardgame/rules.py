@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.cardgame import layout as L
+from sim.core import rule_changes
+from sim.core.rule_changes import choice, parse_bool
+from sim.core.runner import UsageError
 
 EDITIONS = ("wiki", "video")
 COLOUR_NAMES = ("brown", "light_blue", "pink", "orange", "red", "yellow", "green", "dark_blue", "railroad", "utility")
@@ -358,3 +361,32 @@ SCALAR_FIELDS = (
     "target_big", "n_hands", "hand_size_5", "hand_size_6", "max_houses", "max_hands", "max_turns_hand",
 )
 TUPLE_FIELDS = ("group_values", "house_values", "card_values", "railroad_values")
+
+
+def _int_tuple(raw: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in str(raw).split(","))
+
+
+RULE_PARSERS = (
+    {name: int for name in SCALAR_FIELDS}
+    | {name: _int_tuple for name in TUPLE_FIELDS}
+    | {name: parse_bool for name in HOUSE_RULE_DOC if name not in HOUSE_CHOICES}
+    | {name: choice(options) for name, options in HOUSE_CHOICES.items()}
+)
+
+
+def apply_rule_changes(rules: CardGameRules, changes: list[str]) -> CardGameRules:
+    """Apply 'KEY=VALUE' changes: ``edition=wiki|video`` (first, whatever its place: it swaps
+    the whole preset), a number, a list of numbers (``group_values=1,2,...``), a house rule
+    or ``deck.CARD=COUNT``. Raises UsageError naming the key on any mistake."""
+    rest = []
+    for change in changes:
+        key, _, raw = change.partition("=")
+        if key.strip() == "edition":
+            try:
+                rules = CardGameRules.preset(raw.strip())
+            except ValueError as e:
+                raise UsageError(str(e)) from None
+        else:
+            rest.append(change)
+    return rule_changes.apply_rule_changes(rules, rest, RULE_PARSERS)
