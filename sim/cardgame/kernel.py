@@ -592,12 +592,32 @@ def pass_left(S, RB, pk, pp, rng):
 
 
 @njit(cache=True)
+def round_end(S, RB, pk, pp, rng, first):
+    """5-6 players, after every seat has had a turn: the second moment to go out (in turn
+    order), then, if nobody did, every seat passes a card left. Returns who went out, or -1."""
+    n = RB[R_PLAYERS]
+    for j in range(n):
+        q = (first + j) % n
+        if go_out_check(S, RB, pk, pp, rng, q):
+            return q
+    if RB[R_PASS_LEFT]:
+        pass_left(S, RB, pk, pp, rng)
+    return -1
+
+
+@njit(cache=True)
 def play_hand(S, RB, pk, pp, rng, check, hand_row, kind_row, record):
     """Deal and play one hand to its end, then score it."""
-    n = RB[R_PLAYERS]
     deal_hand(S, RB, rng)
     if check and S[G_STATUS] == 0:
         S[G_STATUS] = check_invariants(S, RB)
+    run_hand(S, RB, pk, pp, rng, check, hand_row, kind_row, record)
+
+
+@njit(cache=True)
+def run_hand(S, RB, pk, pp, rng, check, hand_row, kind_row, record):
+    """Play a dealt hand to its end, then score it."""
+    n = RB[R_PLAYERS]
     first = (S[G_DEALER] + 1) % n
     goer = -1
     i = 0
@@ -622,16 +642,9 @@ def play_hand(S, RB, pk, pp, rng, check, hand_row, kind_row, record):
             break
         i += 1
         if RB[R_BIG] and i % n == 0:
-            # The second moment to go out: before the cards are passed left.
-            for j in range(n):
-                q = (first + j) % n
-                if go_out_check(S, RB, pk, pp, rng, q):
-                    goer = q
-                    break
+            goer = round_end(S, RB, pk, pp, rng, first)
             if goer >= 0:
                 break
-            if RB[R_PASS_LEFT]:
-                pass_left(S, RB, pk, pp, rng)
     if S[G_STATUS] != 0:
         return
     S[G_OUT] = goer
