@@ -78,7 +78,7 @@ from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (
 RANDOM, GREEDY, CAUTIOUS, TRADER, SMART = range(5)
 # Moves.
 MV_DRAW, MV_TRADE, MV_SWAP3, MV_DOUBLE3 = range(4)
-N_PARAMS = 17
+N_PARAMS = 18
 
 # name -> Param(slot, low, high, meaning)
 PARAMS = {
@@ -99,12 +99,14 @@ PARAMS = {
     "feed": Param(14, 0.0, 10.0, "cost (x100) of giving an opponent a kind they have been seen collecting"),
     "trade_depth": Param(15, 1.0, 3.0, "most cards the bot considers in one trade"),
     "wait_min": Param(16, 0.0, 50.0, "smart: go out only with a hand worth at least this (x100) unless someone looks close"),
+    "draw_exact": Param(17, 0.0, 1.0, "smart: weight of the draw's expected worth over the unseen cards (vs the flat guess)"),
 }
 
 _BASE = {
     "p_go": 0.5, "progress": 0.6, "complete": 1.5, "missing": 1.0, "wild": 2.0, "wild_risk": 0.0,
     "house": 1.0, "bonus": 1.0, "mr_monopoly": 3.0, "free_parking": 1.5, "ready": 3.0, "draw": 0.5,
     "danger_turn": 30.0, "danger_seen": 10.0, "feed": 0.0, "trade_depth": 1.0, "wait_min": 0.0,
+    "draw_exact": 0.0,
 }
 # name -> (kind, defaults that differ from _BASE, meaning)
 KINDS = {
@@ -115,8 +117,8 @@ KINDS = {
     "trader": (TRADER, {"feed": 2.0, "trade_depth": 2.0},
                "reads the visible piles: trades up to two cards, avoids feeding a kind an opponent collects"),
     "smart": (SMART, {"wild_risk": 6.0, "danger_turn": 5.0, "danger_seen": 3.0, "feed": 2.0, "trade_depth": 2.0,
-                      "wait_min": 8.0, "missing": 1.5},
-              "strongest heuristic: trader + cautious + draw expectation from unseen cards + waits for a bigger hand"),
+                      "missing": 1.5, "draw_exact": 1.0},
+              "strongest heuristic: trader + cautious + the expected worth of a draw from the unseen cards"),
 }
 
 CATALOG = Catalog(
@@ -126,7 +128,7 @@ parse_policy = CATALOG.parse
 
 
 (P_GO, P_PROGRESS, P_COMPLETE, P_MISSING, P_WILD, P_WILD_RISK, P_HOUSE, P_BONUS, P_MRM, P_FP, P_READY,
- P_DRAW, P_DANGER_TURN, P_DANGER_SEEN, P_FEED, P_DEPTH, P_WAIT) = range(N_PARAMS)
+ P_DRAW, P_DANGER_TURN, P_DANGER_SEEN, P_FEED, P_DEPTH, P_WAIT, P_DRAW_EXACT) = range(N_PARAMS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -348,8 +350,10 @@ def draw_value(S, RB, pp, p, pk, danger):
     o = SCRATCH
     copy_hand(S, p, o)
     base = evaluate(S, o, RB, pp, danger)
-    if pk != SMART:
-        return base + pp[P_DRAW] * 100.0
+    flat = base + pp[P_DRAW] * 100.0
+    x = pp[P_DRAW_EXACT] if pk == SMART else 0.0
+    if x == 0.0:
+        return flat
     # Unseen kinds: the deck less p's hand and every pile.
     u = SCRATCH2
     for k in range(NK):
@@ -372,9 +376,8 @@ def draw_value(S, RB, pp, p, pk, danger):
         S[o + k] -= 1
         acc += m * max(gain + floor, floor)
         total += m
-    if total == 0:
-        return base + floor
-    return base + acc / total
+    exact = base + floor if total == 0 else base + acc / total
+    return x * exact + (1.0 - x) * flat
 
 
 @njit(cache=True)
