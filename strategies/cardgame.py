@@ -29,6 +29,8 @@ from numba import njit
 
 from sim.cardgame.board import can_go_out, full_value, hand_score, need_of
 from sim.cardgame.layout import (
+    DECK_KC,
+    K_DOUBLE,
     DRAW_N,
     G_HTURN,
     HAND_,
@@ -197,11 +199,28 @@ def evaluate(A, o, RB, pp, danger):
     v += pp[P_BONUS] * A[o + K_GO] * RB[R_GO_VALUE] + pp[P_MRM] * 100.0 * A[o + K_MRM]
     if RB[R_JACKPOT]:
         v += pp[P_FP] * 100.0 * A[o + K_FP]
+    v += pp[P_BONUS] * 500.0 * A[o + K_DOUBLE]
     if RB[R_JAIL_BLOCKS] and A[o + K_JAIL] > 0 and A[o + K_JAILFREE] == 0:
         v -= pp[P_MISSING] * 200.0
     if gap <= 0 and can_go_out(A, o, RB):
         v += pp[P_READY] * 100.0
     return v
+
+
+@njit(cache=True)
+def fixed_worth(RB, pp, k):
+    """What `evaluate` gives one card of kind k when that is a constant (bonus cards), else -1."""
+    if k == K_GO:
+        return pp[P_BONUS] * RB[R_GO_VALUE]
+    if k == K_MRM:
+        return pp[P_MRM] * 100.0
+    if k == K_FP:
+        return pp[P_FP] * 100.0 if RB[R_JACKPOT] else 0.0
+    if k == K_DOUBLE:
+        return pp[P_BONUS] * 500.0
+    if K_TOKEN <= k < K_TOKEN + NC:
+        return pp[P_BONUS] * full_value(RB, k - K_TOKEN, 4)
+    return -1.0
 
 
 @njit(cache=True)
@@ -245,12 +264,17 @@ def worst_kind(S, RB, pp, p, o, danger, use_feed):
     hand without it)."""
     best_k = -1
     best_v = -1e18
+    v0 = evaluate(S, o, RB, pp, danger)
     for k in range(NK):
         if S[o + k] == 0:
             continue
-        S[o + k] -= 1
-        v = evaluate(S, o, RB, pp, danger)
-        S[o + k] += 1
+        fixed = fixed_worth(RB, pp, k)
+        if fixed >= 0.0:
+            v = v0 - fixed  # bonus cards add a constant and never block going out
+        else:
+            S[o + k] -= 1
+            v = evaluate(S, o, RB, pp, danger)
+            S[o + k] += 1
         if use_feed:
             v -= feed_cost(S, RB, pp, p, k)
         if v > best_v:
@@ -357,9 +381,7 @@ def draw_value(S, RB, pp, p, pk, danger):
     # Unseen kinds: the deck less p's hand and every pile.
     u = SCRATCH2
     for k in range(NK):
-        S[u + k] = -S[KC + p * NK + k]
-    for c in range(RB[R_CARDS]):
-        S[u + RB[R_KIND + c]] += 1
+        S[u + k] = S[DECK_KC + k] - S[KC + p * NK + k]
     for q in range(RB[R_N_PILES]):
         for i in range(S[PILE_N + q]):
             S[u + RB[R_KIND + S[PILE_ + q * MAX_CARDS + i]]] -= 1
@@ -420,6 +442,8 @@ def choose_move(pk, pp, p, S, RB, rng, big):
             continue
         for pre in range(pre_max + 1):
             for k in range(1, min(depth, max_k(S, RB, p, q, pre)) + 1):
+                if pre and not use_feed and k <= S[PILE_N + p]:
+                    continue  # the simple bots discard first only when their pile is too short
                 v = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed)
                 if v > best:
                     best = v

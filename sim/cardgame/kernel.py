@@ -17,6 +17,7 @@ from numba import njit, prange
 
 from sim.cardgame.board import can_go_out, hand_score
 from sim.cardgame.layout import (
+    DECK_KC,
     DRAW,
     DRAW_N,
     DRAW_PILE,
@@ -663,6 +664,8 @@ def new_match(S, RB):
     S[:] = 0
     for c in range(MAX_CARDS):
         S[OWNER + c] = -1
+    for c in range(RB[R_CARDS]):
+        S[DECK_KC + RB[R_KIND + c]] += 1
     S[G_DEALER] = n - 1  # seat 0 plays first in the first hand
     S[G_OUT] = -1
     S[G_POT_WON] = -1

@@ -127,7 +127,8 @@ N_SEAT_COLS = 21
 SCRATCH = STATS + MAX_PLAYERS * N_SEAT_COLS  # a kind-count vector for the bots' what-ifs
 SCRATCH2 = SCRATCH + NK
 SCRATCH3 = SCRATCH2 + NK
-STATE_SIZE = SCRATCH3 + NK
+DECK_KC = SCRATCH3 + NK  # [k] cards of each kind in the deck (set once per match)
+STATE_SIZE = DECK_KC + NK
 
 # ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------
 (
