@@ -119,3 +119,50 @@ def test_the_strong_bots_beat_the_greedy_one(edition, long_run):
     assert by_seat["ci_low"][0] > 0.25
     rnd = api.simulate(300, 4, ["smart", "random", "random", "random"], rules, seed=1, threads=1)
     assert rnd["win_0"].mean() > 0.9
+
+
+SPEC = """name = "cg"
+game = "cardgame"
+seed = 3
+players = 3
+seats = ["smart", "trader", "greedy"]
+
+[sweep]
+rules = [{}, { edition = "video", n_hands = 2 }]
+
+[run]
+games = 120
+chunk_size = 60
+key_seat = 0
+"""
+
+
+def test_experiment_runner_plays_the_card_game(tmp_path, capsys):
+    from sim.cli import main
+
+    spec = tmp_path / "cg.toml"
+    spec.write_text(SPEC)
+    main(["run", str(spec), "--out-root", str(tmp_path / "res"), "--no-progress", "--threads", "1"])
+    (run,) = (tmp_path / "res" / "cg").iterdir()
+    summary = pd.read_csv(run / "summary.csv")
+    assert len(summary) == 2
+    # The runner's chunks are the same matches as one direct simulation.
+    direct = api.simulate(120, 3, ["smart", "trader", "greedy"], CardGameRules(), seed=3, threads=1)
+    games = pd.read_parquet(run / "games" / "cell=000")
+    assert sorted(games["game"]) == list(range(120))
+    merged = games.sort_values("game").reset_index(drop=True)
+    assert (merged["turns"].to_numpy() == direct["turns"].to_numpy()).all()
+
+
+@pytest.mark.parametrize("rules, needle", [('{ deck_size = 3 }', "unknown rule 'deck_size'"),
+                                            ('{ pre_discard = 1 }', "expected true or false"),
+                                            ('{ group_values = "x" }', "expected a list of integers")])
+def test_experiment_runner_refuses_bad_card_game_rules(tmp_path, capsys, rules, needle):
+    from sim.cli import main
+
+    spec = tmp_path / "cg.toml"
+    spec.write_text(SPEC.replace('rules = [{}, { edition = "video", n_hands = 2 }]', f"rules = [{rules}]"))
+    with pytest.raises(SystemExit) as e:
+        main(["run", str(spec), "--out-root", str(tmp_path / "res")])
+    assert e.value.code == 2
+    assert needle in capsys.readouterr().err

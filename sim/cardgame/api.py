@@ -42,7 +42,7 @@ def make_table(players: int, seats: list[str] | None = None,
     return table.make_table(title, CATALOG, DEFAULT_TABLE, players, seats, lo, hi)
 
 
-def _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, record):
+def _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, record, first_game=0):
     rules = rules or CardGameRules()
     check_run_args(games, seed, chunk_size, threads)
     specs, kinds, params = make_table(players, seats, rules)
@@ -59,7 +59,7 @@ def _play(games, players, seats, rules, seed, threads, chunk_size, check, progre
         rows = n if record else 1
         hand_out = np.zeros((rows, MAX_HAND_ROWS, N_HAND_COLS), np.int64)
         kind_out = np.zeros((rows, NK, 4), np.int64)
-        kernel.play_batch(packed, kinds, params, np.uint64(seed), first, n, check, game_out, seat_out,
+        kernel.play_batch(packed, kinds, params, np.uint64(seed), first_game + first, n, check, game_out, seat_out,
                           hand_out, kind_out, record)
         out = {"game": game_out, "seat": seat_out}
         if record:
@@ -68,7 +68,7 @@ def _play(games, players, seats, rules, seed, threads, chunk_size, check, progre
         return out
 
     out = run_chunks(play_chunk, games, chunk_size, threads, progress)
-    df = _to_frame(out["game"], out["seat"], specs, seed, rules)
+    df = _to_frame(out["game"], out["seat"], specs, seed, rules, first_game)
     return df, out
 
 
@@ -82,15 +82,17 @@ def simulate(
     chunk_size: int = DEFAULT_CHUNK,
     check: bool = False,
     progress: bool = False,
+    first_game: int = 0,
 ) -> pd.DataFrame:
-    """Play `games` complete matches and return one row per match.
+    """Play `games` complete matches (numbers first_game, first_game + 1, ...) and return one
+    row per match.
 
     Columns: game, winner (-1 on a tie for the most money), hands, turns, stalled_hands (hands
     nobody went out of), hit_hand_limit (a money-target match stopped at max_hands), tie, and
     for each seat s the columns ``<stat>_<s>`` for every stat in ``SEAT_COLS`` plus
     ``policy_<s>``; ``win_<s>`` is the seat's share of the win (1/k on a k-way tie).
     """
-    return _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, False)[0]
+    return _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, False, first_game)[0]
 
 
 def simulate_hands(
@@ -128,9 +130,9 @@ def simulate_hands(
     return df, hand_df, kinds
 
 
-def _to_frame(game_out, seat_out, specs, seed, rules) -> pd.DataFrame:
+def _to_frame(game_out, seat_out, specs, seed, rules, first_game=0) -> pd.DataFrame:
     return table.games_frame(
-        kernel, game_out, seat_out, SEAT_COLS, SC_WIN, specs, seed,
+        kernel, game_out, seat_out, SEAT_COLS, SC_WIN, specs, seed, first_game,
         game="cardgame", edition=rules.edition, rules=describe(rules), rules_version=RULES_VERSION,
     )
 

@@ -58,7 +58,7 @@ class GameAdapter:
 
 
 # game name -> "module:attribute" of its adapter, imported only when used
-ADAPTERS = {"chance": "sim.chance.adapter:ADAPTER"}
+ADAPTERS = {"chance": "sim.chance.adapter:ADAPTER", "cardgame": "sim.cardgame.adapter:ADAPTER"}
 
 
 def adapter(game: str) -> GameAdapter:
