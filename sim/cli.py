@@ -74,6 +74,14 @@ def _finish_simulation(api, df, games, out, as_json, to_json, extra_tables=(), e
             print(f"\nWrote {out}/ (games.parquet, report.md, win_rate_by_seat.png, manifest.json)")
 
 
+def _print_house_rules(house, doc: dict[str, str], heading: str = "House rules (name = default):") -> None:
+    """The `<game> rules` listing of house rules: name = value: meaning."""
+    print(heading)
+    for name, text in doc.items():
+        value = getattr(house, name)
+        print(f"  {name} = {str(value).lower() if isinstance(value, bool) else value}: {text}")
+
+
 @chance_app.command("simulate")
 def chance_simulate(
     games: Games = 100_000,
@@ -135,9 +143,7 @@ def chance_rules(as_json: Annotated[bool, typer.Option("--json")] = False) -> No
     print("Chance cards:")
     for effect, param in rules.chance_cards:
         print(f"  {effect} ({param}): {CHANCE_EFFECTS_DOC[effect]}")
-    print("House rules (name = default):")
-    for name, doc in HOUSE_RULE_DOC.items():
-        print(f"  {name} = {str(getattr(rules.house, name)).lower()}: {doc}")
+    _print_house_rules(rules.house, HOUSE_RULE_DOC)
 
 
 @chance_app.command("policies")
@@ -434,10 +440,7 @@ def deal_rules(as_json: Annotated[bool, typer.Option("--json")] = False) -> None
         print(f"  {name:<26} x{count:<3} ({TYPE_NAMES[t]}, {v}M)")
     print("Numbers:")
     print("  " + ", ".join(f"{k}={getattr(rules, k)}" for k in SCALAR_FIELDS))
-    print("House rules (name = default):")
-    for name, doc in HOUSE_RULE_DOC.items():
-        value = getattr(rules.house, name)
-        print(f"  {name} = {str(value).lower() if isinstance(value, bool) else value}: {doc}")
+    _print_house_rules(rules.house, HOUSE_RULE_DOC)
 
 
 @deal_app.command("policies")
@@ -532,10 +535,7 @@ def cardgame_rules(edition: CardEdition = "wiki", as_json: Annotated[bool, typer
         print(f"  {name:<18} x{count}")
     print("Numbers (change with NAME=VALUE; group_values, house_values, card_values, railroad_values take a list a,b,...):")
     print("  " + ", ".join(f"{k}={getattr(rules, k)}" for k in SCALAR_FIELDS))
-    print("House rules (name = this edition's default):")
-    for name, doc in HOUSE_RULE_DOC.items():
-        value = getattr(rules.house, name)
-        print(f"  {name} = {str(value).lower() if isinstance(value, bool) else value}: {doc}")
+    _print_house_rules(rules.house, HOUSE_RULE_DOC, "House rules (name = this edition's default):")
 
 
 @cardgame_app.command("policies")
@@ -702,10 +702,7 @@ def classic_rules(as_json: Annotated[bool, typer.Option("--json")] = False) -> N
     print("Numbers (name = default):")
     for name in SCALAR_FIELDS:
         print(f"  {name} = {getattr(rules, name)}")
-    print("House rules (name = default):")
-    for name, doc in HOUSE_RULE_DOC.items():
-        value = getattr(rules.house, name)
-        print(f"  {name} = {str(value).lower() if isinstance(value, bool) else value}: {doc}")
+    _print_house_rules(rules.house, HOUSE_RULE_DOC)
 
 
 @classic_app.command("policies")

@@ -27,18 +27,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.cardgame.board import can_go_out, full_value, hand_score, need_of
+from sim.cardgame.board import (
+    can_go_out,
+    chain_len,
+    full_value,
+    hand_score,
+    n_houses,
+    need_of,
+)
 from sim.cardgame.layout import (
     DECK_KC,
-    K_DOUBLE,
     DRAW_N,
     G_HTURN,
     HAND_,
     HAND_N,
+    K_DOUBLE,
     K_FP,
     K_GO,
     K_HOTEL,
-    K_HOUSE,
     K_JAIL,
     K_JAILFREE,
     K_MRM,
@@ -68,7 +74,6 @@ from sim.cardgame.layout import (
     R_N_PILES,
     R_PLAYERS,
     R_PRE_DISCARD,
-    R_CARDS,
     SCRATCH,
     SCRATCH2,
     SEEN,
@@ -170,21 +175,14 @@ def evaluate(A, o, RB, pp, danger):
         else:
             v += pp[P_WILD] * 100.0 * min(wilds, max(missing, 1))
     # Houses: usable ones add their value; ones that cannot stand block going out.
-    total_h = 0
-    for i in range(MAX_HOUSE_NO):
-        total_h += A[o + K_HOUSE + i]
+    total_h = n_houses(A, o)
     usable = 0
     fours = 0
     if RB[R_HOUSES_NUMBERED]:
         for j in range(max(complete_b, 1)):
-            n = 0
-            for i in range(MAX_HOUSE_NO):
-                if A[o + K_HOUSE + i] > j:
-                    n += 1
-                else:
-                    break
+            n = chain_len(A, o, j)
             usable += n
-            fours += n == 4
+            fours += n == MAX_HOUSE_NO
     else:
         usable = total_h if RB[R_MAX_HOUSES] == 0 else min(total_h, RB[R_MAX_HOUSES])
         fours = usable // 4

@@ -156,7 +156,7 @@ def test_experiment_runner_plays_the_card_game(tmp_path, capsys):
 
 @pytest.mark.parametrize("rules, needle", [('{ deck_size = 3 }', "unknown rule 'deck_size'"),
                                             ('{ pre_discard = 1 }', "expected true or false"),
-                                            ('{ group_values = "x" }', "expected a list of integers")])
+                                            ('{ group_values = "x" }', "rule group_values: bad value")])
 def test_experiment_runner_refuses_bad_card_game_rules(tmp_path, capsys, rules, needle):
     from sim.cli import main
 

@@ -86,7 +86,7 @@ CASES = [(ed, n, flip) for ed in ("wiki", "video") for flip in single_flips(ed)
          for n in range(*((3, 7) if ed == "wiki" else (2, 5)))]
 
 
-@pytest.mark.parametrize("edition, players, flip", CASES, ids=[f"{e}-{n}-{list(f.items())[0]}" for e, n, f in CASES])
+@pytest.mark.parametrize("edition, players, flip", CASES, ids=[f"{e}-{n}-{next(iter(f.items()))}" for e, n, f in CASES])
 def test_each_house_rule_alone_keeps_every_invariant(edition, players, flip):
     rules = CardGameRules.preset(edition).replace(**flip)
     seats = [POLICIES[1 + (i % 4)] for i in range(players)]

@@ -314,9 +314,9 @@ def test_big_table_turn_is_a_mandatory_trade_and_both_discard():
 def test_big_table_passes_one_card_left():
     t = Table(["random"] * 6)
     t.deal()
-    before = [set(t.S[L.HAND_ + p * L.MAX_CARDS + k] for k in range(9)) for p in range(6)]
+    before = [{t.S[L.HAND_ + p * L.MAX_CARDS + k] for k in range(9)} for p in range(6)]
     t.pass_left()
-    after = [set(t.S[L.HAND_ + p * L.MAX_CARDS + k] for k in range(9)) for p in range(6)]
+    after = [{t.S[L.HAND_ + p * L.MAX_CARDS + k] for k in range(9)} for p in range(6)]
     for p in range(6):
         gone = before[p] - after[p]
         assert len(gone) == 1 and gone <= after[(p + 1) % 6]

@@ -21,26 +21,15 @@ from sim.cardgame.rules import (
     pack,
 )
 from sim.core.experiment import GameAdapter
+from sim.core.rule_changes import toml_rule_strings
 from sim.core.runner import UsageError
 from strategies.cardgame import CATALOG, PolicyError
 
 
 def _rule_strings(rules: dict) -> list[str]:
-    """A spec's [rules] table as `--rule` strings, TOML types checked first."""
-    out = []
-    for key, value in rules.items():
-        if key in HOUSE_RULE_DOC and key not in HOUSE_CHOICES and not isinstance(value, bool):
-            raise UsageError(f"rule {key}: expected true or false, got {value!r}")
-        if (key in SCALAR_FIELDS or key.startswith("deck.")) and (not isinstance(value, int) or isinstance(value, bool)):
-            raise UsageError(f"rule {key}: expected an integer, got {value!r}")
-        if key in TUPLE_FIELDS:
-            if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-                raise UsageError(f"rule {key}: expected a list of integers, got {value!r}")
-            value = ",".join(str(v) for v in value)
-        if isinstance(value, bool):
-            value = str(value).lower()
-        out.append(f"{key}={value}")
-    return out
+    """A spec's [rules] table as `--rule` strings (TOML types checked first)."""
+    flags = [k for k in HOUSE_RULE_DOC if k not in HOUSE_CHOICES]
+    return toml_rule_strings(rules, flags, SCALAR_FIELDS, TUPLE_FIELDS)
 
 
 def rules_of(cell_rules: dict) -> CardGameRules:

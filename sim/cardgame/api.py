@@ -19,7 +19,15 @@ from sim.cardgame.layout import (
     SC_WIN,
     SEAT_COLS,
 )
-from sim.cardgame.rules import HOUSE_CHOICES, KIND_NAMES, RULES_VERSION, CardGameRules, describe, kind_of, pack
+from sim.cardgame.rules import (
+    HOUSE_CHOICES,
+    KIND_NAMES,
+    RULES_VERSION,
+    CardGameRules,
+    describe,
+    kind_of,
+    pack,
+)
 from sim.core import summary as core
 from sim.core import table
 from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, run_chunks
@@ -165,8 +173,8 @@ def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None =
     s = summary or summarize(games)
     a = games.attrs
     lines = [
-        f"# Monopoly: The Card Game ({a.get('edition')} edition): {len(games):,} matches, {a.get('players')} players, "
-        f"seed {a.get('seed')}",
+        (f"# Monopoly: The Card Game ({a.get('edition')} edition): {len(games):,} matches, {a.get('players')} players, "
+        f"seed {a.get('seed')}"),
         "",
         "## Win rate by seat (95% interval)",
         "",
@@ -185,8 +193,8 @@ def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None =
     e = s["ended"]["share"]
     lines += [
         "",
-        f"Ties for the most money: {e['tie']:.2%}; matches stopped at max_hands: {e['hit_hand_limit']:.2%}; "
-        f"hands nobody went out of: {e['stalled_hand_share']:.2%}.",
+        (f"Ties for the most money: {e['tie']:.2%}; matches stopped at max_hands: {e['hit_hand_limit']:.2%}; "
+        f"hands nobody went out of: {e['stalled_hand_share']:.2%}."),
         "",
         "## Where the money came from (per match)",
         "",
@@ -296,11 +304,11 @@ def render_card_values(v: dict) -> str:
         "",
         "## The Chance card: risk and reward",
         "",
-        f"Seat-hands that ended holding a Chance: {c['hands_ended_holding']:,.0f}; of those, went out (the reward): "
+        (f"Seat-hands that ended holding a Chance: {c['hands_ended_holding']:,.0f}; of those, went out (the reward): "
         f"{c['share_out_when_held']:.1%}; scored 0 because someone else went out (the risk): "
-        f"{c['share_zeroed_when_held']:.1%}, losing {c['money_lost_per_zeroed_hand']:,.0f} on average.",
-        f"Share of hands gone out with a Chance in hand: {c['share_of_outs_holding']:.1%}; Chance cards discarded per "
-        f"match: {c['wilds_dropped_per_match']:.2f}.",
+        f"{c['share_zeroed_when_held']:.1%}, losing {c['money_lost_per_zeroed_hand']:,.0f} on average."),
+        (f"Share of hands gone out with a Chance in hand: {c['share_of_outs_holding']:.1%}; Chance cards discarded per "
+        f"match: {c['wilds_dropped_per_match']:.2f}."),
     ]
     return "\n".join(lines) + "\n"
 
@@ -384,8 +392,8 @@ def house_rule_effects(games: int, players: int, seats, edition: str, seed: int,
 
 
 def render_house_rules(t: pd.DataFrame, games: int, players: int, edition: str) -> str:
-    lines = [f"# Edition differences and house rules: {edition} edition, {games:,} matches each, {players} players, "
-             "same seeds in every row", "",
+    lines = [(f"# Edition differences and house rules: {edition} edition, {games:,} matches each, {players} players, "
+             "same seeds in every row"), "",
              f"Seat 0 plays first in the first hand; with the same bot in every seat a fair share is {1 / players:.1%}.", "",
              "| rules | hands | 95% CI | turns | 95% CI | seat 0 win | 95% CI | ties | hands nobody went out |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]

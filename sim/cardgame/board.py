@@ -20,6 +20,7 @@ from sim.cardgame.layout import (
     MAX_HOUSE_NO,
     N_BUILDABLE,
     NC,
+    R_CVAL,
     R_FP_VALUE,
     R_GO_VALUE,
     R_GVAL,
@@ -33,7 +34,6 @@ from sim.cardgame.layout import (
     R_JAIL_BLOCKS,
     R_JAIL_VALUE,
     R_JAILFREE_VALUE,
-    R_CVAL,
     R_MAX_HOUSES,
     R_RAIL_MIN,
     R_RAIL_VAL,
@@ -136,9 +136,7 @@ def can_go_out(A, o, RB):
         buildable = 1
     if not houses_in_order(A, o, RB, buildable):
         return False
-    if RB[R_JAIL_BLOCKS] and A[o + K_JAIL] > 0 and A[o + K_JAILFREE] == 0:
-        return False
-    return True
+    return not (RB[R_JAIL_BLOCKS] and A[o + K_JAIL] > 0 and A[o + K_JAILFREE] == 0)
 
 
 @njit(cache=True)

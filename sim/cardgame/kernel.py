@@ -86,12 +86,12 @@ from sim.cardgame.layout import (
     RNG_SIZE,
     RNG_TABLE,
     SC_BEST_HAND,
+    SC_BONUS_MONEY,
     SC_DOUBLED_MONEY,
     SC_DRAWS,
     SC_GROUP_MONEY,
     SC_HELD_WILD_END,
     SC_IMPR_MONEY,
-    SC_BONUS_MONEY,
     SC_JACKPOT_MONEY,
     SC_JACKPOTS,
     SC_MONEY,
@@ -316,6 +316,8 @@ def discard_down(S, RB, pk, pp, rng, p, at_least):
 def excess_plan(S, RB, p):
     """Next-turn going out: can p drop its cards over the hand limit and still hold a complete
     hand? Plans the drops in S[SCRATCH3:] (kind counts of the kept hand); True when it can."""
+    if S[HAND_N + p] <= RB[R_HAND_LIMIT]:
+        return can_go_out(S, KC + p * NK, RB)  # nothing to drop (the usual case)
     o = SCRATCH3
     for k in range(NK):
         S[o + k] = S[KC + p * NK + k]

@@ -181,7 +181,7 @@ class CardGameRules:
     house: HouseRules = HouseRules()
 
     @staticmethod
-    def preset(edition: str) -> "CardGameRules":
+    def preset(edition: str) -> CardGameRules:
         if edition == "wiki":
             return CardGameRules()
         if edition == "video":
@@ -210,7 +210,7 @@ class CardGameRules:
             )
         raise ValueError(f"rules: edition must be one of {', '.join(EDITIONS)} (got {edition!r})")
 
-    def replace(self, **changes) -> "CardGameRules":
+    def replace(self, **changes) -> CardGameRules:
         """A copy with top-level fields or house rules (by name) changed."""
         house = {k: changes.pop(k) for k in list(changes) if k in HOUSE_RULE_DOC}
         rules = dataclasses.replace(self, **changes)

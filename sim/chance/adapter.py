@@ -14,27 +14,14 @@ from sim.chance.rules import (
     pack,
 )
 from sim.core.experiment import GameAdapter
+from sim.core.rule_changes import toml_rule_strings
 from sim.core.runner import UsageError
 from strategies.chance import PolicyError, parse_policy
 
 
 def _rule_strings(rules: dict) -> list[str]:
-    """A spec's [rules] table as `--rule` strings; TOML types are checked first, so that
-    `finish_mark = true` or `keep_held_cards = 1` is an error rather than a silent guess."""
-    out = []
-    for key, value in rules.items():
-        if key in HOUSE_RULE_DOC and not isinstance(value, bool):
-            raise UsageError(f"rule {key}: expected true or false, got {value!r}")
-        if (key in SCALAR_FIELDS or key.startswith("deck.")) and (
-            not isinstance(value, int) or isinstance(value, bool)
-        ):
-            raise UsageError(f"rule {key}: expected an integer, got {value!r}")
-        if key == "die" and isinstance(value, list):
-            value = ",".join(str(f) for f in value)
-        if isinstance(value, bool):
-            value = str(value).lower()
-        out.append(f"{key}={value}")
-    return out
+    """A spec's [rules] table as `--rule` strings (TOML types checked first)."""
+    return toml_rule_strings(rules, HOUSE_RULE_DOC, SCALAR_FIELDS, ("die",))
 
 
 def rules_of(cell_rules: dict) -> ChanceRules:

@@ -63,3 +63,21 @@ def apply_rule_changes(rules, changes: list[str], parsers: dict[str, Callable[[s
         return rules.replace(**fields)
     except ValueError as e:
         raise UsageError(str(e)) from None
+
+
+def toml_rule_strings(rules: dict, bool_keys, int_keys, list_keys=()) -> list[str]:
+    """An experiment spec's [rules] table as `--rule` strings. TOML types are checked first, so
+    that `some_flag = 1` or `some_number = true` is an error rather than a silent guess; a list
+    (for the keys in `list_keys`) becomes "a,b,c"; `deck.CARD` keys take integers."""
+    out = []
+    for key, value in rules.items():
+        if key in bool_keys and not isinstance(value, bool):
+            raise UsageError(f"rule {key}: expected true or false, got {value!r}")
+        if (key in int_keys or key.startswith("deck.")) and (not isinstance(value, int) or isinstance(value, bool)):
+            raise UsageError(f"rule {key}: expected an integer, got {value!r}")
+        if key in list_keys and isinstance(value, list):
+            value = ",".join(str(f) for f in value)
+        if isinstance(value, bool):
+            value = str(value).lower()
+        out.append(f"{key}={value}")
+    return out
