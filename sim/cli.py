@@ -458,6 +458,9 @@ CardRule = Annotated[
     Optional[list[str]],
     typer.Option("--rule", help="Rule change KEY=VALUE after the edition's preset, e.g. chance_zeroes_others=false."),
 ]
+CardPlayers = Annotated[int, typer.Option(help="Players: 3 to 6 (wiki edition) or 2 to 4 (video).")]
+CardJson = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+CardProgress = Annotated[bool, typer.Option(help="Progress bar on stderr.")]
 CardSeat = Annotated[
     Optional[list[str]],
     typer.Option("--seat", help="Policy of the next seat, e.g. 'smart wait_min=4'. Repeat per seat."),
@@ -475,7 +478,7 @@ def _card_rules(edition: str, rule):
 @cardgame_app.command("simulate")
 def cardgame_simulate(
     games: Games = 100_000,
-    players: Annotated[int, typer.Option(help="Players: 3 to 6 (wiki edition) or 2 to 4 (video).")] = 4,
+    players: CardPlayers = 4,
     edition: CardEdition = "wiki",
     seat: CardSeat = None,
     rule: CardRule = None,
@@ -484,8 +487,8 @@ def cardgame_simulate(
     threads: Threads = None,
     chunk_size: ChunkSize = DEFAULT_CHUNK,
     check: Annotated[bool, typer.Option(help="Check invariants after every turn (slower).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+    as_json: CardJson = False,
+    progress: CardProgress = True,
 ) -> None:
     """Play many matches between bots and print win rates with 95% intervals. With --out, the
     per-hand rows (who went out, every seat's hand score, the jackpot) go to hands.parquet."""
@@ -517,7 +520,7 @@ def _cardgame_summary_json(summary) -> dict:
 
 
 @cardgame_app.command("rules")
-def cardgame_rules(edition: CardEdition = "wiki", as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+def cardgame_rules(edition: CardEdition = "wiki", as_json: CardJson = False) -> None:
     """Show an edition's deck, card values, numbers and house rules, with their defaults."""
     from sim.cardgame.rules import COLOUR_NAMES, GROUP_SIZES, HOUSE_RULE_DOC, SCALAR_FIELDS, describe
 
@@ -549,14 +552,14 @@ def cardgame_policies() -> None:
 @cardgame_app.command("values")
 def cardgame_values(
     games: Games = 20_000,
-    players: Annotated[int, typer.Option(help="Players: 3 to 6 (wiki edition) or 2 to 4 (video).")] = 4,
+    players: CardPlayers = 4,
     edition: CardEdition = "wiki",
     seat: CardSeat = None,
     rule: CardRule = None,
     seed: Seed = 0,
     threads: Threads = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
-    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+    as_json: CardJson = False,
+    progress: CardProgress = True,
 ) -> None:
     """Card-value report: each card kind in the hands that went out and the others, and the
     Chance card's risk and reward."""
@@ -580,8 +583,8 @@ def cardgame_seats(
     rule: CardRule = None,
     seed: Seed = 0,
     threads: Threads = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
-    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+    as_json: CardJson = False,
+    progress: CardProgress = True,
 ) -> None:
     """Seat advantage by player count: the same bot in every seat, win rate of each seat."""
     from sim.cardgame import api
@@ -601,13 +604,13 @@ def cardgame_seats(
 @cardgame_app.command("house-rules")
 def cardgame_house_rules(
     games: Games = 10_000,
-    players: Annotated[int, typer.Option(help="Players: 3 to 6 (wiki edition) or 2 to 4 (video).")] = 4,
+    players: CardPlayers = 4,
     edition: CardEdition = "wiki",
     seat: CardSeat = None,
     seed: Seed = 0,
     threads: Threads = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
-    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+    as_json: CardJson = False,
+    progress: CardProgress = True,
 ) -> None:
     """Effect of each edition difference and house rule, one at a time, on match length and
     balance (same seeds in every row; smart in every seat unless --seat is given)."""
