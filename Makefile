@@ -19,13 +19,16 @@ install: $(VENV)/.installed
 demo: install
 	$(VENV)/bin/monosim chance simulate --games 1000000 --out results/chance-demo/$(RUN_ID)
 
-# The test suite, with the short versions of the statistical tests.
+# The test suite, with the short versions of the statistical tests. Two workers, one per core:
+# they compile different games' kernels at the same time on a fresh machine.
+PYTEST := $(PY) -m pytest -q -n 2 --dist loadfile
+
 test: install
-	$(PY) -m pytest -q
+	$(PYTEST)
 
 # The statistical tests at full sample sizes.
 test-long: install
-	$(PY) -m pytest -q --long
+	$(PYTEST) --long
 
 bench: install
 	$(VENV)/bin/monosim bench

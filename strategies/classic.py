@@ -8,8 +8,9 @@ p's kind, ``pp[p]`` its parameters, ``pt`` a float table (the long-run landing f
 each square, from the exact Markov chain; the strong bot uses it). Random choices use seat p's
 own stream, so changing one seat's bot never shifts another seat's luck.
 
-Decisions: buy or pass; the most to bid in an auction (for a deed or, in a shortage, a house);
-leave jail or stay; what to build next (or stop), keeping a reserve; what to mortgage or sell
+Decisions: buy or pass (and whether to mortgage to buy); the most to bid in an auction (for a
+deed, a deed another player sells or, in a shortage, a house); leave jail or stay; what to
+build next (or stop), keeping a reserve; what to sell to other players, mortgage or sell back
 to raise cash; what to unmortgage; whether to lift a mortgage on a deed just received; which
 trade to propose, and whether to accept, reject or counter one.
 
@@ -22,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from sim.classic.board import (
+    K_RAILROAD,
     K_STREET,
     can_build,
     can_mortgage,
@@ -31,6 +33,7 @@ from sim.classic.board import (
     has_group,
     interest,
     cheapest_house,
+    deed_tradable,
     trade_legal,
     trade_mark,
     unmortgage_cost,
@@ -40,10 +43,13 @@ from sim.classic.layout import (
     CASH,
     G_HOUSES,
     GOOJF,
+    G_BOARD,
     GOWN,
     HOTEL,
     LEVEL,
     MAX_PLAYERS,
+    MEMO_CASH,
+    MEMO_RENT,
     MORT,
     MORT_N,
     N_GROUPS,
@@ -55,12 +61,16 @@ from sim.classic.layout import (
     R_GROUP_STREETS,
     R_JAIL_FINE,
     R_PLAYERS,
+    R_RR_RENT,
     R_SQ_GROUP,
     R_SQ_HOUSE,
     R_SQ_KIND,
     R_SQ_MORTGAGE,
     R_SQ_PRICE,
     R_SQ_RENT,
+    R_UTIL_MULT,
+    RENT_BOARD,
+    RENT_MAX,
     TR_CASH,
     TR_GET,
     TR_GIVE,
@@ -75,7 +85,7 @@ from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (
 from sim.core.rng import randint, uniform
 
 RANDOM, BUY_ALL, THREE_HOUSES, JAIL_STAYER, TRADER, STRONG = range(6)
-N_PARAMS = 11
+N_PARAMS = 12
 
 # name -> Param(slot, low, high, meaning)
 PARAMS = {
@@ -89,11 +99,14 @@ PARAMS = {
     "p": Param(7, 0.0, 1.0, "random: chance of saying yes to each buy, build and trade"),
     "set_value": Param(8, 0.0, 5.0, "a set's value: this times the sum of its 3-house rents"),
     "unmortgage": Param(9, 0.0, 1.0, "1: lift mortgages when cash allows"),
-    "fund": Param(10, 0.0, 1.0, "1: mortgage deeds outside complete groups to build a monopoly up to build_to"),
+    "fund": Param(10, 0.0, 1.0, "1: mortgage deeds outside complete groups to build a monopoly up to build_to, "
+                                "or to buy a deed that completes or blocks a set"),
+    "sell": Param(11, 0.0, 1.0, "1: when short, sell deeds outside complete groups to other players at the "
+                                "printed price rather than mortgage complete groups or sell houses"),
 }
 _BASE = {"reserve": 150.0, "build_to": 3.0, "bid": 1.0, "trade_share": 0.0, "danger": 0.6,
          "late_unowned": -1.0, "late_houses": 200.0, "p": 0.5, "set_value": 0.5, "unmortgage": 1.0,
-         "fund": 0.0}
+         "fund": 0.0, "sell": 0.0}
 # name -> (kind, parameter defaults, meaning)
 KINDS = {
     "random": (RANDOM, {"reserve": 0.0}, "random legal play: buy, build, bid, trade at random"),
@@ -103,10 +116,10 @@ KINDS = {
                      "the classic player: three houses on every monopoly, then hotels, keeping a reserve"),
     "jail_stayer": (JAIL_STAYER, {"reserve": 200.0, "late_unowned": 6.0, "late_houses": 3.0, "trade_share": 0.7},
                     "three_houses, but stays in jail once the board is bought up or built on"),
-    "trader": (TRADER, {"reserve": 150.0, "trade_share": 1.0, "danger": 0.5},
+    "trader": (TRADER, {"reserve": 150.0, "trade_share": 1.0, "danger": 0.5, "sell": 1.0},
                "three_houses, and trades to complete sets, paying cash for the missing deeds"),
-    "strong": (STRONG, {"reserve": 100.0, "trade_share": 1.0, "danger": 0.8, "late_unowned": 8.0,
-                        "late_houses": 3.0, "bid": 1.3, "fund": 1.0},
+    "strong": (STRONG, {"reserve": 100.0, "trade_share": 0.5, "danger": 0.8, "late_unowned": 8.0,
+                        "late_houses": 3.0, "bid": 1.3, "fund": 1.0, "sell": 1.0},
                "the strongest heuristic: landing-odds build order, risk-sized reserve, swaps and "
                "cash trades for sets, jail stays late"),
 }
@@ -136,6 +149,26 @@ def set_value(pp, p, RB, g):
     for k in range(RB[R_GROUP_SIZE + g]):
         v += RB[R_SQ_RENT + group_sq(RB, g, k) * N_LEVELS + 3]
     return pp[p, 8] * v
+
+
+@njit(cache=True)
+def deal_value(pp, p, RB, g):
+    """What holding the whole of group g is worth to seat p in a trade: set_value for a colour
+    group; for railroads and utilities, set_value's multiple of the full set's rent (a utility
+    roll counted as 7), which is what makes them worth collecting."""
+    if RB[R_GROUP_STREETS + g] == 1:
+        return set_value(pp, p, RB, g)
+    size = RB[R_GROUP_SIZE + g]
+    if RB[R_SQ_KIND + group_sq(RB, g, 0)] == K_RAILROAD:
+        return pp[p, 8] * size * RB[R_RR_RENT + size - 1]
+    return pp[p, 8] * size * 7 * RB[R_UTIL_MULT + size - 1]
+
+
+@njit(cache=True)
+def completes_deal(S, RB, p, sq):
+    """Owning sq would give p the whole of its group (any group, railroads and utilities too)."""
+    g = RB[R_SQ_GROUP + sq]
+    return S[GOWN + p * N_GROUPS + g] == RB[R_GROUP_SIZE + g] - 1 and S[OWNER + sq] != p
 
 
 @njit(cache=True)
@@ -172,7 +205,10 @@ def opponent_levels(S, RB, p):
 
 @njit(cache=True)
 def max_opponent_rent(S, RB, p):
-    """The highest street rent an opponent's square charges now."""
+    """The highest street rent an opponent's square charges now (remembered until the board
+    changes: the strong bot's reserve asks for it at every decision)."""
+    if S[RENT_BOARD + p] == S[G_BOARD]:
+        return S[RENT_MAX + p]
     best = 0
     for sq in range(N_SQ):
         o = S[OWNER + sq]
@@ -182,6 +218,8 @@ def max_opponent_rent(S, RB, p):
             if lv == 0 and has_group(S, RB, o, RB[R_SQ_GROUP + sq]):
                 r *= 2
             best = max(best, r)
+    S[RENT_BOARD + p] = S[G_BOARD]
+    S[RENT_MAX + p] = best
     return best
 
 
@@ -462,6 +500,70 @@ def choose_funding(pk, pp, pt, p, S, RB, rng):
 
 
 @njit(cache=True)
+def spare_mortgage_value(S, RB, p):
+    """What p raises by mortgaging every deed outside its complete colour groups (on groups
+    without buildings): the deeds choose_liquidation mortgages first."""
+    v = 0
+    for g in range(N_GROUPS):
+        mine = S[GOWN + p * N_GROUPS + g]
+        if mine == 0:
+            continue
+        streets = RB[R_GROUP_STREETS + g] == 1
+        if streets and (mine == RB[R_GROUP_SIZE + g] or group_buildings(S, RB, g) > 0):
+            continue
+        for k in range(RB[R_GROUP_SIZE + g]):
+            sq = group_sq(RB, g, k)
+            if S[OWNER + sq] == p and S[MORT + sq] == 0:
+                v += RB[R_SQ_MORTGAGE + sq]
+    return v
+
+
+@njit(cache=True)
+def fund_purchase(pk, pp, pt, p, S, RB, rng, sq):
+    """p landed on deed sq and its cash is short of the price: mortgage deeds outside its
+    complete groups to buy it? Bots with fund=1 do for a deed that completes or blocks a set
+    when those mortgages cover the price."""
+    if pk[p] == RANDOM or pp[p, 10] < 0.5:
+        return False
+    if not (completes_for(S, RB, p, sq) or blocks(S, RB, p, sq)):
+        return False
+    return S[CASH + p] + spare_mortgage_value(S, RB, p) >= RB[R_SQ_PRICE + sq]
+
+
+@njit(cache=True)
+def covers_better(price, best_price, gap):
+    """Choosing a deed to pay `gap` with: is one at `price` better than the best so far? The
+    cheapest that covers the gap wins, else the dearest."""
+    if price >= gap:
+        return best_price < gap or price < best_price
+    return best_price < gap and price > best_price
+
+
+@njit(cache=True)
+def choose_sale(pk, pp, pt, p, S, RB, rng, need):
+    """A deed p offers the other players at its printed price to raise `need` dollars, or -1.
+    Bots with sell=1 sell only when mortgaging the deeds outside their complete groups would
+    not be enough (so a sale saves a monopoly or its houses), and only unmortgaged deeds
+    outside complete groups that complete nobody's set: the cheapest that covers the need,
+    else the dearest."""
+    if pk[p] == RANDOM or pp[p, 11] < 0.5 or need <= spare_mortgage_value(S, RB, p):
+        return -1
+    best = -1
+    best_price = 0
+    for sq in range(N_SQ):
+        if S[OWNER + sq] != p or S[MORT + sq] == 1 or not deed_tradable(S, RB, sq, p):
+            continue
+        g = RB[R_SQ_GROUP + sq]
+        if has_group(S, RB, p, g) or blocks(S, RB, p, sq):
+            continue
+        price = RB[R_SQ_PRICE + sq]
+        if best < 0 or covers_better(price, best_price, need):
+            best = sq
+            best_price = price
+    return best
+
+
+@njit(cache=True)
 def choose_unmortgage(pk, pp, pt, p, S, RB, rng):
     """A mortgaged deed to lift now, or -1. A bot that mortgages to build (fund=1) lifts
     mortgages only once its complete groups reach build_to."""
@@ -537,11 +639,15 @@ def propose_trade(pk, pp, pt, p, S, RB, rng):
     """Fill the trade scratch (TR_*) with an offer from p and return the partner, or -1.
 
     Only sets give a reason to trade: p asks the opponent holding most of the deeds it lacks in
-    one colour group for all of them. When that completes the group, the offer is worth the
-    set's value to p; when other holders remain it is a step towards the set, worth less. p
-    adds the deed that completes one of the partner's groups when it has one (a swap) and cash
-    for the rest. p offers each partner at most once per change of the board (TRADE_STAMP), so
-    refused offers are not repeated until something changes."""
+    one group (a colour group, the railroads or the utilities) for all of them. When that
+    completes the group, the offer is worth the set's value to p (deal_value); when other
+    holders remain it is a step towards the set, worth less. p adds the deed that completes one
+    of the partner's colour groups when it has one (a swap) and cash for the rest; when its
+    cash is short it pays with up to two lone deeds (see spare_deed) and a jail card instead.
+    p offers each partner at most once per change of the board (TRADE_STAMP), so refused offers
+    are not repeated until something changes; and the partner gives up all its deeds of the
+    group, so the number of holders of a group never grows by trading and deals cannot go
+    round in circles."""
     if pk[p] == RANDOM or pp[p, 3] <= 0.0:
         return -1
     epoch_mark = trade_mark(S)
@@ -550,12 +656,10 @@ def propose_trade(pk, pp, pt, p, S, RB, rng):
     best_q = -1
     best_v = 0.0
     for g in range(N_GROUPS):
-        if RB[R_GROUP_STREETS + g] == 0:
-            continue
         q = main_holder(S, RB, p, g)
         if q < 0 or S[TRADE_STAMP + p * MAX_PLAYERS + q] == epoch_mark:
             continue
-        v = set_value(pp, p, RB, g)
+        v = deal_value(pp, p, RB, g)
         if S[GOWN + p * N_GROUPS + g] + S[GOWN + q * N_GROUPS + g] < RB[R_GROUP_SIZE + g]:
             v *= 0.3  # a step towards the set
         if v > best_v:
@@ -600,12 +704,53 @@ def propose_trade(pk, pp, pt, p, S, RB, rng):
             break
     offer = price + 0.5 * pp[p, 3] * best_v - swap_value
     room = S[CASH + p] - cost - 0.5 * keep
-    if S[TR_N_GIVE] == 0 and room < price:
+    given = 0.0  # what the partner counts the lone deeds and jail card it receives as worth
+    for _ in range(2):
+        if room >= offer - given:
+            break
+        sq = spare_deed(S, RB, p, q, g, offer - given - room)
+        if sq < 0:
+            break
+        S[TR_GIVE + S[TR_N_GIVE]] = sq
+        S[TR_N_GIVE] += 1
+        given += RB[R_SQ_PRICE + sq]
+    if room < offer - given and S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] > 0:
+        S[TR_JAIL_GIVE] = 1
+        given += RB[R_JAIL_FINE]
+    if S[TR_N_GIVE] + S[TR_JAIL_GIVE] == 0 and room < price:
         return -1  # cannot even pay the printed price
-    S[TR_CASH] = int(max(0.0, min(offer, room)))
+    S[TR_CASH] = int(max(0.0, min(offer - given, room)))
     if not trade_legal(S, RB, p, q):
         return -1
     return q
+
+
+@njit(cache=True)
+def spare_deed(S, RB, p, q, g, gap):
+    """A deed p can add to an offer to q for group g instead of `gap` dollars, or -1: an
+    unmortgaged deed of another group of which p holds only this one, on a group without
+    buildings, that does not complete a set for q and is not in the offer yet. The cheapest
+    that covers the gap, else the dearest."""
+    best = -1
+    best_price = 0
+    for sq in range(N_SQ):
+        if S[OWNER + sq] != p or S[MORT + sq] == 1:
+            continue
+        h = RB[R_SQ_GROUP + sq]
+        if h == g or S[GOWN + p * N_GROUPS + h] != 1 or completes_deal(S, RB, q, sq):
+            continue
+        if not deed_tradable(S, RB, sq, p):
+            continue
+        dup = False
+        for k in range(S[TR_N_GIVE]):
+            dup = dup or S[TR_GIVE + k] == sq
+        if dup:
+            continue
+        price = RB[R_SQ_PRICE + sq]
+        if best < 0 or covers_better(price, best_price, gap):
+            best = sq
+            best_price = price
+    return best
 
 
 @njit(cache=True)
@@ -619,29 +764,29 @@ def trade_balance(pk, pp, q, p, S, RB):
         gain += RB[R_SQ_PRICE + sq]
         if S[MORT + sq] == 1:
             gain -= RB[R_SQ_MORTGAGE + sq]
-        if completes_for(S, RB, q, sq):
-            gain += set_value(pp, q, RB, RB[R_SQ_GROUP + sq])
+        if completes_deal(S, RB, q, sq):
+            gain += deal_value(pp, q, RB, RB[R_SQ_GROUP + sq])
     for k in range(S[TR_N_GET]):  # q gives these
         sq = S[TR_GET + k]
         gain -= RB[R_SQ_PRICE + sq]
         g = RB[R_SQ_GROUP + sq]
         mine = S[GOWN + q * N_GROUPS + g]
-        if RB[R_GROUP_STREETS + g] == 1 and mine >= RB[R_GROUP_SIZE + g] - 1 and mine > S[GOWN + p * N_GROUPS + g]:
-            gain -= 0.5 * set_value(pp, q, RB, g)  # q was one deed away from the set itself
+        if mine >= RB[R_GROUP_SIZE + g] - 1 and mine > S[GOWN + p * N_GROUPS + g]:
+            gain -= 0.5 * deal_value(pp, q, RB, g)  # q was one deed away from the set itself
         if S[MORT + sq] == 1:
             gain += RB[R_SQ_MORTGAGE + sq]
     # does p end with a complete group it did not have?
     for k in range(S[TR_N_GET]):
         g = RB[R_SQ_GROUP + S[TR_GET + k]]
-        if RB[R_GROUP_STREETS + g] == 0 or has_group(S, RB, p, g):
+        if has_group(S, RB, p, g):
             continue
         n_after = S[GOWN + p * N_GROUPS + g]
         for j in range(S[TR_N_GET]):
             n_after += RB[R_SQ_GROUP + S[TR_GET + j]] == g
         if n_after == RB[R_GROUP_SIZE + g]:
-            gain -= pp[q, 4] * set_value(pp, q, RB, g)
+            gain -= pp[q, 4] * deal_value(pp, q, RB, g)
             break
-    gain += 50.0 * (S[TR_JAIL_GIVE] - S[TR_JAIL_GET])
+    gain += float(RB[R_JAIL_FINE]) * (S[TR_JAIL_GIVE] - S[TR_JAIL_GET])  # a card saves the fine
     return gain
 
 
@@ -671,11 +816,13 @@ def accept_counter(pk, pp, pt, p, q, S, RB, rng, extra):
     price = 0
     for k in range(S[TR_N_GET]):
         price += RB[R_SQ_PRICE + S[TR_GET + k]]
-    swap = 0.0
-    for k in range(S[TR_N_GIVE]):
+    swap = float(RB[R_JAIL_FINE] * S[TR_JAIL_GIVE])
+    for k in range(S[TR_N_GIVE]):  # a deed completing q's set costs p that set's value too
         sq = S[TR_GIVE + k]
-        swap += RB[R_SQ_PRICE + sq] + set_value(pp, p, RB, RB[R_SQ_GROUP + sq])
-    v = set_value(pp, p, RB, g)
+        swap += RB[R_SQ_PRICE + sq]
+        if completes_deal(S, RB, q, sq):
+            swap += deal_value(pp, p, RB, RB[R_SQ_GROUP + sq])
+    v = deal_value(pp, p, RB, g)
     if S[GOWN + p * N_GROUPS + g] + S[TR_N_GET] < RB[R_GROUP_SIZE + g]:
         v *= 0.3
     limit = price + pp[p, 3] * v - swap
@@ -684,13 +831,49 @@ def accept_counter(pk, pp, pt, p, q, S, RB, rng, extra):
 
 
 @njit(cache=True)
-def management_settled(pk, pp, p, cash, memo_cash):
-    """Seat p found nothing to lift or build with `memo_cash` on the present board: is the
-    answer still nothing with `cash`? Lifting and building only get easier with more cash, so
-    yes when cash is not higher; a bot that mortgages to build (fund=1) decides differently
-    with less cash, so only when cash is the same. Random bots are always asked again."""
+def action_cash(pk, pp, p, S, RB):
+    """The least cash with which seat p (a bot that does not mortgage to build) would lift a
+    mortgage or build on the present board: the reserve plus the cheapest lift or the
+    cheapest house it may put up (choose_unmortgage and choose_build act exactly when cash
+    reaches it). 1 << 30 when nothing could be done with any cash."""
+    keep = reserve(pk, pp, p, S, RB)
+    least = float(1 << 30)
+    if S[MORT_N + p] > 0 and pp[p, 9] >= 0.5:
+        for sq in range(N_SQ):
+            if S[OWNER + sq] == p and S[MORT + sq] == 1:
+                least = min(least, max(33.0, keep + unmortgage_cost(RB, sq)))
+    for g in range(N_GROUPS):
+        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+            for j in range(RB[R_GROUP_SIZE + g]):
+                sq = group_sq(RB, g, j)
+                if can_build(S, RB, p, sq, False):
+                    least = min(least, keep + RB[R_SQ_HOUSE + sq])
+    return int(np.ceil(least))
+
+
+@njit(cache=True)
+def note_settled(pk, pp, p, S, RB):
+    """Seat p found nothing to lift or build: remember what else the answer depended on (the
+    cash at which it would act, or for a bot that mortgages to build, its cash itself)."""
+    if pk[p] == RANDOM:
+        return
+    S[MEMO_CASH + p] = S[CASH + p] if pp[p, 10] >= 0.5 else action_cash(pk, pp, p, S, RB)
+    S[MEMO_RENT + p] = max_opponent_rent(S, RB, p) if pk[p] == STRONG else 0
+
+
+@njit(cache=True)
+def management_settled(pk, pp, p, S, RB):
+    """Seat p found nothing to lift or build with its own deeds and the bank's supply as they
+    are now (the kernel checked management_key): is the answer still nothing? Yes while its
+    cash stays below the cash at which it would act; a bot that mortgages to build (fund=1)
+    decides differently with less cash too, so only while its cash is the same. The strong
+    bot's reserve follows the highest rent it faces, so that must not have changed either.
+    Random bots are always asked again."""
     if pk[p] == RANDOM:
         return False
+    if pk[p] == STRONG and max_opponent_rent(S, RB, p) != S[MEMO_RENT + p]:
+        return False
+    cash = S[CASH + p]
     if pp[p, 10] >= 0.5:
-        return cash == memo_cash
-    return cash <= memo_cash
+        return cash == S[MEMO_CASH + p]
+    return cash < S[MEMO_CASH + p]

@@ -125,6 +125,7 @@ class Table:
         S[L.G_ALIVE_N] = int(S[L.ALIVE : L.ALIVE + self.n].sum())
         S[L.G_BANK] = -int(S[L.CASH : L.CASH + L.MAX_PLAYERS].sum()) - int(S[L.G_POT])
         S[L.MEMO_BOARD : L.MEMO_BOARD + L.MAX_PLAYERS] = -1  # edits: bots look at the board again
+        S[L.RENT_BOARD : L.RENT_BOARD + L.MAX_PLAYERS] = -1
 
     def set_cash(self, p, amount):
         self.S[L.CASH + p] = amount

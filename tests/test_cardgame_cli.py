@@ -21,7 +21,7 @@ from sim.cardgame.rules import CardGameRules
         (["--players", "7"], "--players must be 3 to 6"),
         (["--edition", "video", "--players", "5"], "--players must be 2 to 4"),
         (["--edition", "deluxe"], "--edition must be one of wiki, video"),
-        (["--rule", "edition=deluxe"], "edition must be one of wiki, video"),
+        (["--rule", "edition=deluxe"], "is not one of wiki, video"),
         (["--games", "0"], "--games must be at least 1"),
         (["--seed", "-1"], "--seed must be between"),
         (["--rule", "max_trade=abc"], "rule max_trade: bad value"),

@@ -506,3 +506,11 @@ def test_the_deal_rotates_and_money_is_the_sum_of_the_hands():
     for s in range(4):
         total = hands.groupby("game")[f"score_{s}"].sum().to_numpy() + games[f"jackpot_money_{s}"].to_numpy()
         assert (total == games[f"money_{s}"].to_numpy()).all()
+
+
+def test_edition_change_keeps_deck_edits_made_with_it():
+    from sim.cardgame.rules import apply_rule_changes
+
+    r = apply_rule_changes(W, ["deck.chance=0", "edition=video", "max_trade=1"])
+    assert r.edition == "video" and r.deck["chance"] == 0 and r.deck["free_parking"] == 5 and r.max_trade == 1
+    assert apply_rule_changes(W, ["edition=video"]) == V

@@ -830,3 +830,117 @@ def test_in_jail_rent_collection_and_a_stayer_stays_late():
     t.build("Park Place", 2)
     t.build("Boardwalk", 2)  # opponents have built 4 levels: stay
     assert jail_choice(*args) == JAIL_ROLL
+
+
+# ---- dealing at any time, buying on mortgages, selling to players, wider trades ---------------
+
+
+@pytest.mark.parametrize("any_time", [True, False])
+def test_other_players_build_after_each_turn_under_the_any_time_rule(any_time):
+    t = table(PASSIVE, "three_houses reserve=0 bid=0", deal_any_time=any_time)
+    t.own(1, "Mediterranean Avenue", "Baltic Avenue")
+    t.at(0, "Jail / Just Visiting")
+    t.dice(4, 6)  # to Free Parking
+    t.turn(0)
+    built = t.level("Mediterranean Avenue") + t.level("Baltic Avenue")
+    assert (built > 0) == any_time and t.cash(1) == 1500 - 50 * built
+    t.check()
+
+
+@pytest.mark.parametrize("any_time", [True, False])
+def test_other_players_trade_after_each_turn_under_the_any_time_rule(any_time):
+    t = table(PASSIVE, "trader", deal_any_time=any_time)
+    t.own(0, "Baltic Avenue")
+    t.own(1, "Mediterranean Avenue")
+    t.at(0, "Jail / Just Visiting")
+    t.dice(4, 6)
+    t.turn(0)
+    assert (t.owner("Baltic Avenue") == 1) == any_time
+    assert t.S[L.G_TRADES] == int(any_time) and t.total_money() == 0
+    t.check()
+
+
+@pytest.mark.parametrize("seat, buys", [("strong", True), ("trader", False)])
+def test_the_strong_bot_mortgages_to_buy_the_deed_that_completes_its_set(seat, buys):
+    t = table(seat, PASSIVE)
+    t.own(0, "Mediterranean Avenue", "Reading Railroad")
+    t.set_cash(0, 30)
+    t.land(0, "Baltic Avenue")
+    if buys:  # the cheapest deed outside complete groups is mortgaged first: 30 + 30 = 60
+        assert t.owner("Baltic Avenue") == 0 and t.mortgaged("Mediterranean Avenue")
+        assert not t.mortgaged("Reading Railroad") and t.cash(0) == 0
+    else:
+        assert t.owner("Baltic Avenue") == -1 and t.cash(0) == 30
+    t.check()
+
+
+@pytest.mark.parametrize("seat", ["trader", "trader sell=0"])
+def test_a_short_player_sells_a_deed_to_another_player_to_keep_its_houses(seat):
+    t = table(seat, BUYER, PASSIVE)
+    t.own(0, "Park Place", "Boardwalk", "Reading Railroad")
+    t.build("Park Place", 2)
+    t.build("Boardwalk", 2)
+    t.set_cash(0, 0)
+    assert t.pay(0, 150, L.BANK)
+    if seat == "trader":  # mortgaging the railroad (100) would not cover 150: sell it for 200
+        assert t.owner("Reading Railroad") == 1 and t.cash(1) == 1300 and t.cash(0) == 50
+        assert t.level("Park Place") + t.level("Boardwalk") == 4 and t.S[L.G_TRADES] == 1
+    else:
+        assert t.owner("Reading Railroad") == 0 and t.mortgaged("Reading Railroad")
+        assert t.level("Park Place") + t.level("Boardwalk") < 4 and t.S[L.G_TRADES] == 0
+    t.check()
+
+
+def test_a_trader_buys_the_railroads_that_complete_its_set():
+    t = table("trader", "trader")
+    t.own(0, "Reading Railroad", "Pennsylvania Railroad")
+    t.own(1, "B. & O. Railroad", "Short Line")
+    t.manage(0)
+    # asks for both; worth 0.5 x 4 x 200 = 400 as a set: offers 400 + half of it, which the
+    # partner (danger 0.5) takes exactly
+    assert all(t.owner(r) == 0 for r in ("Reading Railroad", "Pennsylvania Railroad", "B. & O. Railroad", "Short Line"))
+    assert t.cash(0) == 900 and t.cash(1) == 2100 and t.S[L.G_TRADES] == 1
+    t.check()
+
+
+def test_two_deeds_and_cash_for_the_deed_that_completes_a_set():
+    t = table("trader reserve=0", "trader danger=0")
+    t.own(0, "Park Place", "Reading Railroad", "Electric Company")
+    t.own(1, "Boardwalk")
+    t.set_cash(0, 100)
+    t.manage(0)
+    assert t.owner("Boardwalk") == 0 and t.owner("Reading Railroad") == 1 and t.owner("Electric Company") == 1
+    assert t.cash(0) == 0 and t.cash(1) == 1600 and t.S[L.G_TRADES] == 1
+    t.check()
+
+
+def test_a_jail_card_pays_for_part_of_a_deed():
+    t = table("trader reserve=0", "trader danger=0")
+    t.own(0, "Mediterranean Avenue")
+    t.own(1, "Baltic Avenue")
+    t.give_jail_card(0)
+    t.set_cash(0, 40)
+    t.manage(0)
+    assert t.owner("Baltic Avenue") == 0 and t.jail_cards(1) == 1 and t.jail_cards(0) == 0
+    assert t.cash(0) == 0 and t.cash(1) == 1540
+    t.check()
+
+
+def test_trading_between_bots_ends():
+    """Four eager traders with every deed dealt out at random: with a window after every turn
+    the offers stop (each trade leaves the partner without any deed of the group, so no group
+    gains holders; refused offers wait for the board to change)."""
+    rng = np.random.default_rng(3)
+    t = table(*["trader reserve=0 danger=0 trade_share=2"] * 4)
+    deeds = [sq for sq in range(40) if board.is_deed(t.RB, sq)]
+    for sq in deeds:
+        t.own(int(rng.integers(4)), sq)
+    for p in range(4):
+        t.set_cash(p, 20000)
+    trades = []
+    for _ in range(12):
+        for p in range(4):
+            t.manage(p)
+        trades.append(int(t.S[L.G_TRADES]))
+    assert trades[-1] > 0 and trades[-1] == trades[-4]  # settled
+    t.check()

@@ -35,6 +35,7 @@ from sim.core.stats import mean_ci, wilson
 from strategies.cardgame import CATALOG
 
 DEFAULT_TABLE = ("smart", "trader", "cautious", "greedy", "random", "smart")
+MIN_PLAYERS = 2  # any edition (video: 2-4, wiki: 3-6)
 HAND_CHUNK = 10_000  # matches per chunk when every hand is recorded (memory)
 HAND_COLS = ("hand", "dealer", "went_out", "turns", "stalled", "jackpot", "jackpot_to")
 MONEY_COLS = ("group_money", "impr_money", "bonus_money", "doubled_money", "jackpot_money")
@@ -43,10 +44,13 @@ MONEY_COLS = ("group_money", "impr_money", "bonus_money", "doubled_money", "jack
 def make_table(players: int, seats: list[str] | None = None,
                rules: CardGameRules | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Parse one policy spec per seat. Missing seats are filled from DEFAULT_TABLE. The player
-    counts allowed depend on the edition."""
-    rules = rules or CardGameRules()
-    lo, hi = rules.players_allowed()
-    title = f"the {rules.edition} edition of Monopoly: The Card Game"
+    counts allowed depend on the edition (without rules: any count some edition allows)."""
+    if rules is None:
+        lo, hi = MIN_PLAYERS, MAX_PLAYERS
+        title = "Monopoly: The Card Game"
+    else:
+        lo, hi = rules.players_allowed()
+        title = f"the {rules.edition} edition of Monopoly: The Card Game"
     return table.make_table(title, CATALOG, DEFAULT_TABLE, players, seats, lo, hi)
 
 

@@ -18,7 +18,6 @@ import numpy as np
 from sim.cardgame import layout as L
 from sim.core import rule_changes
 from sim.core.rule_changes import choice, parse_bool
-from sim.core.runner import UsageError
 
 EDITIONS = ("wiki", "video")
 COLOUR_NAMES = ("brown", "light_blue", "pink", "orange", "red", "yellow", "green", "dark_blue", "railroad", "utility")
@@ -211,13 +210,19 @@ class CardGameRules:
         raise ValueError(f"rules: edition must be one of {', '.join(EDITIONS)} (got {edition!r})")
 
     def replace(self, **changes) -> CardGameRules:
-        """A copy with top-level fields or house rules (by name) changed."""
-        house = {k: changes.pop(k) for k in list(changes) if k in HOUSE_RULE_DOC}
-        rules = dataclasses.replace(self, **changes)
-        if house:
-            rules = dataclasses.replace(rules, house=dataclasses.replace(rules.house, **house))
-        rules.validate()
-        return rules
+        """A checked copy with top-level fields or house rules (by name) changed; ``edition``
+        first swaps in that edition's whole preset, which the other changes then modify."""
+        base = self
+        if "edition" in changes:
+            base = CardGameRules.preset(changes.pop("edition"))
+            if "deck" in changes:  # deck edits were made against this edition's deck: redo them on the new one
+                old, new = self.deck, changes["deck"]
+                deck = dict(base.deck)
+                for name in set(old) | set(new):
+                    if old.get(name) != new.get(name):
+                        deck[name] = new.get(name, 0)
+                changes["deck"] = deck
+        return rule_changes.RulesMixin.replace(base, **changes)
 
     def players_allowed(self) -> tuple[int, int]:
         return (3, 6) if self.edition == "wiki" else (2, 4)
@@ -368,7 +373,8 @@ def _int_tuple(raw: str) -> tuple[int, ...]:
 
 
 RULE_PARSERS = (
-    {name: int for name in SCALAR_FIELDS}
+    {"edition": choice(EDITIONS)}
+    | {name: int for name in SCALAR_FIELDS}
     | {name: _int_tuple for name in TUPLE_FIELDS}
     | {name: parse_bool for name in HOUSE_RULE_DOC if name not in HOUSE_CHOICES}
     | {name: choice(options) for name, options in HOUSE_CHOICES.items()}
@@ -376,17 +382,7 @@ RULE_PARSERS = (
 
 
 def apply_rule_changes(rules: CardGameRules, changes: list[str]) -> CardGameRules:
-    """Apply 'KEY=VALUE' changes: ``edition=wiki|video`` (first, whatever its place: it swaps
-    the whole preset), a number, a list of numbers (``group_values=1,2,...``), a house rule
-    or ``deck.CARD=COUNT``. Raises UsageError naming the key on any mistake."""
-    rest = []
-    for change in changes:
-        key, _, raw = change.partition("=")
-        if key.strip() == "edition":
-            try:
-                rules = CardGameRules.preset(raw.strip())
-            except ValueError as e:
-                raise UsageError(str(e)) from None
-        else:
-            rest.append(change)
-    return rule_changes.apply_rule_changes(rules, rest, RULE_PARSERS)
+    """Apply 'KEY=VALUE' changes: ``edition=wiki|video`` (whatever its place: it swaps the whole
+    preset the other changes modify), a number, a list of numbers (``group_values=1,2,...``), a
+    house rule or ``deck.CARD=COUNT``. Raises UsageError naming the key on any mistake."""
+    return rule_changes.apply_rule_changes(rules, changes, RULE_PARSERS)

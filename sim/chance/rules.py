@@ -129,7 +129,7 @@ HOUSE_RULE_DOC = {
 
 
 @dataclass(frozen=True)
-class ChanceRules:
+class ChanceRules(rule_changes.RulesMixin):
     """Everything that defines a game of Monopoly Chance, apart from the players' policies."""
 
     properties: tuple[Property, ...] = DEFAULT_PROPERTIES
@@ -157,15 +157,6 @@ class ChanceRules:
     house: HouseRules = HouseRules()
     # Safety limit: a game still running after this many rounds stops and is scored as it stands.
     max_rounds: int = 40
-
-    def replace(self, **changes) -> "ChanceRules":
-        """A copy with top-level fields or house rules (by name) changed."""
-        house = {k: changes.pop(k) for k in list(changes) if k in HOUSE_RULE_DOC}
-        rules = dataclasses.replace(self, **changes)
-        if house:
-            rules = dataclasses.replace(rules, house=dataclasses.replace(rules.house, **house))
-        rules.validate()
-        return rules
 
     def validate(self) -> None:
         if not self.properties:

@@ -60,6 +60,7 @@ def simulate(
     progress: bool = False,
     detail: bool = False,
     start: np.ndarray | None = None,
+    first_game: int = 0,
 ) -> pd.DataFrame:
     """Play `games` complete games and return one row per game.
 
@@ -69,7 +70,8 @@ def simulate(
     ``win_<s>`` is the seat's share of the win. With ``detail``, ``df.attrs["groups"]`` holds
     the per-seat, per-group statistics (rent, invested, first_full_turn, full_turns) as an
     array [game, seat, group, stat]. ``start`` is a starting state (a position); default the
-    standard start. ``df.attrs`` holds the seed, policies and rules.
+    standard start. ``first_game`` offsets the game indices, so a long run can be played in
+    pieces. ``df.attrs`` holds the seed, policies and rules.
     """
     rules = rules or ClassicRules()
     check_run_args(games, seed, chunk_size, threads)
@@ -82,20 +84,20 @@ def simulate(
         game_out = np.zeros((n, kernel.N_GAME_COLS), np.int64)
         seat_out = np.zeros((n, players, L.N_SEAT_COLS), np.int64)
         group_out = np.zeros((n if detail else 0, players, L.N_GROUPS, 4), np.int64)
-        kernel.play_batch(RB, S0, kinds, params, pt, np.uint64(seed), first, n, check, detail,
+        kernel.play_batch(RB, S0, kinds, params, pt, np.uint64(seed), first_game + first, n, check, detail,
                           game_out, seat_out, group_out)
         return {"game": game_out, "seat": seat_out, "group": group_out}
 
     out = run_chunks(play_chunk, games, chunk_size, threads, progress)
-    df = _to_frame(out["game"], out["seat"], specs, seed, rules)
+    df = _to_frame(out["game"], out["seat"], specs, seed, rules, first_game)
     if detail:
         df.attrs["groups"] = out["group"]
     return df
 
 
-def _to_frame(game_out, seat_out, specs, seed, rules) -> pd.DataFrame:
+def _to_frame(game_out, seat_out, specs, seed, rules, first_game) -> pd.DataFrame:
     return table.games_frame(
-        kernel, game_out, seat_out, L.SEAT_COLS, L.SC_WIN, specs, seed,
+        kernel, game_out, seat_out, L.SEAT_COLS, L.SC_WIN, specs, seed, first_game,
         game="classic", rules=describe(rules), rules_version=RULES_VERSION,
     )
 
@@ -281,6 +283,7 @@ def default_variants() -> dict[str, dict]:
         "income_tax_percent": {"income_tax_percent": True},
         "snake_eyes_bonus_500": {"snake_eyes_bonus": 500},
         "no_double_rent": {"double_rent_on_monopoly": False},
+        "own_turn_dealing": {"deal_any_time": False},
     }
 
 

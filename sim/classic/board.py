@@ -38,6 +38,7 @@ from sim.classic.layout import (
     R_UTIL_MULT,
     G_EPOCH,
     G_ROUND,
+    P_BOARD,
     GOOJF,
     MAX_DEEDS,
     TR_CASH,
@@ -326,3 +327,10 @@ def cheapest_house(S, RB, p):
             if best == 0 or cost < best:
                 best = cost
     return best
+
+
+@njit(cache=True)
+def management_key(S, p):
+    """What p's building and lifting choices depend on besides cash and the rents it faces:
+    its own deeds, buildings and mortgages, and whether the bank has houses and hotels."""
+    return S[P_BOARD + p] * 4 + (S[G_HOUSES] > 0) + 2 * (S[G_HOTELS] > 0)

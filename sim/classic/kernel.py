@@ -28,6 +28,7 @@ from sim.classic.board import (
     can_build,
     can_mortgage,
     can_sell,
+    deed_tradable,
     group_sq,
     has_group,
     interest,
@@ -40,6 +41,7 @@ from sim.classic.board import (
     trade_legal,
     trade_mark,
     cheapest_house,
+    management_key,
     unmortgage_cost,
 )
 from sim.classic.layout import (
@@ -84,7 +86,8 @@ from sim.classic.layout import (
     MAX_CARDS,
     MAX_PLAYERS,
     MEMO_BOARD,
-    MEMO_CASH,
+    P_BOARD,
+    RENT_BOARD,
     MORT,
     MORT_N,
     N_BUF,
@@ -98,6 +101,7 @@ from sim.classic.layout import (
     POT,
     R_AUCTION_MIN,
     R_AUCTION_STEP,
+    R_ANY_TIME,
     R_AUCTIONS,
     R_BANKRUPT_AUCTION,
     R_CARD_A,
@@ -183,11 +187,14 @@ from strategies.classic import (
     choose_build,
     choose_funding,
     choose_liquidation,
+    choose_sale,
     choose_unmortgage,
+    fund_purchase,
     house_bid,
     jail_choice,
     lift_received_mortgage,
     management_settled,
+    note_settled,
     max_bid,
     propose_trade,
     respond_trade,
@@ -267,6 +274,15 @@ def fee_to(RB):
 
 
 @njit(cache=True)
+def board_changed(S, p):
+    """Deeds, buildings or mortgages of p (-1: the bank's) changed: the memos keyed on the
+    board (management, the highest rent faced) must look again."""
+    S[G_BOARD] += 1
+    if p >= 0:
+        S[P_BOARD + p] += 1
+
+
+@njit(cache=True)
 def set_owner(S, RB, sq, p):
     """Deed sq passes to p (-1: back to the bank, which clears its mortgage)."""
     old = S[OWNER + sq]
@@ -294,7 +310,9 @@ def set_owner(S, RB, sq, p):
                 S[gstat(p, g, GS_FIRST_FULL)] = t + 1
             S[stat(p, SC_MONOPOLIES)] |= 1 << g
     S[G_EPOCH] += 1
-    S[G_BOARD] += 1
+    board_changed(S, p)
+    if old >= 0:
+        S[P_BOARD + old] += 1
 
 
 @njit(cache=True)
@@ -303,7 +321,7 @@ def mortgage(S, RB, p, sq):
     S[MORT_N + p] += 1
     bank_pays(S, p, RB[R_SQ_MORTGAGE + sq])
     S[stat(p, SC_MORTGAGES)] += 1
-    S[G_BOARD] += 1
+    board_changed(S, p)
 
 
 @njit(cache=True)
@@ -311,7 +329,7 @@ def lift_mortgage(S, RB, p, sq, cost):
     move_money(S, p, cost, BANK)
     S[MORT + sq] = 0
     S[MORT_N + p] -= 1
-    S[G_BOARD] += 1
+    board_changed(S, p)
 
 
 @njit(cache=True)
@@ -328,7 +346,7 @@ def build_one(S, RB, p, sq, price):
     S[LEVEL + sq] = lv + 1
     move_money(S, p, price, BANK)
     S[gstat(p, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
-    S[G_BOARD] += 1
+    board_changed(S, p)
 
 
 @njit(cache=True)
@@ -338,7 +356,7 @@ def sell_one(S, RB, p, sq):
     building) to the highest level the bank's houses allow, and every level removed is paid."""
     lv = S[LEVEL + sq]
     g = RB[R_SQ_GROUP + sq]
-    S[G_BOARD] += 1
+    board_changed(S, p)
     if lv < HOTEL:
         S[LEVEL + sq] = lv - 1
         S[G_HOUSES] += 1
@@ -395,6 +413,18 @@ def raise_cash(S, RB, pk, pp, pt, rng, p, amount):
     and its assets pass as they stand."""
     if S[CASH + p] >= amount or liquid_value(S, RB, p) < amount:
         return
+    if RB[R_TRADING] == 1:  # deeds sold to other players (trades for cash), if the bot likes
+        for _ in range(N_SQ):
+            if S[CASH + p] >= amount:
+                return
+            sq = choose_sale(pk, pp, pt, p, S, RB, rng, amount - S[CASH + p])
+            if sq < 0:
+                break
+            if not deed_tradable(S, RB, sq, p) or S[MORT + sq] == 1:
+                S[G_STATUS] = ERR_ILLEGAL
+                return
+            if auction(S, RB, pk, pp, pt, rng, sq, (p + 1) % RB[R_PLAYERS], p, RB[R_SQ_PRICE + sq]) < 0:
+                break
     for _ in range(4 * N_SQ * HOTEL):
         if S[CASH + p] >= amount:
             return
@@ -444,7 +474,7 @@ def strip_buildings(S, RB, p):
                 S[G_HOUSES] += lv
             bank_pays(S, p, sell_value(RB, sq, lv))
             S[LEVEL + sq] = 0
-            S[G_BOARD] += 1
+            board_changed(S, p)
         
 
 @njit(cache=True)
@@ -464,19 +494,20 @@ def return_jail_card(S, RB, d):
 
 
 @njit(cache=True)
-def auction(S, RB, pk, pp, pt, rng, sq, first):
+def auction(S, RB, pk, pp, pt, rng, sq, first, seller, lo):
     """An English auction for deed sq among the players still in, starting with seat `first`.
     Each bids while the price is below the most it will pay (its policy's answer, capped at
     its cash), so the deed goes to the highest limit at one step above the second highest
-    (at least the minimum bid; an equal limit loses to the earlier bidder). Unsold: it stays
-    with the bank. Returns the buyer or -1."""
+    (at least the minimum bid `lo`; an equal limit loses to the earlier bidder). The bank
+    sells (seller -1), or a player raising cash offers its deed to the others (a trade for
+    cash, at no less than `lo`). Unsold: it stays where it was. Returns the buyer or -1."""
     n = RB[R_PLAYERS]
     best = -1
     best_v = -1
     second = -1
     for i in range(n):
         q = (first + i) % n
-        if S[ALIVE + q] == 0 or (RB[R_FIRST_LAP] == 1 and S[LAPPED + q] == 0):
+        if q == seller or S[ALIVE + q] == 0 or (RB[R_FIRST_LAP] == 1 and S[LAPPED + q] == 0):
             continue
         v = min(max_bid(pk, pp, pt, q, S, RB, rng, sq), S[CASH + q])
         if v > best_v:
@@ -485,16 +516,27 @@ def auction(S, RB, pk, pp, pt, rng, sq, first):
             best = q
         elif v > second:
             second = v
-    lo = RB[R_AUCTION_MIN]
     if best < 0 or best_v < lo:
         return -1
     price = lo if second < lo else min(best_v, second + RB[R_AUCTION_STEP])
+    S[gstat(best, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
+    if seller >= 0:
+        move_money(S, best, price, seller)
+        set_owner(S, RB, sq, best)
+        count_trade(S, seller, best)
+        return best
     move_money(S, best, price, BANK)
     set_owner(S, RB, sq, best)
     S[stat(best, SC_AUCTIONS_WON)] += 1
-    S[gstat(best, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
     S[G_AUCTIONS] += 1
     return best
+
+
+@njit(cache=True)
+def count_trade(S, p, q):
+    S[stat(p, SC_TRADES)] += 1
+    S[stat(q, SC_TRADES)] += 1
+    S[G_TRADES] += 1
 
 
 @njit(cache=True)
@@ -513,7 +555,7 @@ def bankrupt_to_bank(S, RB, pk, pp, pt, rng, p, to):
         if S[OWNER + sq] == p:
             set_owner(S, RB, sq, -1)
             if RB[R_BANKRUPT_AUCTION] == 1 and RB[R_AUCTIONS] == 1:
-                auction(S, RB, pk, pp, pt, rng, sq, (p + 1) % RB[R_PLAYERS])
+                auction(S, RB, pk, pp, pt, rng, sq, (p + 1) % RB[R_PLAYERS], -1, RB[R_AUCTION_MIN])
 
 
 @njit(cache=True)
@@ -627,16 +669,23 @@ def send_to_jail(S, p):
 
 @njit(cache=True)
 def offer_deed(S, RB, pk, pp, pt, rng, p, sq):
-    """p landed on unowned deed sq: buys it at the printed price or it is auctioned."""
+    """p landed on unowned deed sq: buys it at the printed price (mortgaging other deeds first
+    if its bot likes) or it is auctioned."""
     price = RB[R_SQ_PRICE + sq]
     allowed = RB[R_FIRST_LAP] == 0 or S[LAPPED + p] == 1
-    if allowed and S[CASH + p] >= price and want_buy(pk, pp, pt, p, S, RB, rng, sq):
+    buy = False
+    if allowed and S[CASH + p] >= price:
+        buy = want_buy(pk, pp, pt, p, S, RB, rng, sq)
+    elif allowed and fund_purchase(pk, pp, pt, p, S, RB, rng, sq):
+        raise_cash(S, RB, pk, pp, pt, rng, p, price)
+        buy = S[CASH + p] >= price
+    if buy:
         move_money(S, p, price, BANK)
         set_owner(S, RB, sq, p)
         S[stat(p, SC_BOUGHT)] += 1
         S[gstat(p, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
     elif RB[R_AUCTIONS] == 1:
-        auction(S, RB, pk, pp, pt, rng, sq, p)
+        auction(S, RB, pk, pp, pt, rng, sq, p, -1, RB[R_AUCTION_MIN])
 
 
 @njit(cache=True)
@@ -900,9 +949,7 @@ def execute_trade(S, RB, pk, pp, pt, rng, p, q):
         set_owner(S, RB, S[TR_GIVE + k], q)
     for k in range(nr):
         set_owner(S, RB, S[TR_GET + k], p)
-    S[stat(p, SC_TRADES)] += 1
-    S[stat(q, SC_TRADES)] += 1
-    S[G_TRADES] += 1
+    count_trade(S, p, q)
     # interest on mortgaged deeds received was checked affordable: pay it, maybe lift
     for k in range(ng):
         sq = S[TR_GIVE + k]
@@ -945,14 +992,15 @@ def trade_phase(S, RB, pk, pp, pt, rng, p):
 
 @njit(cache=True)
 def manage(S, RB, pk, pp, pt, rng, p):
-    """Between rolls: trades, lifting mortgages, building. A bot that had nothing to lift or
-    build is not asked again until the board changes or its cash makes a difference
-    (``management_settled``): the answer would be the same, so this only saves time."""
+    """A window for trades, lifting mortgages and building. A bot that had nothing to lift or
+    build is not asked again until its own deeds, the bank's supply or (as its policy says,
+    ``management_settled``) its cash or the rents it faces make a difference: the answer
+    would be the same, so this only saves time."""
     if RB[R_TRADING] == 1:
         trade_phase(S, RB, pk, pp, pt, rng, p)
     if S[G_STATUS] != OK or S[ALIVE + p] == 0:
         return
-    if S[MEMO_BOARD + p] == S[G_BOARD] and management_settled(pk, pp, p, S[CASH + p], S[MEMO_CASH + p]):
+    if S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB):
         return
     board = S[G_BOARD]
     for _ in range(N_SQ):
@@ -969,8 +1017,8 @@ def manage(S, RB, pk, pp, pt, rng, p):
     if S[G_STATUS] == OK:
         build_phase(S, RB, pk, pp, pt, rng, p)
     if S[G_BOARD] == board:
-        S[MEMO_BOARD + p] = board
-        S[MEMO_CASH + p] = S[CASH + p]
+        S[MEMO_BOARD + p] = management_key(S, p)
+        note_settled(pk, pp, p, S, RB)
     else:
         S[MEMO_BOARD + p] = -1
 
@@ -995,7 +1043,8 @@ def snake_eyes(S, RB, p, d1, d2):
 @njit(cache=True)
 def play_turn(S, RB, pk, pp, pt, rng, p):
     """Seat p's whole turn: leaving jail or trying to, rolls (doubles roll again; the third
-    double goes to jail), then trades, mortgages and building."""
+    double goes to jail), then trades, mortgages and building; under the official "at any
+    time" rule (deal_any_time) every other player then gets the same window."""
     S[stat(p, SC_TURNS)] += 1
     free_roll = True
     if S[JAIL + p] > 0:
@@ -1045,6 +1094,14 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
                 break
     if S[ALIVE + p] == 1 and S[G_STATUS] == OK:
         manage(S, RB, pk, pp, pt, rng, p)
+    if RB[R_ANY_TIME] == 1:  # "at any time": everyone else's window, in seat order after p
+        n = RB[R_PLAYERS]
+        for i in range(1, n):
+            q = (p + i) % n
+            if S[G_STATUS] != OK or S[G_ALIVE_N] < 2:
+                break
+            if S[ALIVE + q] == 1:
+                manage(S, RB, pk, pp, pt, rng, q)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1157,6 +1214,7 @@ def start_state(RB):
     S[G_HOTELS] = RB[R_HOTELS]
     for p in range(n):
         S[MEMO_BOARD + p] = -1
+        S[RENT_BOARD + p] = -1
     for d in range(N_DECKS):
         for k in range(RB[R_DECK_SIZE + d]):
             S[DECK + d * MAX_CARDS + k] = k

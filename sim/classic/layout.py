@@ -52,6 +52,7 @@ R_INCOME_PCT = 22
 R_SNAKE_EYES = 23
 R_MONO_MULT = 24
 R_INCOME_SQ = 25  # the Income Tax square (-1 if none), for the 10% house rule
+R_ANY_TIME = 26  # 1: every player may build, lift mortgages and trade between any two turns
 R_RR_RENT = 32  # [k]: rent with k + 1 railroads
 R_UTIL_MULT = R_RR_RENT + MAX_GROUP  # [k]: dice multiplier with k + 1 utilities
 R_SQ_KIND = R_UTIL_MULT + MAX_GROUP  # [sq]
@@ -106,9 +107,15 @@ G_SHORTAGE_AUCTIONS = G_TRADES + 1
 G_START_TURN = G_SHORTAGE_AUCTIONS + 1  # turns already played when a position was set up
 G_DOUBLES = G_START_TURN + 1  # doubles rolled so far this turn (position files)
 G_BOARD = G_DOUBLES + 1  # counts every change of deeds, buildings or mortgages
-MEMO_BOARD = G_BOARD + 1  # [p]: G_BOARD when p last had nothing to lift or build (-1: none)
-MEMO_CASH = MEMO_BOARD + MAX_PLAYERS  # [p]: p's cash at that moment
-TRADE_STAMP = MEMO_CASH + MAX_PLAYERS  # [p * MAX_PLAYERS + q]: trade_mark when p last offered q a trade
+P_BOARD = G_BOARD + 1  # [p]: counts changes of p's own deeds, buildings and mortgages
+# Management memo: when p last had nothing to lift or build, its P_BOARD and the bank's supply
+# (management_key; -1: none), its cash and the highest rent it faced then
+MEMO_BOARD = P_BOARD + MAX_PLAYERS  # [p]
+MEMO_CASH = MEMO_BOARD + MAX_PLAYERS  # [p]
+MEMO_RENT = MEMO_CASH + MAX_PLAYERS  # [p]
+RENT_BOARD = MEMO_RENT + MAX_PLAYERS  # [p]: G_BOARD when RENT_MAX[p] was computed (-1: never)
+RENT_MAX = RENT_BOARD + MAX_PLAYERS  # [p]: the highest street rent p's opponents charge then
+TRADE_STAMP = RENT_MAX + MAX_PLAYERS  # [p * MAX_PLAYERS + q]: trade_mark when p last offered q a trade
 TR_GIVE = TRADE_STAMP + MAX_PLAYERS * MAX_PLAYERS  # trade scratch: deeds the proposer gives
 TR_N_GIVE = TR_GIVE + MAX_DEEDS
 TR_GET = TR_N_GIVE + 1  # deeds the proposer receives

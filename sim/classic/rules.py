@@ -210,6 +210,9 @@ class HouseRules:
     snake_eyes_bonus: int = 0
     # Unimproved streets of a complete group charge double rent (official). False: base rent.
     double_rent_on_monopoly: bool = True
+    # Building, lifting mortgages and trading "at any time" (official): every player gets a
+    # window for them after each turn. False: only on one's own turn (a common simplification).
+    deal_any_time: bool = True
 
 
 HOUSE_RULE_DOC = {
@@ -226,11 +229,12 @@ HOUSE_RULE_DOC = {
     "income_tax_percent": "Income Tax is the flat amount or 10% of net worth, whichever is less (default: off)",
     "snake_eyes_bonus": "bonus paid for rolling double ones (default: 0, off)",
     "double_rent_on_monopoly": "unimproved streets of a complete group charge double rent (default: on)",
+    "deal_any_time": "every player may build, lift mortgages and trade after any turn (default: on; off: own turn only)",
 }
 
 
 @dataclass(frozen=True)
-class ClassicRules:
+class ClassicRules(rule_changes.RulesMixin):
     """Everything that defines a game of classic Monopoly, apart from the players' policies."""
 
     board: tuple[Square, ...] = US_BOARD
@@ -252,14 +256,6 @@ class ClassicRules:
     # net worth) wins and the game is flagged.
     max_rounds: int = 500
     house: HouseRules = HouseRules()
-
-    def replace(self, **changes) -> "ClassicRules":
-        house = {k: changes.pop(k) for k in list(changes) if k in HOUSE_RULE_DOC}
-        rules = dataclasses.replace(self, **changes)
-        if house:
-            rules = dataclasses.replace(rules, house=dataclasses.replace(rules.house, **house))
-        rules.validate()
-        return rules
 
     def validate(self) -> None:
         if len(self.board) != L.N_SQ:
@@ -367,6 +363,7 @@ def pack(rules: ClassicRules, n_players: int) -> np.ndarray:
     rb[L.R_INCOME_PCT] = h.income_tax_percent
     rb[L.R_SNAKE_EYES] = h.snake_eyes_bonus
     rb[L.R_MONO_MULT] = 2 if h.double_rent_on_monopoly else 1
+    rb[L.R_ANY_TIME] = h.deal_any_time
     rb[L.R_INCOME_SQ] = next((i for i, s in enumerate(rules.board) if s.name == "Income Tax"), -1)
     for k, r in enumerate(rules.railroad_rents):
         rb[L.R_RR_RENT + k] = r
@@ -419,7 +416,7 @@ def describe(rules: ClassicRules) -> dict:
     return dataclasses.asdict(rules)
 
 
-RULES_VERSION = "classic-1"
+RULES_VERSION = "classic-2"
 SCALAR_FIELDS = ("starting_cash", "salary", "jail_fine", "jail_turns", "houses", "hotels",
                  "mortgage_interest_pct", "building_sell_pct", "auction_min_bid", "auction_step", "max_rounds")
 INT_HOUSE_RULES = ("free_parking_seed", "snake_eyes_bonus")

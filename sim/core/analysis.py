@@ -267,7 +267,7 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
         ref = plan.cells[0]["id"]
         lines += ["", f"## Card usage (cell {ref}: {_label(plan, ref)}; mean per game)", "",
                   "Counts per player per game: all seats, the key seat(s), the game's winner and the "
-                  "other players. flipped_* count cards turned up by kind; the rest count plays.", "",
+                  "other players, for each of the game's per-seat counters (columns of its per-game table).", "",
                   "| counter | per seat | key seat | winner | others |", "|---|---:|---:|---:|---:|"]
         for r in use[use.cell == ref].itertuples():
             lines.append(f"| {r.counter} | {r.per_seat:.2f} | {r.key_seat:.2f} | {r.winner:.2f} | {r.others:.2f} |")

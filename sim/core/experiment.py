@@ -55,10 +55,17 @@ class GameAdapter:
     usage_cols: tuple[str, ...] = ()
     # game-length columns reported per cell
     length_cols: tuple[str, ...] = ("turns",)
+    # rules dict -> the game's rules object
+    rules_of: Callable[[dict], object] | None = None
 
 
 # game name -> "module:attribute" of its adapter, imported only when used
-ADAPTERS = {"chance": "sim.chance.adapter:ADAPTER", "cardgame": "sim.cardgame.adapter:ADAPTER"}
+ADAPTERS = {
+    "chance": "sim.chance.adapter:ADAPTER",
+    "deal": "sim.deal.adapter:ADAPTER",
+    "classic": "sim.classic.adapter:ADAPTER",
+    "cardgame": "sim.cardgame.adapter:ADAPTER",
+}
 
 
 def adapter(game: str) -> GameAdapter:

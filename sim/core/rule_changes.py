@@ -7,6 +7,7 @@ applies and validates the changes.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from sim.core.runner import UsageError
@@ -65,19 +66,15 @@ def apply_rule_changes(rules, changes: list[str], parsers: dict[str, Callable[[s
         raise UsageError(str(e)) from None
 
 
-def toml_rule_strings(rules: dict, bool_keys, int_keys, list_keys=()) -> list[str]:
-    """An experiment spec's [rules] table as `--rule` strings. TOML types are checked first, so
-    that `some_flag = 1` or `some_number = true` is an error rather than a silent guess; a list
-    (for the keys in `list_keys`) becomes "a,b,c"; `deck.CARD` keys take integers."""
-    out = []
-    for key, value in rules.items():
-        if key in bool_keys and not isinstance(value, bool):
-            raise UsageError(f"rule {key}: expected true or false, got {value!r}")
-        if (key in int_keys or key.startswith("deck.")) and (not isinstance(value, int) or isinstance(value, bool)):
-            raise UsageError(f"rule {key}: expected an integer, got {value!r}")
-        if key in list_keys and isinstance(value, list):
-            value = ",".join(str(f) for f in value)
-        if isinstance(value, bool):
-            value = str(value).lower()
-        out.append(f"{key}={value}")
-    return out
+class RulesMixin:
+    """For a game's frozen rules dataclass whose ``house`` field holds its house rules."""
+
+    def replace(self, **changes):
+        """A checked copy with top-level fields or house rules (by name) changed."""
+        names = {f.name for f in dataclasses.fields(self.house)}
+        house = {k: changes.pop(k) for k in list(changes) if k in names}
+        rules = dataclasses.replace(self, **changes)
+        if house:
+            rules = dataclasses.replace(rules, house=dataclasses.replace(rules.house, **house))
+        rules.validate()
+        return rules

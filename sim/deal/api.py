@@ -47,6 +47,7 @@ def simulate(
     check: bool = False,
     progress: bool = False,
     deck_edits: dict[int, dict[str, int]] | None = None,
+    first_game: int = 0,
 ) -> pd.DataFrame:
     """Play `games` complete games and return one row per game.
 
@@ -57,6 +58,7 @@ def simulate(
     ``deck_edits`` maps seat -> {card name: copies}: extra cards dealt into that seat's opening
     hand on top of the shared deck (for card-value studies: compare with the same seeds
     without the edit). ``df.attrs`` holds the seed, policies, rules and deck edits.
+    ``first_game`` offsets the game indices, so a long run can be played in pieces.
     """
     rules = rules or DealRules()
     check_run_args(games, seed, chunk_size, threads)
@@ -69,16 +71,16 @@ def simulate(
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
         game_out = np.zeros((n, kernel.N_GAME_COLS), np.int64)
         seat_out = np.zeros((n, players, N_SEAT_COLS), np.int64)
-        kernel.play_batch(packed, kinds, params, np.uint64(seed), first, n, check, game_out, seat_out)
+        kernel.play_batch(packed, kinds, params, np.uint64(seed), first_game + first, n, check, game_out, seat_out)
         return {"game": game_out, "seat": seat_out}
 
     out = run_chunks(play_chunk, games, chunk_size, threads, progress)
-    return _to_frame(out["game"], out["seat"], specs, seed, rules, deck_edits)
+    return _to_frame(out["game"], out["seat"], specs, seed, rules, deck_edits, first_game)
 
 
-def _to_frame(game_out, seat_out, specs, seed, rules, deck_edits) -> pd.DataFrame:
+def _to_frame(game_out, seat_out, specs, seed, rules, deck_edits, first_game) -> pd.DataFrame:
     return table.games_frame(
-        kernel, game_out, seat_out, SEAT_COLS, SC_WIN, specs, seed,
+        kernel, game_out, seat_out, SEAT_COLS, SC_WIN, specs, seed, first_game,
         game="deal", rules=describe(rules), rules_version=RULES_VERSION,
         deck_edits={str(k): v for k, v in (deck_edits or {}).items()},
     )

@@ -209,7 +209,7 @@ HOUSE_CHOICES = {"excess_discards": EXCESS_CHOICES, "broken_set_buildings": BROK
 
 
 @dataclass(frozen=True)
-class DealRules:
+class DealRules(rule_changes.RulesMixin):
     """Everything that defines a game of Monopoly Deal, apart from the players' policies."""
 
     colours: tuple[Colour, ...] = COLOURS
@@ -230,15 +230,6 @@ class DealRules:
     # Safety limit: a game still running after this many turns (all seats) stops unwon.
     max_turns: int = 1000
     house: HouseRules = HouseRules()
-
-    def replace(self, **changes) -> "DealRules":
-        """A copy with top-level fields or house rules (by name) changed."""
-        house = {k: changes.pop(k) for k in list(changes) if k in HOUSE_RULE_DOC}
-        rules = dataclasses.replace(self, **changes)
-        if house:
-            rules = dataclasses.replace(rules, house=dataclasses.replace(rules.house, **house))
-        rules.validate()
-        return rules
 
     def validate(self) -> None:
         if len(self.colours) != L.NC:
