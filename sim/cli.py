@@ -22,6 +22,11 @@ chance_app = typer.Typer(no_args_is_help=True, help="Monopoly Chance: simulate, 
 app.add_typer(chance_app, name="chance")
 deal_app = typer.Typer(no_args_is_help=True, help="Monopoly Deal: simulate, inspect the rules and bots.")
 app.add_typer(deal_app, name="deal")
+cardgame_app = typer.Typer(
+    no_args_is_help=True,
+    help="Monopoly: The Card Game (wiki and video editions): simulate, rules, policies, card values, seats, house rules.",
+)
+app.add_typer(cardgame_app, name="cardgame")
 classic_app = typer.Typer(
     no_args_is_help=True,
     help="Classic Monopoly: simulate, rules, policies, landing odds, positions, property values, house rules.",
@@ -34,10 +39,11 @@ Threads = Annotated[Optional[int], typer.Option(help="Threads to use (default: a
 ChunkSize = Annotated[int, typer.Option(help="Games per chunk (progress and memory only).")]
 
 
-def _finish_simulation(api, df, games, out, as_json, to_json, extra_tables=()) -> None:
+def _finish_simulation(api, df, games, out, as_json, to_json, extra_tables=(), extra_files=None) -> None:
     """The common end of every `<game> simulate`: summarize, write the run folder when --out is
     given (tables, report, plot, manifest), then print the report or the JSON summary.
-    `extra_tables` names further summary tables written as <name>_by_seat.csv."""
+    `extra_tables` names further summary tables written as <name>_by_seat.csv; `extra_files`
+    maps further file names to their writers."""
     from sim.core import results
 
     summary = api.summarize(df)
@@ -51,6 +57,7 @@ def _finish_simulation(api, df, games, out, as_json, to_json, extra_tables=()) -
         }
         for name in extra_tables:
             files[f"{name}_by_seat.csv"] = lambda p, name=name: summary[name].to_csv(p, index=False)
+        files.update(extra_files or {})
         files.update(
             {
                 "report.md": results.write_text(report),
@@ -65,6 +72,14 @@ def _finish_simulation(api, df, games, out, as_json, to_json, extra_tables=()) -
         print(report, end="")
         if out is not None:
             print(f"\nWrote {out}/ (games.parquet, report.md, win_rate_by_seat.png, manifest.json)")
+
+
+def _print_house_rules(house, doc: dict[str, str], heading: str = "House rules (name = default):") -> None:
+    """The `<game> rules` listing of house rules: name = value: meaning."""
+    print(heading)
+    for name, text in doc.items():
+        value = getattr(house, name)
+        print(f"  {name} = {str(value).lower() if isinstance(value, bool) else value}: {text}")
 
 
 @chance_app.command("simulate")
@@ -128,9 +143,7 @@ def chance_rules(as_json: Annotated[bool, typer.Option("--json")] = False) -> No
     print("Chance cards:")
     for effect, param in rules.chance_cards:
         print(f"  {effect} ({param}): {CHANCE_EFFECTS_DOC[effect]}")
-    print("House rules (name = default):")
-    for name, doc in HOUSE_RULE_DOC.items():
-        print(f"  {name} = {str(getattr(rules.house, name)).lower()}: {doc}")
+    _print_house_rules(rules.house, HOUSE_RULE_DOC)
 
 
 @chance_app.command("policies")
@@ -483,10 +496,7 @@ def deal_rules(as_json: Annotated[bool, typer.Option("--json")] = False) -> None
         print(f"  {name:<26} x{count:<3} ({TYPE_NAMES[t]}, {v}M)")
     print("Numbers:")
     print("  " + ", ".join(f"{k}={getattr(rules, k)}" for k in SCALAR_FIELDS))
-    print("House rules (name = default):")
-    for name, doc in HOUSE_RULE_DOC.items():
-        value = getattr(rules.house, name)
-        print(f"  {name} = {str(value).lower() if isinstance(value, bool) else value}: {doc}")
+    _print_house_rules(rules.house, HOUSE_RULE_DOC)
 
 
 @deal_app.command("policies")
@@ -495,6 +505,183 @@ def deal_policies() -> None:
     from strategies.deal import CATALOG
 
     print("\n".join(CATALOG.listing()))
+
+
+# ---- Monopoly: The Card Game ------------------------------------------------------------------
+
+CardEdition = Annotated[str, typer.Option(help="Rules preset: wiki (Edition A, the default) or video (Edition B).")]
+CardRule = Annotated[
+    Optional[list[str]],
+    typer.Option("--rule", help="Rule change KEY=VALUE after the edition's preset, e.g. chance_zeroes_others=false."),
+]
+CardPlayers = Annotated[int, typer.Option(help="Players: 3 to 6 (wiki edition) or 2 to 4 (video).")]
+CardJson = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+CardProgress = Annotated[bool, typer.Option(help="Progress bar on stderr.")]
+CardSeat = Annotated[
+    Optional[list[str]],
+    typer.Option("--seat", help="Policy of the next seat, e.g. 'smart wait_min=4'. Repeat per seat."),
+]
+
+
+def _card_rules(edition: str, rule):
+    from sim.cardgame.rules import EDITIONS, CardGameRules, apply_rule_changes
+
+    if edition not in EDITIONS:
+        raise UsageError(f"--edition must be one of {', '.join(EDITIONS)} (got {edition!r})")
+    return apply_rule_changes(CardGameRules.preset(edition), rule or [])
+
+
+@cardgame_app.command("simulate")
+def cardgame_simulate(
+    games: Games = 100_000,
+    players: CardPlayers = 4,
+    edition: CardEdition = "wiki",
+    seat: CardSeat = None,
+    rule: CardRule = None,
+    seed: Seed = 0,
+    out: Annotated[Optional[Path], typer.Option(help="Write match and hand tables, manifest, report and plot here.")] = None,
+    threads: Threads = None,
+    chunk_size: ChunkSize = DEFAULT_CHUNK,
+    check: Annotated[bool, typer.Option(help="Check invariants after every turn (slower).")] = False,
+    as_json: CardJson = False,
+    progress: CardProgress = True,
+) -> None:
+    """Play many matches between bots and print win rates with 95% intervals. With --out, the
+    per-hand rows (who went out, every seat's hand score, the jackpot) go to hands.parquet."""
+    from sim.cardgame import api
+    from sim.core import results
+
+    rules = _card_rules(edition, rule)
+    api.make_table(players, seat, rules)  # bad seats fail before anything is written
+    if out is not None:
+        results.check_new_dir(out)
+    show = progress and not as_json
+    extra = None
+    if out is None:
+        df = api.simulate(games, players, seat, rules, seed, threads, chunk_size, check, progress=show)
+    else:
+        df, hands, _ = api.simulate_hands(games, players, seat, rules, seed, threads, chunk_size, check, progress=show)
+        extra = {"hands.parquet": hands.to_parquet}
+    _finish_simulation(api, df, games, out, as_json, _cardgame_summary_json, extra_tables=("money",), extra_files=extra)
+
+
+def _cardgame_summary_json(summary) -> dict:
+    return {
+        "by_seat": summary["by_seat"].to_dict(orient="records"),
+        "by_policy": summary["by_policy"].to_dict(orient="records"),
+        "length": summary["length"].to_dict(orient="index"),
+        "ended": summary["ended"]["share"].to_dict(),
+        "money": summary["money"].to_dict(orient="records"),
+    }
+
+
+@cardgame_app.command("rules")
+def cardgame_rules(edition: CardEdition = "wiki", as_json: CardJson = False) -> None:
+    """Show an edition's deck, card values, numbers and house rules, with their defaults."""
+    from sim.cardgame.rules import COLOUR_NAMES, GROUP_SIZES, HOUSE_RULE_DOC, SCALAR_FIELDS, describe
+
+    rules = _card_rules(edition, [])
+    if as_json:
+        print(json.dumps(describe(rules), indent=2))
+        return
+    print(f"Edition: {rules.edition}; players {rules.players_allowed()[0]} to {rules.players_allowed()[1]}")
+    print("Groups (cards; complete value; value of each house; value of one card of an incomplete group):")
+    for c, name in enumerate(COLOUR_NAMES):
+        value = f"{rules.railroad_values[1:]} by railroads held" if name == "railroad" else rules.group_values[c]
+        print(f"  {name:<11} {GROUP_SIZES[c]}  value {value}  house {rules.house_values[c]}  card {rules.card_values[c]}")
+    print(f"Deck ({sum(rules.deck.values())} cards, name x copies); change with deck.NAME=COUNT:")
+    for name, count in rules.deck.items():
+        print(f"  {name:<18} x{count}")
+    print("Numbers (change with NAME=VALUE; group_values, house_values, card_values, railroad_values take a list a,b,...):")
+    print("  " + ", ".join(f"{k}={getattr(rules, k)}" for k in SCALAR_FIELDS))
+    _print_house_rules(rules.house, HOUSE_RULE_DOC, "House rules (name = this edition's default):")
+
+
+@cardgame_app.command("policies")
+def cardgame_policies() -> None:
+    """List the bot policies and their parameters."""
+    from strategies.cardgame import CATALOG
+
+    print("\n".join(CATALOG.listing()))
+
+
+@cardgame_app.command("values")
+def cardgame_values(
+    games: Games = 20_000,
+    players: CardPlayers = 4,
+    edition: CardEdition = "wiki",
+    seat: CardSeat = None,
+    rule: CardRule = None,
+    seed: Seed = 0,
+    threads: Threads = None,
+    as_json: CardJson = False,
+    progress: CardProgress = True,
+) -> None:
+    """Card-value report: each card kind in the hands that went out and the others, and the
+    Chance card's risk and reward."""
+    from sim.cardgame import api
+
+    rules = _card_rules(edition, rule)
+    api.make_table(players, seat, rules)
+    v = api.card_values(games, players, seat, rules, seed, threads, progress=progress and not as_json)
+    if as_json:
+        print(json.dumps({**v, "kinds": v["kinds"].to_dict(orient="records")}, indent=2))
+    else:
+        print(api.render_card_values(v), end="")
+
+
+@cardgame_app.command("seats")
+def cardgame_seats(
+    games: Games = 20_000,
+    players: Annotated[Optional[list[int]], typer.Option(help="Player counts (repeat); default every count the edition allows.")] = None,
+    edition: CardEdition = "wiki",
+    policy: Annotated[str, typer.Option(help="The bot in every seat.")] = "smart",
+    rule: CardRule = None,
+    seed: Seed = 0,
+    threads: Threads = None,
+    as_json: CardJson = False,
+    progress: CardProgress = True,
+) -> None:
+    """Seat advantage by player count: the same bot in every seat, win rate of each seat."""
+    from sim.cardgame import api
+
+    rules = _card_rules(edition, rule)
+    lo, hi = rules.players_allowed()
+    counts = players or list(range(lo, hi + 1))
+    for n in counts:
+        api.make_table(n, [policy] * n, rules)
+    t = api.seat_advantage(games, counts, policy, rules, seed, threads, progress=progress and not as_json)
+    if as_json:
+        print(json.dumps(t.to_dict(orient="records"), indent=2))
+    else:
+        print(api.render_seat_advantage(t, games, policy, rules.edition), end="")
+
+
+@cardgame_app.command("house-rules")
+def cardgame_house_rules(
+    games: Games = 10_000,
+    players: CardPlayers = 4,
+    edition: CardEdition = "wiki",
+    seat: CardSeat = None,
+    seed: Seed = 0,
+    threads: Threads = None,
+    as_json: CardJson = False,
+    progress: CardProgress = True,
+) -> None:
+    """Effect of each edition difference and house rule, one at a time, on match length and
+    balance (same seeds in every row; smart in every seat unless --seat is given)."""
+    from sim.cardgame import api
+
+    rules = _card_rules(edition, [])
+    api.make_table(players, seat or ["smart"] * players, rules)
+    from sim.core.runner import check_run_args
+
+    check_run_args(games, seed, 1, threads)
+    t = api.house_rule_effects(games, players, seat, edition, seed, threads, progress=progress and not as_json)
+    if as_json:
+        print(json.dumps(t.to_dict(orient="records"), indent=2))
+    else:
+        print(api.render_house_rules(t, games, players, edition), end="")
 
 
 # ---- classic Monopoly -------------------------------------------------------------------------
@@ -574,10 +761,7 @@ def classic_rules(as_json: Annotated[bool, typer.Option("--json")] = False) -> N
     print("Numbers (name = default):")
     for name in SCALAR_FIELDS:
         print(f"  {name} = {getattr(rules, name)}")
-    print("House rules (name = default):")
-    for name, doc in HOUSE_RULE_DOC.items():
-        value = getattr(rules.house, name)
-        print(f"  {name} = {str(value).lower() if isinstance(value, bool) else value}: {doc}")
+    _print_house_rules(rules.house, HOUSE_RULE_DOC)
 
 
 @classic_app.command("policies")
@@ -695,7 +879,7 @@ def bench(
     ] = None,
     threads: Threads = None,
     game: Annotated[
-        Optional[list[str]], typer.Option(help="Only this game (chance, deal, classic); repeatable.")
+        Optional[list[str]], typer.Option(help="Only this game (chance, deal, classic, cardgame); repeatable.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the measurements as JSON.")] = False,
 ) -> None:

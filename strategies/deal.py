@@ -54,6 +54,7 @@ from sim.deal.layout import (
     NG,
     R_CARD_C1,
     R_CARD_C2,
+    R_CARD_KIND,
     R_DEBT,
     R_BIRTHDAY,
     R_FORCED_FROM_FULL,
@@ -69,6 +70,7 @@ from sim.deal.layout import (
     SCRATCH2,
     SCRATCH3,
     SCRATCH4,
+    SCRATCH5,
     WHERE,
     rng_policy,
 )
@@ -95,6 +97,7 @@ RANDOM, BANKER, SET_BUILDER, AGGRESSIVE, SMART = range(5)
 M_BANK, M_PLACE, M_ACTION = range(3)
 N_PARAMS = 16
 WIN_SCORE = 1000.0
+ANY_BIT = 1 << 16  # marks an any-colour wild in plan_arrangement's colour masks
 
 # name -> Param(slot, low, high, meaning)
 PARAMS = {
@@ -339,11 +342,19 @@ def steal_option(S, RB, pp, p, card, forced):
         for g in range(NG):
             if is_complete(S, RB, t, g):
                 continue
+            prop_gain = 0.0  # best_colour of an ordinary property of colour g, once computed
+            have_prop_gain = False
             for k in range(S[GRP_N + t * NG + g]):
                 theirs = S[GRP + (t * NG + g) * MAX_GROUP + k]
                 if forced and S[GROUP + give] == g and g < NC and can_take(RB, theirs, g):
                     continue  # swapping within one colour gains little
-                _, gain = best_colour(S, RB, pp, p, theirs)
+                if ctype(RB, theirs) == PROPERTY:
+                    if not have_prop_gain:
+                        _, prop_gain = best_colour(S, RB, pp, p, theirs)
+                        have_prop_gain = True
+                    gain = prop_gain
+                else:
+                    _, gain = best_colour(S, RB, pp, p, theirs)
                 gain += 0.5 * w * holding_value(S, RB, pp, t, theirs)
                 score = pp[p, P_STEAL_W] * (gain - give_cost)
                 if score > best[0]:
@@ -388,6 +399,8 @@ def choose_play(pk, pp, p, S, RB, rng):
     best = (-1, 0, 0, 0, 0)
     for k in range(S[HAND_N + p]):
         card = S[HAND_ + p * MAX_HAND + k]
+        if same_kind_earlier(S, RB, p, k):
+            continue  # scores exactly as that card did, and ties keep the earlier card
         t = ctype(RB, card)
         if t == PROPERTY or t == WILD or t == WILD_ANY:
             c, g = best_colour(S, RB, pp, p, card)
@@ -430,7 +443,7 @@ def choose_play(pk, pp, p, S, RB, rng):
             if s > best_s:
                 best_s = s
                 best = (k, M_ACTION, int(c), 0, int(tg))
-        elif t == T_HOUSE or t == T_HOTEL:
+        elif (t == T_HOUSE or t == T_HOTEL) and n_complete(S, RB, p) > 0:
             hotel = t == T_HOTEL
             add = RB[R_HOTEL_RENT] if hotel else RB[R_HOUSE_RENT]
             for c in range(NC):
@@ -441,6 +454,16 @@ def choose_play(pk, pp, p, S, RB, rng):
                         best = (k, M_ACTION, c, 0, 0)
                     break
     return best
+
+
+@njit(cache=True)
+def same_kind_earlier(S, RB, p, k):
+    """An earlier card in seat p's hand has the same name as the card at position k."""
+    kind = RB[R_CARD_KIND + S[HAND_ + p * MAX_HAND + k]]
+    for j in range(k):
+        if RB[R_CARD_KIND + S[HAND_ + p * MAX_HAND + j]] == kind:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -700,8 +723,10 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
     """Seat p pays `amount` with some of the n candidate cards at S[SCRATCH:]: set
     S[SCRATCH3 + k] to 1 for each card given. The kernel checks the total covers the debt.
     Heuristic bots give the cards they mind least per M, then take back what is not needed."""
+    val = SCRATCH5  # S[val + k]: candidate k's value
     for k in range(n):
         S[SCRATCH3 + k] = 0
+        S[val + k] = cvalue(RB, S[SCRATCH + k])
     if n == 0:
         return
     # Order: random for the random bot, else by cost per M (S[SCRATCH2:] holds the order).
@@ -717,14 +742,14 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
         # Each card's cost, computed once: S[SCRATCH4 + k] = 1000 x cost (an int32 buffer).
         for k in range(n):
             S[SCRATCH4 + k] = int(1000.0 * pay_cost(S, RB, pp, p, S[SCRATCH + k]))
-        for i in range(1, n):  # insertion sort by cost per M
+        for i in range(1, n):  # insertion sort by cost per M (cross-multiplied: no divisions)
             x = S[SCRATCH2 + i]
-            cx = S[SCRATCH4 + x] / max(cvalue(RB, S[SCRATCH + x]), 1)
+            cx = S[SCRATCH4 + x]
+            vx = max(S[val + x], 1)
             j = i - 1
             while j >= 0:
                 y = S[SCRATCH2 + j]
-                cy = S[SCRATCH4 + y] / max(cvalue(RB, S[SCRATCH + y]), 1)
-                if cy <= cx:
+                if S[SCRATCH4 + y] * vx <= cx * max(S[val + y], 1):
                     break
                 S[SCRATCH2 + j + 1] = y
                 j -= 1
@@ -735,36 +760,39 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
             break
         k = S[SCRATCH2 + i]
         S[SCRATCH3 + k] = 1
-        paid += cvalue(RB, S[SCRATCH + k])
+        paid += S[val + k]
     if pk[p] == RANDOM:
         hotels_with_houses(S, RB, p, n)
         return
     # Take back cards not needed, the most valuable to keep first.
     for i in range(n - 1, -1, -1):
         k = S[SCRATCH2 + i]
-        if S[SCRATCH3 + k] == 1 and paid - cvalue(RB, S[SCRATCH + k]) >= amount:
+        if S[SCRATCH3 + k] == 1 and paid - S[val + k] >= amount:
             S[SCRATCH3 + k] = 0
-            paid -= cvalue(RB, S[SCRATCH + k])
+            paid -= S[val + k]
     # Swap one given card for a smaller one that still covers the debt and costs no more.
     if paid > amount:
+        limit = paid - amount  # the most a swap can save
         best_i = -1
         best_j = -1
         best_save = 0
         for i in range(n):
             if S[SCRATCH3 + i] != 1:
                 continue
-            vi = cvalue(RB, S[SCRATCH + i])
+            vi = S[val + i]
             ci = S[SCRATCH4 + i]
             for j in range(n):
                 if S[SCRATCH3 + j] != 0:
                     continue
-                vj = cvalue(RB, S[SCRATCH + j])
+                vj = S[val + j]
                 save = vi - vj
-                if vj < vi and paid - save >= amount and save > best_save:
+                if vj < vi and save <= limit and save > best_save:
                     if S[SCRATCH4 + j] <= ci:
                         best_i = i
                         best_j = j
                         best_save = save
+            if best_save == limit:
+                break  # nothing later can save more
         if best_i >= 0:
             S[SCRATCH3 + best_i] = 0
             S[SCRATCH3 + best_j] = 1
@@ -833,16 +861,25 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
         return 0
     cnt = SCRATCH  # S[SCRATCH + c]: cards per colour as planned
     done = SCRATCH + NC  # S[done + c]: colour complete as planned
+    fits = SCRATCH4  # S[fits + i]: bit c set when wild i may stand in colour c; ANY_BIT: any-colour
+    ord_mask = 0  # colours with an ordinary property (where an any-colour wild may stand)
     n = 0
     for c in range(NC):
         S[cnt + c] = S[GRP_ORD + p * NG + c]
         S[done + c] = 0
+        if S[cnt + c] > 0:
+            ord_mask |= 1 << c
     for g in range(NG):
         for k in range(S[GRP_N + p * NG + g]):
             card = S[GRP + (p * NG + g) * MAX_GROUP + k]
-            if ctype(RB, card) != PROPERTY:
+            t = ctype(RB, card)
+            if t != PROPERTY:
                 S[SCRATCH2 + n] = card
                 S[SCRATCH3 + n] = -1
+                if t == WILD_ANY:
+                    S[fits + n] = ord_mask | ANY_BIT
+                else:
+                    S[fits + n] = (1 << RB[R_CARD_C1 + card]) | (1 << RB[R_CARD_C2 + card])
                 n += 1
     if n == 0:
         return 0
@@ -856,12 +893,12 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
         for c in range(NC):
             if S[done + c] == 1:
                 continue
-            if needs_prop and S[GRP_ORD + p * NG + c] == 0:
+            if needs_prop and (ord_mask >> c) & 1 == 0:
                 continue
             need = RB[R_SET_SIZE + c] - S[cnt + c]
             avail = 0
             for i in range(n):
-                if S[SCRATCH3 + i] < 0 and wild_fits(S, RB, p, S[SCRATCH2 + i], c):
+                if S[SCRATCH3 + i] < 0 and (S[fits + i] >> c) & 1:
                     avail += 1
             if avail < need:
                 continue
@@ -874,12 +911,12 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
         if best_c < 0:
             break
         need = RB[R_SET_SIZE + best_c] - S[cnt + best_c]
-        for any_pass in (False, True):  # two-colour wilds before any-colour wilds
+        for any_pass in (0, ANY_BIT):  # two-colour wilds before any-colour wilds
             for i in range(n):
                 if need <= 0:
                     break
-                card = S[SCRATCH2 + i]
-                if S[SCRATCH3 + i] < 0 and (ctype(RB, card) == WILD_ANY) == any_pass and wild_fits(S, RB, p, card, best_c):
+                f = S[fits + i]
+                if S[SCRATCH3 + i] < 0 and (f & ANY_BIT) == any_pass and (f >> best_c) & 1:
                     S[SCRATCH3 + i] = best_c
                     S[cnt + best_c] += 1
                     need -= 1
@@ -887,11 +924,10 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
     for i in range(n):
         if S[SCRATCH3 + i] >= 0:
             continue
-        card = S[SCRATCH2 + i]
         best_c = -1
         best_key = -1e9
         for c in range(NC):
-            if not wild_fits(S, RB, p, card, c):
+            if (S[fits + i] >> c) & 1 == 0:
                 continue
             key = S[cnt + c] + 0.01 * base_rent(RB, c, RB[R_SET_SIZE + c])
             if S[done + c] == 1:
@@ -905,11 +941,3 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
             S[cnt + best_c] += 1
         S[SCRATCH3 + i] = best_c
     return n
-
-
-@njit(cache=True)
-def wild_fits(S, RB, p, card, c):
-    """A wild of seat p may stand in colour c (an any-colour wild beside an ordinary property)."""
-    if ctype(RB, card) == WILD_ANY:
-        return S[GRP_ORD + p * NG + c] > 0
-    return can_take(RB, card, c)

@@ -52,6 +52,8 @@ class Table:
             S[L.GROUP + c] = -1
         S[L.HOUSE : L.HOUSE + L.MAX_PLAYERS * L.NC] = -1
         S[L.HOTEL : L.HOTEL + L.MAX_PLAYERS * L.NC] = -1
+        S[L.ARRANGED_VER : L.ARRANGED_VER + L.MAX_PLAYERS] = -1
+        S[L.REPAIRED_VER : L.REPAIRED_VER + L.MAX_PLAYERS] = -1
         for c in range(len(self.names)):
             kernel.to_draw_top(S, c)
         S[L.G_WINNER] = -1

@@ -211,3 +211,39 @@ def test_extra_just_say_no_cards_help_their_seat():
     more = api.simulate(n, 3, seats, seed=21, deck_edits={0: {"just_say_no": 2}})["win_0"].to_numpy()
     diff = more - base
     assert diff.mean() > 3 * diff.std(ddof=1) / np.sqrt(n)
+
+
+@pytest.mark.parametrize(
+    "house",
+    [{}, {"broken_set_buildings": "any_turn", "pay_with_buildings": True, "complete_needs_property": False}],
+)
+def test_skipped_arrangements_and_repairs_would_change_nothing(house):
+    # The kernel skips planning a seat's wilds, and repairing its collection, while the seat's
+    # collection is unchanged since a pass that changed nothing. At every turn's end, a fresh
+    # pass for each seat so marked must indeed change nothing.
+    from strategies.deal import plan_arrangement
+
+    rules = DealRules().replace(**house)
+    checked = 0
+    for seed in range(12):
+        t = Table(["smart", "set_builder", "aggressive", "banker"], rules=rules, seed=seed)
+        S, RB = t.S, t.RB
+        kernel.setup_game(S, RB, t.rng)
+        for turn in range(400):
+            t.turn(turn % t.n)
+            assert t.status() == "ok"
+            for p in range(t.n):
+                if S[L.ARRANGED_VER + p] == S[L.COLL_VER + p]:
+                    n = plan_arrangement(t.pk, t.pp, p, S, RB, t.rng)
+                    for k in range(n):
+                        assert S[L.GROUP + S[L.SCRATCH2 + k]] == S[L.SCRATCH3 + k]
+                    checked += 1
+                if S[L.REPAIRED_VER + p] == S[L.COLL_VER + p]:
+                    before = S.copy()
+                    S[L.REPAIRED_VER + p] = -1
+                    kernel.repair(S, RB, p, turn % t.n == p)
+                    np.testing.assert_array_equal(S, before)
+                    checked += 1
+            if t.winner >= 0:
+                break
+    assert checked > 500

@@ -252,8 +252,10 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
     if cv is not None and len(cv):
         seat = int(cv["seat"].iloc[0])
         lines += ["", f"## Card values (seat {seat}; paired against the unedited deck)", "",
-                  "One card more (+1) or fewer (-1) in this seat's deck only; the change in its win "
-                  "rate is measured game by game against the same games with the standard deck.", ""]
+                  "Each edit changes this seat's cards only (+N: N more copies, -N: N fewer): its own "
+                  "token deck in Monopoly Chance, extra cards dealt into its opening hand in Monopoly "
+                  "Deal. The change in its win rate is measured game by game against the same games "
+                  "unedited.", ""]
         others = [a for a in axes if a != "deck"]
         head = [*others, "edit", "win rate", "unedited", "change", "95% CI"]
         lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]

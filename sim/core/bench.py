@@ -10,7 +10,7 @@ import numba
 BENCH_SEED = 2026
 # Each game has sim/<game>/api.py with simulate and DEFAULT_TABLE. Games timed by default:
 # about 10-30 s each on two cores.
-GAMES = {"chance": 1_000_000, "deal": 200_000, "classic": 200_000}
+GAMES = {"chance": 1_000_000, "deal": 200_000, "classic": 200_000, "cardgame": 20_000}
 
 
 def bench(game: str, games: int, threads: int | None = None) -> dict:

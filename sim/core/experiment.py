@@ -73,6 +73,7 @@ ADAPTERS = {
     "chance": "sim.chance.adapter:ADAPTER",
     "deal": "sim.deal.adapter:ADAPTER",
     "classic": "sim.classic.adapter:ADAPTER",
+    "cardgame": "sim.cardgame.adapter:ADAPTER",
 }
 
 

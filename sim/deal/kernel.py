@@ -35,10 +35,13 @@ from sim.deal.layout import (
     BANK_N,
     BANK_VAL,
     BUILDING,
+    ARRANGED_VER,
     CFLAG,
+    COLL_VER,
     COMPLETE,
     NCOMP,
     PAYV,
+    REPAIRED_VER,
     DISC_N,
     DISC_PILE,
     DISCARD,
@@ -266,12 +269,14 @@ def take_out(S, RB, c):
         S[PAYV + p] -= cvalue(RB, c)
         if ctype(RB, c) == PROPERTY:
             S[GRP_ORD + gidx] -= 1
+        S[COLL_VER + p] += 1
         refresh(S, RB, p, g)
     elif w == BUILDING:
         p = S[OWNER + c]
         col = S[GROUP + c]
         if RB[R_PAY_BUILDINGS] == 1:
             S[PAYV + p] -= cvalue(RB, c)
+        S[COLL_VER + p] += 1
         if ctype(RB, c) == T_HOUSE:
             S[HOUSE + p * NC + col] = -1
         else:
@@ -315,6 +320,7 @@ def to_group(S, RB, p, g, c):
     S[PAYV + p] += cvalue(RB, c)
     if ctype(RB, c) == PROPERTY:
         S[GRP_ORD + gidx] += 1
+    S[COLL_VER + p] += 1
     S[WHERE + c] = PROP
     S[OWNER + c] = p
     S[GROUP + c] = g
@@ -367,6 +373,7 @@ def to_building(S, RB, p, col, c):
         S[HOTEL + p * NC + col] = c
     if RB[R_PAY_BUILDINGS] == 1:
         S[PAYV + p] += cvalue(RB, c)
+    S[COLL_VER + p] += 1
     S[WHERE + c] = BUILDING
     S[OWNER + c] = p
     S[GROUP + c] = col
@@ -425,7 +432,11 @@ def move_buildings_off(S, RB, p, col, own_turn):
 def repair(S, RB, p, own_turn):
     """After seat p lost or moved property cards: any-colour wilds left without an ordinary
     property go to a colour that has one (or LOOSE), loose ones come home when they can, and
-    buildings leave sets that are no longer complete (or not buildable)."""
+    buildings leave sets that are no longer complete (or not buildable). Skipped when p's
+    collection is as it was when the last repair found nothing to do."""
+    ver = S[COLL_VER + p]
+    if S[REPAIRED_VER + p] == ver:
+        return
     for c in range(NC):
         gidx = p * NG + c
         if S[GRP_ORD + gidx] == 0 and S[GRP_N + gidx] > 0:
@@ -451,6 +462,8 @@ def repair(S, RB, p, own_turn):
     for c in range(NC):  # a Hotel whose House left it (cannot happen above; kept as a guard)
         if S[HOTEL + p * NC + c] >= 0 and S[HOUSE + p * NC + c] < 0:
             move_buildings_off(S, RB, p, c, own_turn)
+    if S[COLL_VER + p] == ver:
+        S[REPAIRED_VER + p] = ver
 
 
 @njit(cache=True)
@@ -472,9 +485,14 @@ def receive_property(S, RB, pk, pp, rng, q, card):
 
 @njit(cache=True)
 def apply_arrangement(S, RB, pk, pp, rng, p):
-    """On its own turn seat p may move its wilds between colours (free, any number of times)."""
+    """On its own turn seat p may move its wilds between colours (free, any number of times).
+    Skipped when p's collection is as it was when the last plan moved nothing."""
+    ver = S[COLL_VER + p]
+    if S[ARRANGED_VER + p] == ver:
+        return
     n = plan_arrangement(pk, pp, p, S, RB, rng)
     if n == 0:
+        S[ARRANGED_VER + p] = ver
         return  # nothing to move (the random bot never rearranges)
     for k in range(n):
         card = S[SCRATCH2 + k]
@@ -490,6 +508,8 @@ def apply_arrangement(S, RB, pk, pp, rng, p):
         take_out(S, RB, card)
         to_group(S, RB, p, g, card)
     repair(S, RB, p, True)
+    if S[COLL_VER + p] == ver:
+        S[ARRANGED_VER + p] = ver
 
 
 # ---------------------------------------------------------------------------------------------
@@ -797,12 +817,12 @@ def steal_set(S, RB, p, t, col):
 @njit(cache=True)
 def note_sets(S, RB):
     """Count newly completed sets for each seat (the sets_made statistic)."""
-    for p in range(RB[R_PLAYERS]):
-        for c in range(NC):
-            done = is_complete(S, RB, p, c)
-            if done and S[CFLAG + p * NC + c] == 0:
-                S[stat(p, SC_SETS_MADE)] += 1
-            S[CFLAG + p * NC + c] = 1 if done else 0
+    for i in range(RB[R_PLAYERS] * NC):  # the cached COMPLETE flags against the last count
+        done = S[COMPLETE + i]
+        if done != S[CFLAG + i]:
+            if done == 1:
+                S[stat(i // NC, SC_SETS_MADE)] += 1
+            S[CFLAG + i] = done
 
 
 @njit(cache=True)
@@ -896,6 +916,9 @@ def setup_game(S, RB, rng):
     for i in range(n_players * NC):
         S[HOUSE + i] = -1
         S[HOTEL + i] = -1
+    for p in range(n_players):
+        S[ARRANGED_VER + p] = -1
+        S[REPAIRED_VER + p] = -1
     for c in range(RB[R_DECK]):
         S[DRAW_PILE + c] = c
         S[WHERE + c] = DRAW

@@ -65,7 +65,8 @@ R_CARD_VALUE = R_CARD_TYPE + MAX_CARDS
 R_CARD_C1 = R_CARD_VALUE + MAX_CARDS  # colour of a property; first colour of a wild / rent
 R_CARD_C2 = R_CARD_C1 + MAX_CARDS  # second colour of a two-colour wild / rent, else -1
 R_CARD_SEAT = R_CARD_C2 + MAX_CARDS  # -1: shared deck; s: an extra card dealt to seat s
-RULES_SIZE = R_CARD_SEAT + MAX_CARDS
+R_CARD_KIND = R_CARD_SEAT + MAX_CARDS  # equal for cards of the same name (bots value them alike)
+RULES_SIZE = R_CARD_KIND + MAX_CARDS
 
 # ---- state buffer S -------------------------------------------------------------------------
 WHERE = 0  # [card]
@@ -92,8 +93,15 @@ CFLAG = HOTEL + MAX_PLAYERS * NC  # [p * NC + c]: complete when last counted (fo
 COMPLETE = CFLAG + MAX_PLAYERS * NC  # [p * NC + c]: 1 while the set is complete
 NCOMP = COMPLETE + MAX_PLAYERS * NC  # [p]: complete sets
 PAYV = NCOMP + MAX_PLAYERS  # [p]: what p could pay with (bank, properties, buildings if allowed)
+# A counter bumped whenever a card joins or leaves seat p's collection or buildings, and its
+# value when p's wild arrangement (or the repair of its collection) was last found to need no
+# change: doing it again with the counter unchanged would find the same, as neither reads
+# anything else that varies in a game.
+COLL_VER = PAYV + MAX_PLAYERS  # [p]
+ARRANGED_VER = COLL_VER + MAX_PLAYERS  # [p], -1 when unknown
+REPAIRED_VER = ARRANGED_VER + MAX_PLAYERS  # [p]: the same for kernel.repair finding nothing to do
 # scalars
-G_CURRENT = PAYV + MAX_PLAYERS
+G_CURRENT = REPAIRED_VER + MAX_PLAYERS
 G_PLAYS_LEFT = G_CURRENT + 1
 G_WINNER = G_PLAYS_LEFT + 1  # -1 until someone wins
 G_WIN_OWN_TURN = G_WINNER + 1
@@ -106,7 +114,8 @@ SCRATCH = STATS + MAX_PLAYERS * N_SEAT_COLS  # policy scratch (payment candidate
 SCRATCH2 = SCRATCH + MAX_SCRATCH
 SCRATCH3 = SCRATCH2 + MAX_SCRATCH
 SCRATCH4 = SCRATCH3 + MAX_SCRATCH
-STATE_SIZE = SCRATCH4 + MAX_SCRATCH
+SCRATCH5 = SCRATCH4 + MAX_SCRATCH
+STATE_SIZE = SCRATCH5 + MAX_SCRATCH
 
 # ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------
 (

@@ -336,6 +336,7 @@ def pack(rules: DealRules, n_players: int, deck_edits=None) -> np.ndarray:
         rb[L.R_BUILDABLE + ci] = col.buildable
         for k, r in enumerate(col.rents):
             rb[L.R_RENT + ci * L.MAX_RENT + k] = r
+    kinds = {name: k for k, name in enumerate(sorted({name for name, _ in cards}))}
     for i, (name, seat) in enumerate(cards):
         t, v, c1, c2 = card_spec(name)
         if t == PROPERTY:
@@ -345,6 +346,7 @@ def pack(rules: DealRules, n_players: int, deck_edits=None) -> np.ndarray:
         rb[L.R_CARD_C1 + i] = c1
         rb[L.R_CARD_C2 + i] = c2
         rb[L.R_CARD_SEAT + i] = seat
+        rb[L.R_CARD_KIND + i] = kinds[name]
     return rb
 
 

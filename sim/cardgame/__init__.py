@@ -1,0 +1,1 @@
+"""Monopoly: The Card Game (both editions): rules, kernel, bots, analyses."""

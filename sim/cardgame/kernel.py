@@ -1,0 +1,796 @@
+"""Monopoly: The Card Game kernel: whole matches (every hand) in compiled code.
+
+``play_batch`` plays matches ``first .. first + n - 1`` of a run in parallel and writes one
+row per match, one per seat, and (when asked) one per hand into preallocated arrays. Match g
+draws only from generators seeded by (seed, g): the table's stream shuffles, each seat's
+policy has its own stream, so results do not depend on threads or chunks.
+
+The state is one int32 array ``S`` and the rules one int32 array ``RB`` (offsets in
+sim/cardgame/layout.py). Every card is always in exactly one list (draw pile, a hand, a
+face-up pile); the functions in "moving cards" are the only ones that change those lists and
+they keep ``WHERE / OWNER / POS`` and the hands' kind counts in step. Bots
+(strategies/cardgame.py) decide; this module checks each decision and carries it out.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from sim.cardgame.board import can_go_out, hand_score
+from sim.cardgame.layout import (
+    DECK_KC,
+    DRAW,
+    DRAW_N,
+    DRAW_PILE,
+    G_BANK_PAID,
+    G_DEALER,
+    G_HAND,
+    G_HTURN,
+    G_OUT,
+    G_POT,
+    G_POT_PAID,
+    G_POT_WON,
+    G_STALLED,
+    G_STATUS,
+    G_TURNS,
+    H_DEALER,
+    H_HAND,
+    H_MONEY,
+    H_OUT,
+    H_POT,
+    H_POT_WON,
+    H_SCORE,
+    H_STALLED,
+    H_TURNS,
+    HAND,
+    HAND_,
+    HAND_N,
+    HSCORE,
+    K_FP,
+    K_MRM,
+    K_WILD,
+    KC,
+    MAX_CARDS,
+    MAX_HAND_ROWS,
+    MONEY,
+    N_SEAT_COLS,
+    NK,
+    OWNER,
+    PILE,
+    PILE_,
+    PILE_N,
+    POS,
+    R_BIG,
+    R_BIG_REWARD,
+    R_CARDS,
+    R_CHANCE_ZERO,
+    R_DUMMY_MODE,
+    R_EMPTY_DRAW,
+    R_FACE_UP,
+    R_GO_OUT_WHEN,
+    R_HAND_LIMIT,
+    R_HAND_SIZE,
+    R_JACKPOT,
+    R_JACKPOT_ADD,
+    R_KIND,
+    R_MAX_HANDS,
+    R_MAX_TURNS_HAND,
+    R_MRM_BONUS,
+    R_MRM_TIES,
+    R_N_HANDS,
+    R_N_PILES,
+    R_PASS_LEFT,
+    R_PLAYERS,
+    R_PRE_DISCARD,
+    R_REWARD,
+    R_TARGET,
+    RNG_SIZE,
+    RNG_TABLE,
+    SC_BEST_HAND,
+    SC_BONUS_MONEY,
+    SC_DOUBLED_MONEY,
+    SC_DRAWS,
+    SC_GROUP_MONEY,
+    SC_HELD_WILD_END,
+    SC_IMPR_MONEY,
+    SC_JACKPOT_MONEY,
+    SC_JACKPOTS,
+    SC_MONEY,
+    SC_OUTS,
+    SC_SPECIAL,
+    SC_TOP_HANDS,
+    SC_TRADED_CARDS,
+    SC_TRADES,
+    SC_TURNS,
+    SC_WILD_OUTS,
+    SC_WILDS_DROPPED,
+    SC_WIN,
+    SC_ZERO_LOST,
+    SC_ZEROED,
+    SCRATCH3,
+    SEEN,
+    STATE_SIZE,
+    STATS,
+    WHERE,
+)
+from sim.core.rng import seed_state, shuffle
+from strategies.cardgame import (
+    MV_DOUBLE3,
+    MV_DRAW,
+    MV_SWAP3,
+    MV_TRADE,
+    choose_discard,
+    choose_move,
+    max_k,
+    trade_partner_ok,
+    want_go_out,
+)
+
+# Per-match output columns.
+(G_WINNER_OUT, G_HANDS_OUT, G_TURNS_OUT, G_STALLED_OUT, G_CAPPED, G_TIE, G_STATUS_OUT, N_GAME_COLS) = range(8)
+GAME_COLS = ("winner", "hands", "turns", "stalled_hands", "hit_hand_limit", "tie", "status")
+
+OK, ERR_CARDS, ERR_LISTS, ERR_KINDS, ERR_MONEY, ERR_ILLEGAL, ERR_HAND = range(7)
+STATUS_NAMES = (
+    "ok",
+    "a card is lost, duplicated or in an unknown place",
+    "a card's recorded place does not match its list",
+    "a hand's kind counts do not match its cards",
+    "money was created outside the bank or went negative",
+    "a policy chose an illegal move",
+    "a hand is over the limit at the end of its owner's turn",
+)
+# What a turn ended with.
+T_ON, T_OUT, T_STALL = range(3)
+
+
+@njit(cache=True)
+def stat(p, col):
+    return STATS + p * N_SEAT_COLS + col
+
+
+# ---------------------------------------------------------------------------------------------
+# Moving cards
+
+
+@njit(cache=True)
+def to_hand(S, RB, p, c):
+    n = S[HAND_N + p]
+    S[HAND_ + p * MAX_CARDS + n] = c
+    S[HAND_N + p] = n + 1
+    S[WHERE + c] = HAND
+    S[OWNER + c] = p
+    S[POS + c] = n
+    S[KC + p * NK + RB[R_KIND + c]] += 1
+
+
+@njit(cache=True)
+def from_hand(S, RB, p, i):
+    """Take the card at index i out of p's hand (the last card fills the gap)."""
+    base = HAND_ + p * MAX_CARDS
+    c = S[base + i]
+    last = S[HAND_N + p] - 1
+    moved = S[base + last]
+    S[base + i] = moved
+    S[POS + moved] = i
+    S[HAND_N + p] = last
+    S[KC + p * NK + RB[R_KIND + c]] -= 1
+    return c
+
+
+@njit(cache=True)
+def pile_push(S, q, c):
+    n = S[PILE_N + q]
+    S[PILE_ + q * MAX_CARDS + n] = c
+    S[PILE_N + q] = n + 1
+    S[WHERE + c] = PILE
+    S[OWNER + c] = q
+    S[POS + c] = n
+
+
+@njit(cache=True)
+def pile_pop(S, q):
+    n = S[PILE_N + q] - 1
+    S[PILE_N + q] = n
+    return S[PILE_ + q * MAX_CARDS + n]
+
+
+@njit(cache=True)
+def draw_push(S, c):
+    n = S[DRAW_N]
+    S[DRAW_PILE + n] = c
+    S[DRAW_N] = n + 1
+    S[WHERE + c] = DRAW
+    S[OWNER + c] = -1
+    S[POS + c] = n
+
+
+@njit(cache=True)
+def draw_pop(S):
+    n = S[DRAW_N] - 1
+    S[DRAW_N] = n
+    return S[DRAW_PILE + n]
+
+
+@njit(cache=True)
+def discard(S, RB, p, i):
+    """Card i of p's hand onto p's own pile, in view of everyone."""
+    c = from_hand(S, RB, p, i)
+    k = RB[R_KIND + c]
+    S[SEEN + p * NK + k] -= 1
+    if k == K_WILD:
+        S[stat(p, SC_WILDS_DROPPED)] += 1
+    pile_push(S, p, c)
+
+
+@njit(cache=True)
+def take_top(S, RB, p, q):
+    """The top card of pile q into p's hand, in view of everyone."""
+    c = pile_pop(S, q)
+    to_hand(S, RB, p, c)
+    S[SEEN + p * NK + RB[R_KIND + c]] += 1
+    S[stat(p, SC_TRADED_CARDS)] += 1
+
+
+@njit(cache=True)
+def move_block(S, src, dst, k):
+    """The top k cards of pile src onto pile dst, keeping their order."""
+    n = S[PILE_N + src]
+    for d in range(k):
+        pile_push(S, dst, S[PILE_ + src * MAX_CARDS + n - k + d])
+    S[PILE_N + src] = n - k
+
+
+# ---------------------------------------------------------------------------------------------
+# A hand
+
+
+@njit(cache=True)
+def deal_hand(S, RB, rng):
+    """Gather every card, shuffle and deal: hand_size to each seat, face_up onto every pile."""
+    n_cards = RB[R_CARDS]
+    n = RB[R_PLAYERS]
+    S[DRAW_N] = 0
+    for p in range(n):
+        S[HAND_N + p] = 0
+        for k in range(NK):
+            S[KC + p * NK + k] = 0
+            S[SEEN + p * NK + k] = 0
+    for q in range(RB[R_N_PILES]):
+        S[PILE_N + q] = 0
+    for c in range(n_cards):
+        S[DRAW_PILE + c] = c
+    S[DRAW_N] = n_cards
+    shuffle(rng, RNG_TABLE, S, DRAW_PILE, n_cards)
+    for c in range(n_cards):
+        S[WHERE + S[DRAW_PILE + c]] = DRAW
+        S[OWNER + S[DRAW_PILE + c]] = -1
+        S[POS + S[DRAW_PILE + c]] = c
+    first = (S[G_DEALER] + 1) % n
+    for _ in range(RB[R_HAND_SIZE]):
+        for i in range(n):
+            to_hand(S, RB, (first + i) % n, draw_pop(S))
+    for _ in range(RB[R_FACE_UP]):
+        for q in range(RB[R_N_PILES]):
+            pile_push(S, q, draw_pop(S))
+    S[G_HTURN] = 0
+    S[G_OUT] = -1
+    S[G_POT_WON] = -1
+    S[G_POT_PAID] = 0
+    if RB[R_JACKPOT]:
+        S[G_POT] += RB[R_JACKPOT_ADD]
+        S[G_BANK_PAID] += RB[R_JACKPOT_ADD]
+
+
+@njit(cache=True)
+def reshuffle(S, RB, rng):
+    """Every pile's cards under its top card become the new draw pile, shuffled."""
+    for q in range(RB[R_N_PILES]):
+        n = S[PILE_N + q]
+        if n <= 1:
+            continue
+        top = S[PILE_ + q * MAX_CARDS + n - 1]
+        for i in range(n - 1):
+            draw_push(S, S[PILE_ + q * MAX_CARDS + i])
+        S[PILE_ + q * MAX_CARDS] = top
+        S[POS + top] = 0
+        S[PILE_N + q] = 1
+    shuffle(rng, RNG_TABLE, S, DRAW_PILE, S[DRAW_N])
+    for i in range(S[DRAW_N]):
+        S[POS + S[DRAW_PILE + i]] = i
+
+
+@njit(cache=True)
+def discard_down(S, RB, pk, pp, rng, p, at_least):
+    """p discards (its own choice) until at most hand_limit cards, and at least `at_least`."""
+    done = 0
+    while S[HAND_N + p] > RB[R_HAND_LIMIT] or done < at_least:
+        i = choose_discard(pk[p], pp[p], p, S, RB, rng)
+        if i < 0 or i >= S[HAND_N + p]:
+            S[G_STATUS] = ERR_ILLEGAL
+            return
+        discard(S, RB, p, i)
+        done += 1
+
+
+@njit(cache=True)
+def excess_plan(S, RB, p):
+    """Next-turn going out: can p drop its cards over the hand limit and still hold a complete
+    hand? Plans the drops in S[SCRATCH3:] (kind counts of the kept hand); True when it can."""
+    if S[HAND_N + p] <= RB[R_HAND_LIMIT]:
+        return can_go_out(S, KC + p * NK, RB)  # nothing to drop (the usual case)
+    o = SCRATCH3
+    for k in range(NK):
+        S[o + k] = S[KC + p * NK + k]
+    P = np.zeros(4, np.int64)
+    for _ in range(S[HAND_N + p] - RB[R_HAND_LIMIT]):
+        best = -1
+        best_v = -1
+        for k in range(NK):
+            if S[o + k] == 0:
+                continue
+            S[o + k] -= 1
+            if can_go_out(S, o, RB):
+                v = hand_score(S, o, RB, True, P)
+                if v > best_v:
+                    best_v = v
+                    best = k
+            S[o + k] += 1
+        if best < 0:
+            # No single drop keeps the hand complete: drop the least valuable card anyway.
+            for k in range(NK):
+                if S[o + k] == 0:
+                    continue
+                S[o + k] -= 1
+                v = hand_score(S, o, RB, True, P)
+                if v > best_v:
+                    best_v = v
+                    best = k
+                S[o + k] += 1
+        S[o + best] -= 1
+    return can_go_out(S, o, RB)
+
+
+@njit(cache=True)
+def drop_planned(S, RB, p):
+    """Discard the cards excess_plan dropped."""
+    o = SCRATCH3
+    i = 0
+    while S[HAND_N + p] > RB[R_HAND_LIMIT]:
+        k = RB[R_KIND + S[HAND_ + p * MAX_CARDS + i]]
+        if S[KC + p * NK + k] > S[o + k]:
+            discard(S, RB, p, i)
+        else:
+            i += 1
+
+
+@njit(cache=True)
+def score_hand(S, RB, goer, hand_row, kind_row, record):
+    """Whoever went out takes the reward, every hand is scored and paid from the bank, Mr.
+    Monopoly and the jackpot are awarded. goer -1: the hand ended with nobody out (no score)."""
+    n = RB[R_PLAYERS]
+    P = np.zeros(4, np.int64)
+    if goer >= 0:
+        if RB[R_BIG]:
+            for q in range(n):
+                if q == goer:
+                    continue
+                m = 1 if RB[R_BIG_REWARD] == 0 else S[PILE_N + q]
+                for _ in range(min(m, S[PILE_N + q])):
+                    to_hand(S, RB, goer, pile_pop(S, q))
+        else:
+            for _ in range(min(RB[R_REWARD], S[DRAW_N])):
+                to_hand(S, RB, goer, draw_pop(S))
+        for p in range(n):
+            o = KC + p * NK
+            v = hand_score(S, o, RB, p == goer, P)
+            if p != goer and RB[R_CHANCE_ZERO] and S[o + K_WILD] > 0:
+                S[stat(p, SC_ZEROED)] += 1
+                S[stat(p, SC_ZERO_LOST)] += v
+                v = 0
+            else:
+                S[stat(p, SC_GROUP_MONEY)] += P[0]
+                S[stat(p, SC_IMPR_MONEY)] += P[1]
+                S[stat(p, SC_BONUS_MONEY)] += P[2]
+                S[stat(p, SC_DOUBLED_MONEY)] += P[3]
+            S[HSCORE + p] = v
+        # Mr. Monopoly: the most cards among the hands that score at all.
+        most = 0
+        holders = 0
+        for p in range(n):
+            m = S[KC + p * NK + K_MRM]
+            if m == 0 or (p != goer and RB[R_CHANCE_ZERO] and S[KC + p * NK + K_WILD] > 0):
+                continue
+            if m > most:
+                most = m
+                holders = 1
+            elif m == most:
+                holders += 1
+        if most > 0 and (holders == 1 or RB[R_MRM_TIES]):
+            for p in range(n):
+                if S[KC + p * NK + K_MRM] == most and not (p != goer and RB[R_CHANCE_ZERO] and S[KC + p * NK + K_WILD] > 0):
+                    S[HSCORE + p] += RB[R_MRM_BONUS]
+                    S[stat(p, SC_BONUS_MONEY)] += RB[R_MRM_BONUS]
+        top = 0
+        for p in range(n):
+            top = max(top, S[HSCORE + p])
+            S[MONEY + p] += S[HSCORE + p]
+            S[G_BANK_PAID] += S[HSCORE + p]
+            S[stat(p, SC_BEST_HAND)] = max(S[stat(p, SC_BEST_HAND)], S[HSCORE + p])
+            S[stat(p, SC_HELD_WILD_END)] += S[KC + p * NK + K_WILD] > 0
+        for p in range(n):
+            if S[HSCORE + p] == top:
+                S[stat(p, SC_TOP_HANDS)] += 1
+        S[stat(goer, SC_OUTS)] += 1
+        S[stat(goer, SC_WILD_OUTS)] += S[KC + goer * NK + K_WILD] > 0
+        if RB[R_JACKPOT]:
+            most = 0
+            holders = 0
+            who = -1
+            for p in range(n):
+                m = S[KC + p * NK + K_FP]
+                if m > most:
+                    most = m
+                    holders = 1
+                    who = p
+                elif m == most:
+                    holders += 1
+            if most > 0 and holders == 1:
+                S[G_POT_WON] = who
+                S[G_POT_PAID] = S[G_POT]
+                S[MONEY + who] += S[G_POT]
+                S[stat(who, SC_JACKPOTS)] += 1
+                S[stat(who, SC_JACKPOT_MONEY)] += S[G_POT]
+                S[G_POT] = 0
+    else:
+        for p in range(n):
+            S[HSCORE + p] = 0
+        S[G_STALLED] += 1
+    if record and goer >= 0:
+        # Per kind: hands that held it and what they scored, for whoever went out and the rest.
+        for p in range(n):
+            side = 0 if p == goer else 2
+            for k in range(NK):
+                if S[KC + p * NK + k] > 0:
+                    kind_row[k, side] += 1
+                    kind_row[k, side + 1] += S[HSCORE + p]
+    if record and S[G_HAND] < MAX_HAND_ROWS:
+        h = S[G_HAND]
+        hand_row[h, H_HAND] = h
+        hand_row[h, H_DEALER] = S[G_DEALER]
+        hand_row[h, H_OUT] = goer
+        hand_row[h, H_TURNS] = S[G_HTURN]
+        hand_row[h, H_STALLED] = goer < 0
+        hand_row[h, H_POT] = S[G_POT_PAID] if S[G_POT_WON] >= 0 else S[G_POT]
+        hand_row[h, H_POT_WON] = S[G_POT_WON]
+        for p in range(n):
+            hand_row[h, H_SCORE + p] = S[HSCORE + p]
+            hand_row[h, H_MONEY + p] = S[MONEY + p]
+
+
+# ---------------------------------------------------------------------------------------------
+# Turns
+
+
+@njit(cache=True)
+def legal_move(S, RB, p, mv, q, k, pre):
+    if mv == MV_DRAW:
+        return S[DRAW_N] > 0
+    if mv == MV_TRADE:
+        if q < 0 or q >= RB[R_N_PILES] or not trade_partner_ok(S, RB, p, q):
+            return False
+        if pre and not RB[R_PRE_DISCARD]:
+            return False
+        return 1 <= k <= max_k(S, RB, p, q, 1 if pre else 0)
+    if RB[R_DUMMY_MODE] != 1:
+        return False
+    dummy = RB[R_PLAYERS]
+    if mv == MV_SWAP3:
+        return 0 <= q < RB[R_PLAYERS] and q != p and S[PILE_N + q] > 0 and S[PILE_N + dummy] > 0
+    if mv == MV_DOUBLE3:
+        return S[PILE_N + dummy] > 0 and S[DRAW_N] > 0 and S[PILE_N + p] >= 2
+    return False
+
+
+@njit(cache=True)
+def do_move(S, RB, pk, pp, rng, p, mv, q, k, pre):
+    """Carry out a legal move; returns the least number of discards that must follow."""
+    if mv == MV_DRAW:
+        to_hand(S, RB, p, draw_pop(S))
+        S[stat(p, SC_DRAWS)] += 1
+        return 1
+    if mv == MV_TRADE:
+        if pre:
+            discard(S, RB, p, choose_discard(pk[p], pp[p], p, S, RB, rng))
+        S[stat(p, SC_TRADES)] += 1
+        n_q = S[PILE_N + q]
+        if q < RB[R_PLAYERS]:
+            # My top k into q's hand, q's top k into mine.
+            for _ in range(k):
+                to_hand(S, RB, q, pile_pop(S, p))
+            for _ in range(k):
+                take_top(S, RB, p, q)
+        else:
+            # An imaginary player: take its top k, then my top k go onto its pile.
+            start = n_q - k
+            for d in range(k):
+                c = S[PILE_ + q * MAX_CARDS + start + d]
+                to_hand(S, RB, p, c)
+                S[SEEN + p * NK + RB[R_KIND + c]] += 1
+                S[stat(p, SC_TRADED_CARDS)] += 1
+            S[PILE_N + q] = start
+            move_block(S, p, q, k)
+        return 0
+    dummy = RB[R_PLAYERS]
+    S[stat(p, SC_SPECIAL)] += 1
+    if mv == MV_SWAP3:
+        take_top(S, RB, p, q)
+        pile_push(S, q, pile_pop(S, dummy))
+        return 1
+    # MV_DOUBLE3
+    take_top(S, RB, p, dummy)
+    to_hand(S, RB, p, draw_pop(S))
+    move_block(S, p, dummy, 2)
+    return 2
+
+
+@njit(cache=True)
+def go_out_check(S, RB, pk, pp, rng, p):
+    return can_go_out(S, KC + p * NK, RB) and want_go_out(pk[p], pp[p], p, S, RB, rng)
+
+
+@njit(cache=True)
+def play_turn(S, RB, pk, pp, rng, p):
+    """One turn of seat p in a 2-4 player hand: T_ON, T_OUT (p went out) or T_STALL."""
+    S[stat(p, SC_TURNS)] += 1
+    if RB[R_GO_OUT_WHEN] == 0:
+        # The wiki's timing: going out is the turn's move, after dropping cards over the limit.
+        if excess_plan(S, RB, p) and want_go_out(pk[p], pp[p], p, S, RB, rng):
+            drop_planned(S, RB, p)
+            return T_OUT
+    if S[DRAW_N] == 0:
+        if RB[R_EMPTY_DRAW] == 1:
+            return T_STALL
+        reshuffle(S, RB, rng)
+    mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, False)
+    if mv < 0:
+        return T_STALL
+    if not legal_move(S, RB, p, mv, q, k, pre):
+        S[G_STATUS] = ERR_ILLEGAL
+        return T_ON
+    need = do_move(S, RB, pk, pp, rng, p, mv, q, k, pre)
+    discard_down(S, RB, pk, pp, rng, p, need)
+    if RB[R_GO_OUT_WHEN] == 1 and go_out_check(S, RB, pk, pp, rng, p):
+        return T_OUT
+    return T_ON
+
+
+@njit(cache=True)
+def play_big_turn(S, RB, pk, pp, rng, p):
+    """A 5-6 player turn: a mandatory one-card trade with another seat, both discard one."""
+    S[stat(p, SC_TURNS)] += 1
+    mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, True)
+    if mv != MV_TRADE or k != 1 or pre or q < 0 or q >= RB[R_PLAYERS] or q == p or S[PILE_N + q] == 0 or S[PILE_N + p] == 0:
+        S[G_STATUS] = ERR_ILLEGAL
+        return T_ON
+    S[stat(p, SC_TRADES)] += 1
+    to_hand(S, RB, q, pile_pop(S, p))
+    take_top(S, RB, p, q)
+    discard_down(S, RB, pk, pp, rng, p, 1)
+    discard_down(S, RB, pk, pp, rng, q, 1)
+    if go_out_check(S, RB, pk, pp, rng, p):
+        return T_OUT
+    return T_ON
+
+
+@njit(cache=True)
+def pass_left(S, RB, pk, pp, rng):
+    """Every seat passes one card (its own choice) to the seat on its left, all at once."""
+    n = RB[R_PLAYERS]
+    o = SCRATCH3
+    for p in range(n):
+        i = choose_discard(pk[p], pp[p], p, S, RB, rng)
+        S[o + p] = from_hand(S, RB, p, i)
+    for p in range(n):
+        to_hand(S, RB, (p + 1) % n, S[o + p])
+
+
+@njit(cache=True)
+def round_end(S, RB, pk, pp, rng, first):
+    """5-6 players, after every seat has had a turn: the second moment to go out (in turn
+    order), then, if nobody did, every seat passes a card left. Returns who went out, or -1."""
+    n = RB[R_PLAYERS]
+    for j in range(n):
+        q = (first + j) % n
+        if go_out_check(S, RB, pk, pp, rng, q):
+            return q
+    if RB[R_PASS_LEFT]:
+        pass_left(S, RB, pk, pp, rng)
+    return -1
+
+
+@njit(cache=True)
+def play_hand(S, RB, pk, pp, rng, check, hand_row, kind_row, record):
+    """Deal and play one hand to its end, then score it."""
+    deal_hand(S, RB, rng)
+    if check and S[G_STATUS] == 0:
+        S[G_STATUS] = check_invariants(S, RB)
+    run_hand(S, RB, pk, pp, rng, check, hand_row, kind_row, record)
+
+
+@njit(cache=True)
+def run_hand(S, RB, pk, pp, rng, check, hand_row, kind_row, record):
+    """Play a dealt hand to its end, then score it."""
+    n = RB[R_PLAYERS]
+    first = (S[G_DEALER] + 1) % n
+    goer = -1
+    i = 0
+    while S[G_STATUS] == 0:
+        if S[G_HTURN] >= RB[R_MAX_TURNS_HAND]:
+            break
+        p = (first + i) % n
+        if RB[R_BIG]:
+            r = play_big_turn(S, RB, pk, pp, rng, p)
+        else:
+            r = play_turn(S, RB, pk, pp, rng, p)
+        S[G_HTURN] += 1
+        S[G_TURNS] += 1
+        if check and S[G_STATUS] == 0:
+            S[G_STATUS] = check_invariants(S, RB)
+            if S[G_STATUS] == 0 and r == T_ON and S[HAND_N + p] > RB[R_HAND_LIMIT]:
+                S[G_STATUS] = ERR_HAND
+        if r == T_OUT:
+            goer = p
+            break
+        if r == T_STALL:
+            break
+        i += 1
+        if RB[R_BIG] and i % n == 0:
+            goer = round_end(S, RB, pk, pp, rng, first)
+            if goer >= 0:
+                break
+    if S[G_STATUS] != 0:
+        return
+    S[G_OUT] = goer
+    score_hand(S, RB, goer, hand_row, kind_row, record)
+    if check:
+        S[G_STATUS] = check_invariants(S, RB)
+
+
+# ---------------------------------------------------------------------------------------------
+# A match
+
+
+@njit(cache=True)
+def new_match(S, RB):
+    n = RB[R_PLAYERS]
+    S[:] = 0
+    for c in range(MAX_CARDS):
+        S[OWNER + c] = -1
+    for c in range(RB[R_CARDS]):
+        S[DECK_KC + RB[R_KIND + c]] += 1
+    S[G_DEALER] = n - 1  # seat 0 plays first in the first hand
+    S[G_OUT] = -1
+    S[G_POT_WON] = -1
+
+
+@njit(cache=True)
+def match_over(S, RB):
+    if S[G_HAND] >= RB[R_MAX_HANDS]:
+        return True
+    if RB[R_TARGET] > 0:
+        for p in range(RB[R_PLAYERS]):
+            if S[MONEY + p] >= RB[R_TARGET]:
+                return True
+        return False
+    return S[G_HAND] >= RB[R_N_HANDS]
+
+
+@njit(cache=True)
+def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, hand_out, kind_out, row, hrow, record):
+    """Play match number `game` of the run with master seed `seed` into output row `row` (and
+    its hands into hand_out[hrow], per-kind sums into kind_out[hrow], when `record`)."""
+    n = RB[R_PLAYERS]
+    for s in range(RNG_SIZE // 4):
+        seed_state(rng, 4 * s, seed, game, s)
+    new_match(S, RB)
+    while S[G_STATUS] == 0 and not match_over(S, RB):
+        play_hand(S, RB, pk, pp, rng, check, hand_out[hrow], kind_out[hrow], record)
+        S[G_HAND] += 1
+        S[G_DEALER] = (S[G_DEALER] + 1) % n
+    best = -1
+    tie = 0
+    winner = -1
+    for p in range(n):
+        if S[MONEY + p] > best:
+            best = S[MONEY + p]
+            winner = p
+            tie = 0
+        elif S[MONEY + p] == best:
+            tie = 1
+    for p in range(n):
+        S[stat(p, SC_WIN)] = 1 if S[MONEY + p] == best else 0
+        S[stat(p, SC_MONEY)] = S[MONEY + p]
+        for col in range(N_SEAT_COLS):
+            seat_out[row, p, col] = S[stat(p, col)]
+    capped = RB[R_TARGET] > 0 and best < RB[R_TARGET]
+    game_out[row, G_WINNER_OUT] = -1 if tie else winner
+    game_out[row, G_HANDS_OUT] = S[G_HAND]
+    game_out[row, G_TURNS_OUT] = S[G_TURNS]
+    game_out[row, G_STALLED_OUT] = S[G_STALLED]
+    game_out[row, G_CAPPED] = capped
+    game_out[row, G_TIE] = tie
+    game_out[row, G_STATUS_OUT] = S[G_STATUS]
+
+
+# ---------------------------------------------------------------------------------------------
+# Invariants
+
+
+@njit(cache=True)
+def check_invariants(S, RB):
+    """OK, or the code of the first broken invariant: every card in exactly one list with its
+    recorded place matching, the hands' kind counts right, and all money (seats plus the
+    jackpot) equal to what the bank has paid out."""
+    n_cards = RB[R_CARDS]
+    n = RB[R_PLAYERS]
+    counted = S[DRAW_N]
+    for k in range(S[DRAW_N]):
+        c = S[DRAW_PILE + k]
+        if c < 0 or c >= n_cards or S[WHERE + c] != DRAW or S[POS + c] != k:
+            return ERR_LISTS
+    o = SCRATCH3
+    for p in range(n):
+        counted += S[HAND_N + p]
+        for k in range(NK):
+            S[o + k] = 0
+        for k in range(S[HAND_N + p]):
+            c = S[HAND_ + p * MAX_CARDS + k]
+            if c < 0 or c >= n_cards or S[WHERE + c] != HAND or S[OWNER + c] != p or S[POS + c] != k:
+                return ERR_LISTS
+            S[o + RB[R_KIND + c]] += 1
+        for k in range(NK):
+            if S[o + k] != S[KC + p * NK + k]:
+                return ERR_KINDS
+    for q in range(RB[R_N_PILES]):
+        counted += S[PILE_N + q]
+        for k in range(S[PILE_N + q]):
+            c = S[PILE_ + q * MAX_CARDS + k]
+            if c < 0 or c >= n_cards or S[WHERE + c] != PILE or S[OWNER + c] != q or S[POS + c] != k:
+                return ERR_LISTS
+    if counted != n_cards:
+        return ERR_CARDS
+    money = S[G_POT]
+    for p in range(n):
+        if S[MONEY + p] < 0:
+            return ERR_MONEY
+        money += S[MONEY + p]
+    if money != S[G_BANK_PAID] or S[G_POT] < 0:
+        return ERR_MONEY
+    return OK
+
+
+# ---------------------------------------------------------------------------------------------
+# Batches
+
+
+@njit(cache=True)
+def new_state():
+    return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64)
+
+
+@njit(cache=True, parallel=True)
+def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out, hand_out, kind_out, record):
+    """Play matches first .. first + n_games - 1 into game_out[n, N_GAME_COLS],
+    seat_out[n, players, N_SEAT_COLS] and, when `record`, hand_out[n, MAX_HAND_ROWS, cols] and
+    kind_out[n, NK, 4] (hands holding the kind and their scores: went out, then the others);
+    without `record` those two may be any [1, ...] arrays. Contiguous blocks, one state each."""
+    n_blocks = min(n_games, 256)
+    for b in prange(n_blocks):
+        S, rng = new_state()
+        # Private copies: shared arrays make numba's reference counts a contended cache line.
+        RBl = RB.copy()
+        pkl = pk.copy()
+        ppl = pp.copy()
+        for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
+            play_game(S, RBl, pkl, ppl, rng, seed, first + row, check, game_out, seat_out, hand_out, kind_out,
+                      row, row if record else 0, record)

@@ -1,0 +1,197 @@
+"""Memory layout of a Monopoly: The Card Game match, shared by the kernel, the board queries and
+the bots.
+
+As for the other games (docs/architecture.md), a match's whole state is one flat int32 array
+``S`` and the rules one int32 array ``RB``; the names below are offsets into them and every
+maximum is a module constant, so every offset is a compile-time constant.
+
+Cards are numbered 0 .. n_cards - 1. Every card is in exactly one list: the draw pile, a hand
+or a face-up pile (one per seat, plus up to two piles of imaginary players). ``WHERE``,
+``OWNER`` and ``POS`` say which list and where, so a card leaves a hand in O(1); piles are
+stacks and only ever lose their top cards.
+
+Scoring and the bots work on *kinds*, not cards: ``KC[p * NK + k]`` counts the cards of kind
+k in seat p's hand, kept in step by the card moves. A kind is a colour's property card, the
+Chance wild, a house of a given number, the hotel, a token naming a colour, or one of the
+bonus cards.
+"""
+
+from numba import njit
+
+MAX_PLAYERS = 6
+MAX_PILES = MAX_PLAYERS + 2  # one per seat, plus up to two imaginary players' piles
+MAX_CARDS = 80
+MAX_HAND_ROWS = 64  # per-hand output rows kept per game (max_hands is validated against it)
+NC = 10  # colour groups: the eight buildable colours, then the railroads and the utilities
+RAIL = 8
+UTIL = 9
+N_BUILDABLE = 8
+MAX_HOUSE_NO = 4
+
+# ---- card kinds ---------------------------------------------------------------------------
+K_PROP = 0  # + colour
+K_WILD = NC  # the Chance card
+K_HOUSE = K_WILD + 1  # + (house number - 1); unnumbered houses are house 1
+K_HOTEL = K_HOUSE + MAX_HOUSE_NO
+K_TOKEN = K_HOTEL + 1  # + colour the token names
+K_GO = K_TOKEN + NC
+K_MRM = K_GO + 1  # Mr. Monopoly
+K_FP = K_MRM + 1  # Free Parking
+K_JAIL = K_FP + 1  # Go to Jail
+K_JAILFREE = K_JAIL + 1  # Get Out of Jail Free
+K_DOUBLE = K_JAILFREE + 1  # a bonus card that doubles the hand (not in either default deck)
+NK = K_DOUBLE + 1
+
+# Card locations (WHERE).
+DRAW, HAND, PILE = range(3)
+
+# ---- rules buffer RB ------------------------------------------------------------------------
+(
+    R_PLAYERS,
+    R_CARDS,
+    R_N_PILES,  # seats plus imaginary piles
+    R_HAND_SIZE,  # cards dealt to each hand
+    R_FACE_UP,  # cards dealt face up onto each pile
+    R_HAND_LIMIT,
+    R_MAX_TRADE,
+    R_REWARD,  # cards from the draw pile to whoever goes out
+    R_TARGET,  # money that ends the match (0: play n_hands hands)
+    R_N_HANDS,
+    R_MAX_HANDS,
+    R_MAX_TURNS_HAND,
+    R_GO_OUT_WHEN,  # 0 at the start of the next turn (as the turn's move), 1 at the end of the turn
+    R_CHANCE_ZERO,
+    R_INCOMPLETE,  # incomplete groups score per card
+    R_IMPR_GOER,  # only whoever goes out scores improvements
+    R_IMPR_ONE,  # improvements go onto one chosen group
+    R_HOUSES_NUMBERED,
+    R_MAX_HOUSES,  # 0: no limit
+    R_HOTEL_FOUR,  # a hotel needs four houses under it
+    R_JAIL_BLOCKS,
+    R_RU_GROUP,  # railroads / utilities satisfy "at least one complete group"
+    R_RAIL_MIN,
+    R_JACKPOT,
+    R_TOKEN_NEEDS,  # a token pays only when its group is complete
+    R_TOKENS_IMPR,  # tokens are improvements (only for whoever may score improvements)
+    R_MRM_TIES,  # tied Mr. Monopoly holders each get the bonus (else nobody does)
+    R_PRE_DISCARD,  # a trader may first discard a hand card onto their pile
+    R_EMPTY_DRAW,  # 0 reshuffle the piles under their top cards, 1 end the hand unscored
+    R_DUMMY_MODE,  # 0 none, 1 the wiki's 3-player moves, 2 trade piles of imaginary players
+    R_BIG,  # whole deck dealt: mandatory trades, pass left
+    R_PASS_LEFT,
+    R_BIG_REWARD,  # 0 the top card of every other pile, 1 every card of every other pile
+    R_HOTEL_VALUE,
+    R_GO_VALUE,
+    R_MRM_BONUS,
+    R_JACKPOT_ADD,
+    R_FP_VALUE,
+    R_JAIL_VALUE,
+    R_JAILFREE_VALUE,
+    R_WILD_ANY_GROUP,  # a wild may complete a group of which no real card is held
+) = range(41)
+R_SIZE = 48  # [c] cards in a complete group (railroads: all four)
+R_GVAL = R_SIZE + NC  # [c] value of the complete group (railroads: see R_RAIL_VAL)
+R_HVAL = R_GVAL + NC  # [c] value of each house on the group
+R_CVAL = R_HVAL + NC  # [c] value of one card of an incomplete group (when those score)
+R_RAIL_VAL = R_CVAL + NC  # [n] value of n railroads, n = 0..4
+R_KIND = R_RAIL_VAL + 5  # [card]
+RULES_SIZE = R_KIND + MAX_CARDS
+
+# ---- state buffer S -------------------------------------------------------------------------
+WHERE = 0  # [card]
+OWNER = WHERE + MAX_CARDS  # [card] seat of a hand, pile index of a pile, -1 in the draw pile
+POS = OWNER + MAX_CARDS  # [card]
+DRAW_PILE = POS + MAX_CARDS  # top at DRAW_N - 1
+DRAW_N = DRAW_PILE + MAX_CARDS
+HAND_ = DRAW_N + 1  # [p * MAX_CARDS + k]
+HAND_N = HAND_ + MAX_PLAYERS * MAX_CARDS  # [p]
+PILE_ = HAND_N + MAX_PLAYERS  # [q * MAX_CARDS + k], top at PILE_N[q] - 1
+PILE_N = PILE_ + MAX_PILES * MAX_CARDS  # [q]
+KC = PILE_N + MAX_PILES  # [p * NK + k] kinds in seat p's hand
+SEEN = KC + MAX_PLAYERS * NK  # [p * NK + k] public: kind k taken from piles by p this hand
+MONEY = SEEN + MAX_PLAYERS * NK  # [p]
+HSCORE = MONEY + MAX_PLAYERS  # [p] this hand's score
+G_POT = HSCORE + MAX_PLAYERS  # Free Parking jackpot waiting
+G_BANK_PAID = G_POT + 1  # everything the bank has paid out (money + pot)
+G_DEALER = G_BANK_PAID + 1
+G_HAND = G_DEALER + 1  # hands played
+G_HTURN = G_HAND + 1  # turns in this hand
+G_TURNS = G_HTURN + 1  # turns in the match
+G_OUT = G_TURNS + 1  # seat that went out this hand, -1
+G_STATUS = G_OUT + 1
+G_STALLED = G_STATUS + 1  # hands that ended without anyone going out
+G_POT_WON = G_STALLED + 1  # seat that took the jackpot this hand, -1
+G_POT_PAID = G_POT_WON + 1  # what it took
+STATS = G_POT_PAID + 1  # [p * N_SEAT_COLS + col]
+N_SEAT_COLS = 21
+SCRATCH = STATS + MAX_PLAYERS * N_SEAT_COLS  # a kind-count vector for the bots' what-ifs
+SCRATCH2 = SCRATCH + NK
+SCRATCH3 = SCRATCH2 + NK
+DECK_KC = SCRATCH3 + NK  # [k] cards of each kind in the deck (set once per match)
+STATE_SIZE = DECK_KC + NK
+
+# ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------
+(
+    SC_WIN,
+    SC_MONEY,
+    SC_OUTS,
+    SC_TOP_HANDS,
+    SC_ZEROED,
+    SC_ZERO_LOST,
+    SC_WILD_OUTS,
+    SC_JACKPOTS,
+    SC_JACKPOT_MONEY,
+    SC_GROUP_MONEY,
+    SC_IMPR_MONEY,
+    SC_BONUS_MONEY,
+    SC_DOUBLED_MONEY,
+    SC_TURNS,
+    SC_DRAWS,
+    SC_TRADES,
+    SC_TRADED_CARDS,
+    SC_SPECIAL,
+    SC_WILDS_DROPPED,
+    SC_BEST_HAND,
+    SC_HELD_WILD_END,
+) = range(N_SEAT_COLS)
+SEAT_COLS = (
+    "win",
+    "money",
+    "outs",  # hands this seat went out
+    "top_hands",  # hands this seat scored the most (ties count for each)
+    "zeroed",  # hands scored 0 because the seat held a Chance when another went out
+    "zero_lost",  # what those hands would have scored without the Chance rule
+    "wild_outs",  # hands this seat went out holding a Chance
+    "jackpots",  # Free Parking jackpots won
+    "jackpot_money",
+    "group_money",  # money from complete (and, where they score, incomplete) groups
+    "impr_money",  # money from houses, hotels and tokens
+    "bonus_money",  # money from GO, Mr. Monopoly and the other bonus cards
+    "doubled_money",  # extra money from bonus-double cards
+    "turns",
+    "draws",
+    "trades",
+    "traded_cards",  # cards taken in trades
+    "special_moves",  # the wiki's 3-player moves with the imaginary pile
+    "wilds_dropped",  # Chance cards this seat discarded
+    "best_hand",  # highest hand score
+    "held_wild_end",  # hands ended holding a Chance
+)
+assert len(SEAT_COLS) == N_SEAT_COLS
+
+# Per-hand output columns (when asked for).
+(H_HAND, H_DEALER, H_OUT, H_TURNS, H_STALLED, H_POT, H_POT_WON) = range(7)
+H_SCORE = 7  # [s]
+H_MONEY = H_SCORE + MAX_PLAYERS  # [s]
+N_HAND_COLS = H_MONEY + MAX_PLAYERS
+
+# Random streams: offsets into the per-game uint64 rng array (four words per stream).
+RNG_TABLE = 0  # shuffles
+N_STREAMS = 1 + MAX_PLAYERS
+RNG_SIZE = 4 * N_STREAMS
+
+
+@njit(cache=True)
+def rng_policy(p):
+    """Offset of seat p's policy stream."""
+    return 4 * (1 + p)

@@ -1,0 +1,506 @@
+"""Bot policies for Monopoly: The Card Game.
+
+A policy is a kind (an integer) plus a float64 parameter vector, as for the other games: one
+compiled kernel serves every policy and parameter value, and a tuner can search the
+parameters (``PARAMS`` gives each one's slot and range). The kernel (sim/cardgame/kernel.py)
+calls the @njit decision functions below and checks each answer; they read the table through
+``S`` / ``RB`` (offsets in sim/cardgame/layout.py, hand questions in sim/cardgame/board.py).
+Random choices use the seat's own stream.
+
+Decisions: the move (draw, trade with whom and how many cards, the 3-player moves with the
+imaginary pile, the partner of a mandatory trade), what to discard or pass, and whether to
+go out now or wait. The heuristic bots value a hand with ``evaluate`` (money-like units:
+progress toward complete groups, minus what still blocks going out, plus bonus cards) and
+differ in what they look at:
+
+- greedy: draw or take the top card of a pile, whichever helps most now; goes out at once.
+- cautious: greedy, but drops its Chance cards once an opponent looks close to going out
+  (wiki scoring: a Chance in a loser's hand makes it worth nothing).
+- trader: reads every visible pile, trades up to two cards, and will not feed an opponent
+  (give or discard) a kind they have been seen collecting.
+- smart: trader + cautious + the expected value of a draw from the unseen cards + waiting to
+  go out with a bigger hand while nobody looks close.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.cardgame.board import (
+    can_go_out,
+    chain_len,
+    full_value,
+    hand_score,
+    n_houses,
+    need_of,
+)
+from sim.cardgame.layout import (
+    DECK_KC,
+    DRAW_N,
+    G_HTURN,
+    HAND_,
+    HAND_N,
+    K_DOUBLE,
+    K_FP,
+    K_GO,
+    K_HOTEL,
+    K_JAIL,
+    K_JAILFREE,
+    K_MRM,
+    K_TOKEN,
+    K_WILD,
+    KC,
+    MAX_CARDS,
+    MAX_HOUSE_NO,
+    N_BUILDABLE,
+    NC,
+    NK,
+    PILE_,
+    PILE_N,
+    R_CHANCE_ZERO,
+    R_CVAL,
+    R_DUMMY_MODE,
+    R_GO_VALUE,
+    R_HOTEL_VALUE,
+    R_HOUSES_NUMBERED,
+    R_HVAL,
+    R_INCOMPLETE,
+    R_JACKPOT,
+    R_JAIL_BLOCKS,
+    R_KIND,
+    R_MAX_HOUSES,
+    R_MAX_TRADE,
+    R_N_PILES,
+    R_PLAYERS,
+    R_PRE_DISCARD,
+    SCRATCH,
+    SCRATCH2,
+    SEEN,
+    rng_policy,
+)
+from sim.core.rng import randint, uniform
+from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError re-exported)
+
+RANDOM, GREEDY, CAUTIOUS, TRADER, SMART = range(5)
+# Moves.
+MV_DRAW, MV_TRADE, MV_SWAP3, MV_DOUBLE3 = range(4)
+N_PARAMS = 18
+
+# name -> Param(slot, low, high, meaning)
+PARAMS = {
+    "p_go": Param(0, 0.0, 1.0, "random: chance to go out when the hand allows it"),
+    "progress": Param(1, 0.0, 3.0, "weight of an incomplete group's value, times the share of it held"),
+    "complete": Param(2, 0.0, 5.0, "weight of a complete group's value"),
+    "missing": Param(3, 0.0, 10.0, "cost (x100) of each card still missing from a held group"),
+    "wild": Param(4, 0.0, 10.0, "worth (x100) of a Chance card that can fill a gap"),
+    "wild_risk": Param(5, 0.0, 20.0, "cost (x100) of holding a Chance when an opponent looks close"),
+    "house": Param(6, 0.0, 3.0, "weight of a usable house's value"),
+    "bonus": Param(7, 0.0, 3.0, "weight of tokens, GO and other bonus cards"),
+    "mr_monopoly": Param(8, 0.0, 10.0, "worth (x100) of a Mr. Monopoly card"),
+    "free_parking": Param(9, 0.0, 10.0, "worth (x100) of a Free Parking card when there is a jackpot"),
+    "ready": Param(10, 0.0, 20.0, "worth (x100) of holding a hand that may go out"),
+    "draw": Param(11, 0.0, 5.0, "expected gain (x100) of a blind draw (all but smart)"),
+    "danger_turn": Param(12, 0.0, 30.0, "rounds into a hand after which an opponent is assumed close"),
+    "danger_seen": Param(13, 0.0, 10.0, "cards an opponent has taken from piles that make them look close"),
+    "feed": Param(14, 0.0, 10.0, "cost (x100) of giving an opponent a kind they have been seen collecting"),
+    "trade_depth": Param(15, 1.0, 3.0, "most cards the bot considers in one trade"),
+    "wait_min": Param(16, 0.0, 50.0, "smart: go out only with a hand worth at least this (x100) unless someone looks close"),
+    "draw_exact": Param(17, 0.0, 1.0, "smart: weight of the draw's expected worth over the unseen cards (vs the flat guess)"),
+}
+
+_BASE = {
+    "p_go": 0.5, "progress": 0.6, "complete": 1.5, "missing": 1.0, "wild": 2.0, "wild_risk": 0.0,
+    "house": 1.0, "bonus": 1.0, "mr_monopoly": 3.0, "free_parking": 1.5, "ready": 3.0, "draw": 0.5,
+    "danger_turn": 30.0, "danger_seen": 10.0, "feed": 0.0, "trade_depth": 1.0, "wait_min": 0.0,
+    "draw_exact": 0.0,
+}
+# name -> (kind, defaults that differ from _BASE, meaning)
+KINDS = {
+    "random": (RANDOM, {}, "random legal play: a random move, random discards, goes out with chance p_go"),
+    "greedy": (GREEDY, {}, "set completer: the draw or pile top that helps most now, goes out at once"),
+    "cautious": (CAUTIOUS, {"wild_risk": 6.0, "danger_turn": 4.0, "danger_seen": 3.0},
+                 "greedy, but drops Chance cards when an opponent looks close to going out"),
+    "trader": (TRADER, {"feed": 2.0, "trade_depth": 2.0},
+               "reads the visible piles: trades up to two cards, avoids feeding a kind an opponent collects"),
+    "smart": (SMART, {"wild_risk": 6.0, "danger_turn": 5.0, "danger_seen": 3.0, "feed": 2.0, "trade_depth": 2.0,
+                      "missing": 1.5, "draw_exact": 1.0},
+              "strongest heuristic: trader + cautious + the expected worth of a draw from the unseen cards"),
+}
+
+CATALOG = Catalog(
+    N_PARAMS, PARAMS, {name: Kind(code, doc, _BASE | overrides) for name, (code, overrides, doc) in KINDS.items()}
+)
+parse_policy = CATALOG.parse
+
+
+(P_GO, P_PROGRESS, P_COMPLETE, P_MISSING, P_WILD, P_WILD_RISK, P_HOUSE, P_BONUS, P_MRM, P_FP, P_READY,
+ P_DRAW, P_DANGER_TURN, P_DANGER_SEEN, P_FEED, P_DEPTH, P_WAIT, P_DRAW_EXACT) = range(N_PARAMS)
+
+
+# ---------------------------------------------------------------------------------------------
+# Valuation
+
+
+@njit(cache=True)
+def evaluate(A, o, RB, pp, danger):
+    """A heuristic worth of the hand A[o:o+NK] (money-like units)."""
+    v = 0.0
+    wilds = A[o + K_WILD]
+    missing = 0
+    best_h = 50
+    complete_b = 0
+    for c in range(NC):
+        n = A[o + c]
+        if n == 0:
+            continue
+        s = need_of(RB, c)
+        g = full_value(RB, c, max(n, s))
+        if n >= s:
+            v += g * pp[P_COMPLETE]
+            if c < N_BUILDABLE:
+                complete_b += 1
+                best_h = max(best_h, RB[R_HVAL + c])
+        else:
+            v += g * pp[P_PROGRESS] * n / s
+            missing += s - n
+            if RB[R_INCOMPLETE]:
+                v += n * RB[R_CVAL + c]
+    gap = missing - wilds
+    if gap > 0:
+        v -= pp[P_MISSING] * 100.0 * gap
+    if wilds > 0:
+        if danger and RB[R_CHANCE_ZERO]:
+            v -= pp[P_WILD_RISK] * 100.0 * wilds
+        else:
+            v += pp[P_WILD] * 100.0 * min(wilds, max(missing, 1))
+    # Houses: usable ones add their value; ones that cannot stand block going out.
+    total_h = n_houses(A, o)
+    usable = 0
+    fours = 0
+    if RB[R_HOUSES_NUMBERED]:
+        for j in range(max(complete_b, 1)):
+            n = chain_len(A, o, j)
+            usable += n
+            fours += n == MAX_HOUSE_NO
+    else:
+        usable = total_h if RB[R_MAX_HOUSES] == 0 else min(total_h, RB[R_MAX_HOUSES])
+        fours = usable // 4
+    v += pp[P_HOUSE] * usable * best_h - pp[P_MISSING] * 100.0 * (total_h - usable)
+    hotels = A[o + K_HOTEL]
+    good = min(hotels, fours)
+    v += pp[P_HOUSE] * good * RB[R_HOTEL_VALUE] - pp[P_MISSING] * 50.0 * (hotels - good)
+    for c in range(NC):
+        t = A[o + K_TOKEN + c]
+        if t > 0:
+            v += pp[P_BONUS] * t * full_value(RB, c, 4)
+    v += pp[P_BONUS] * A[o + K_GO] * RB[R_GO_VALUE] + pp[P_MRM] * 100.0 * A[o + K_MRM]
+    if RB[R_JACKPOT]:
+        v += pp[P_FP] * 100.0 * A[o + K_FP]
+    v += pp[P_BONUS] * 500.0 * A[o + K_DOUBLE]
+    if RB[R_JAIL_BLOCKS] and A[o + K_JAIL] > 0 and A[o + K_JAILFREE] == 0:
+        v -= pp[P_MISSING] * 200.0
+    if gap <= 0 and can_go_out(A, o, RB):
+        v += pp[P_READY] * 100.0
+    return v
+
+
+@njit(cache=True)
+def fixed_worth(RB, pp, k):
+    """What `evaluate` gives one card of kind k when that is a constant (bonus cards), else -1."""
+    if k == K_GO:
+        return pp[P_BONUS] * RB[R_GO_VALUE]
+    if k == K_MRM:
+        return pp[P_MRM] * 100.0
+    if k == K_FP:
+        return pp[P_FP] * 100.0 if RB[R_JACKPOT] else 0.0
+    if k == K_DOUBLE:
+        return pp[P_BONUS] * 500.0
+    if K_TOKEN <= k < K_TOKEN + NC:
+        return pp[P_BONUS] * full_value(RB, k - K_TOKEN, 4)
+    return -1.0
+
+
+@njit(cache=True)
+def danger_now(S, RB, pp, p):
+    """Does an opponent look close to going out (public information only)?"""
+    n = RB[R_PLAYERS]
+    if S[G_HTURN] >= pp[P_DANGER_TURN] * n:
+        return True
+    for q in range(n):
+        if q == p:
+            continue
+        seen = 0
+        for c in range(NC):
+            seen += max(S[SEEN + q * NK + c], 0)
+        if seen >= pp[P_DANGER_SEEN]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def copy_hand(S, p, dst):
+    for k in range(NK):
+        S[dst + k] = S[KC + p * NK + k]
+
+
+@njit(cache=True)
+def feed_cost(S, RB, pp, p, kind):
+    """What handing `kind` to the table costs: the number of opponents seen collecting it."""
+    if pp[P_FEED] == 0.0:
+        return 0.0
+    cost = 0.0
+    for q in range(RB[R_PLAYERS]):
+        if q != p and S[SEEN + q * NK + kind] > 0:
+            cost += 1.0
+    return pp[P_FEED] * 100.0 * cost
+
+
+@njit(cache=True)
+def worst_kind(S, RB, pp, p, o, danger, use_feed):
+    """The kind in the what-if hand S[o:o+NK] whose loss costs least; returns (kind, value of the
+    hand without it)."""
+    best_k = -1
+    best_v = -1e18
+    v0 = evaluate(S, o, RB, pp, danger)
+    for k in range(NK):
+        if S[o + k] == 0:
+            continue
+        fixed = fixed_worth(RB, pp, k)
+        if fixed >= 0.0:
+            v = v0 - fixed  # bonus cards add a constant and never block going out
+        else:
+            S[o + k] -= 1
+            v = evaluate(S, o, RB, pp, danger)
+            S[o + k] += 1
+        if use_feed:
+            v -= feed_cost(S, RB, pp, p, k)
+        if v > best_v:
+            best_v = v
+            best_k = k
+    return best_k, best_v
+
+
+@njit(cache=True)
+def after_discards(S, RB, pp, p, o, r, danger, use_feed):
+    """Value of the what-if hand at S[o:] after the r best discards (greedy, one at a time)."""
+    v = evaluate(S, o, RB, pp, danger)
+    for _ in range(r):
+        k, v = worst_kind(S, RB, pp, p, o, danger, use_feed)
+        S[o + k] -= 1
+    return v
+
+
+@njit(cache=True)
+def pile_kind(S, RB, q, depth):
+    """Kind of the card `depth` below the top of pile q."""
+    return RB[R_KIND + S[PILE_ + q * MAX_CARDS + S[PILE_N + q] - 1 - depth]]
+
+
+# ---------------------------------------------------------------------------------------------
+# Decisions
+
+
+@njit(cache=True)
+def trade_partner_ok(S, RB, p, q):
+    """May seat p trade with pile q: another seat's pile, or an imaginary player's in the
+    imaginary-pile mode."""
+    if q == p:
+        return False
+    if q >= RB[R_PLAYERS]:
+        return RB[R_DUMMY_MODE] == 2
+    return True
+
+
+@njit(cache=True)
+def max_k(S, RB, p, q, pre):
+    """Most cards p may trade with pile q (pre: after discarding one card first)."""
+    return min(RB[R_MAX_TRADE], S[PILE_N + q], S[PILE_N + p] + pre)
+
+
+@njit(cache=True)
+def random_move(S, RB, p, rng, big):
+    """A uniformly random legal move, as (move, pile, cards, pre-discard)."""
+    o = rng_policy(p)
+    n_piles = RB[R_N_PILES]
+    if big:
+        while True:
+            q = randint(rng, o, RB[R_PLAYERS])
+            if q != p and S[PILE_N + q] > 0:
+                return MV_TRADE, q, 1, 0
+    # Count the options, then pick one: draw, each (pile, k, pre), the special moves.
+    count = 1 if S[DRAW_N] > 0 else 0
+    pre_max = 1 if RB[R_PRE_DISCARD] else 0
+    for q in range(n_piles):
+        if trade_partner_ok(S, RB, p, q):
+            for pre in range(pre_max + 1):
+                count += max(0, max_k(S, RB, p, q, pre))
+    special = RB[R_DUMMY_MODE] == 1
+    dummy = RB[R_PLAYERS]
+    if special:
+        for q in range(RB[R_PLAYERS]):
+            if q != p and S[PILE_N + q] > 0 and S[PILE_N + dummy] > 0:
+                count += 1
+        if S[PILE_N + dummy] > 0 and S[DRAW_N] > 0 and S[PILE_N + p] >= 2:
+            count += 1
+    if count == 0:
+        return -1, 0, 0, 0
+    pick = randint(rng, o, count)
+    if S[DRAW_N] > 0:
+        if pick == 0:
+            return MV_DRAW, 0, 0, 0
+        pick -= 1
+    for q in range(n_piles):
+        if trade_partner_ok(S, RB, p, q):
+            for pre in range(pre_max + 1):
+                m = max(0, max_k(S, RB, p, q, pre))
+                if pick < m:
+                    return MV_TRADE, q, pick + 1, pre
+                pick -= m
+    for q in range(RB[R_PLAYERS]):
+        if q != p and S[PILE_N + q] > 0 and S[PILE_N + dummy] > 0:
+            if pick == 0:
+                return MV_SWAP3, q, 1, 0
+            pick -= 1
+    return MV_DOUBLE3, dummy, 2, 0
+
+
+@njit(cache=True)
+def draw_value(S, RB, pp, p, pk, danger):
+    """Expected worth of drawing one card and discarding the worst. Smart: averaged over the
+    kinds not visible to p (neither in its hand nor in any pile); others: a flat guess."""
+    o = SCRATCH
+    copy_hand(S, p, o)
+    base = evaluate(S, o, RB, pp, danger)
+    flat = base + pp[P_DRAW] * 100.0
+    x = pp[P_DRAW_EXACT] if pk == SMART else 0.0
+    if x == 0.0:
+        return flat
+    # Unseen kinds: the deck less p's hand and every pile.
+    u = SCRATCH2
+    for k in range(NK):
+        S[u + k] = S[DECK_KC + k] - S[KC + p * NK + k]
+    for q in range(RB[R_N_PILES]):
+        for i in range(S[PILE_N + q]):
+            S[u + RB[R_KIND + S[PILE_ + q * MAX_CARDS + i]]] -= 1
+    total = 0
+    acc = 0.0
+    _, lose = worst_kind(S, RB, pp, p, o, danger, False)
+    floor = lose - base  # what the worst discard of the current hand costs (<= 0)
+    for k in range(NK):
+        m = S[u + k]
+        if m <= 0:
+            continue
+        S[o + k] += 1
+        gain = evaluate(S, o, RB, pp, danger) - base
+        S[o + k] -= 1
+        acc += m * max(gain + floor, floor)
+        total += m
+    exact = base + floor if total == 0 else base + acc / total
+    return x * exact + (1.0 - x) * flat
+
+
+@njit(cache=True)
+def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed):
+    """Worth of p's hand after trading k cards with pile q (pre: after first discarding its
+    worst card), less what the cards given away would feed q."""
+    o = SCRATCH
+    copy_hand(S, p, o)
+    cost = 0.0
+    if pre:
+        w, _ = worst_kind(S, RB, pp, p, o, danger, use_feed)
+        S[o + w] -= 1
+        if use_feed and q < RB[R_PLAYERS]:
+            cost += feed_cost(S, RB, pp, p, w)
+    for d in range(k):
+        S[o + pile_kind(S, RB, q, d)] += 1
+    if use_feed and q < RB[R_PLAYERS]:
+        for d in range(k - pre):
+            cost += feed_cost(S, RB, pp, p, pile_kind(S, RB, p, d))
+    return after_discards(S, RB, pp, p, o, k - pre, danger, use_feed) - cost
+
+
+@njit(cache=True)
+def choose_move(pk, pp, p, S, RB, rng, big):
+    """The turn's move: (MV_*, pile, cards, pre-discard); -1 when there is none."""
+    if pk == RANDOM:
+        return random_move(S, RB, p, rng, big)
+    danger = (pk == CAUTIOUS or pk == SMART) and danger_now(S, RB, pp, p)
+    use_feed = pk == TRADER or pk == SMART
+    depth = int(pp[P_DEPTH]) if use_feed else 1
+    best = -1e18
+    mv, bq, bk, bpre = -1, 0, 0, 0
+    if not big and S[DRAW_N] > 0:
+        best = draw_value(S, RB, pp, p, pk, danger)
+        mv = MV_DRAW
+    n_piles = RB[R_PLAYERS] if big else RB[R_N_PILES]
+    pre_max = 1 if (RB[R_PRE_DISCARD] and not big) else 0
+    for q in range(n_piles):
+        if not trade_partner_ok(S, RB, p, q):
+            continue
+        for pre in range(pre_max + 1):
+            for k in range(1, min(depth, max_k(S, RB, p, q, pre)) + 1):
+                if pre and k <= S[PILE_N + p]:
+                    continue  # discard first only when the pile is too short (halves the search; no measurable loss)
+                v = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed)
+                if v > best:
+                    best = v
+                    mv, bq, bk, bpre = MV_TRADE, q, k, pre
+    if RB[R_DUMMY_MODE] == 1 and not big:
+        dummy = RB[R_PLAYERS]
+        if S[PILE_N + dummy] > 0:
+            for q in range(RB[R_PLAYERS]):
+                if q == p or S[PILE_N + q] == 0:
+                    continue
+                o = SCRATCH
+                copy_hand(S, p, o)
+                S[o + pile_kind(S, RB, q, 0)] += 1
+                v = after_discards(S, RB, pp, p, o, 1, danger, use_feed)
+                if v > best:
+                    best = v
+                    mv, bq, bk, bpre = MV_SWAP3, q, 1, 0
+            if S[DRAW_N] > 0 and S[PILE_N + p] >= 2:
+                # The draw is blind: value the dummy's top card plus the flat draw guess.
+                o = SCRATCH
+                copy_hand(S, p, o)
+                S[o + pile_kind(S, RB, dummy, 0)] += 1
+                v = after_discards(S, RB, pp, p, o, 1, danger, use_feed) + pp[P_DRAW] * 100.0
+                if v > best:
+                    best = v
+                    mv, bq, bk, bpre = MV_DOUBLE3, dummy, 2, 0
+    if mv < 0 and big:
+        return random_move(S, RB, p, rng, big)
+    return mv, bq, bk, bpre
+
+
+@njit(cache=True)
+def choose_discard(pk, pp, p, S, RB, rng):
+    """Index in p's hand of the card to discard (or pass)."""
+    n = S[HAND_N + p]
+    if pk == RANDOM:
+        return randint(rng, rng_policy(p), n)
+    danger = (pk == CAUTIOUS or pk == SMART) and danger_now(S, RB, pp, p)
+    use_feed = pk == TRADER or pk == SMART
+    o = SCRATCH
+    copy_hand(S, p, o)
+    k, _ = worst_kind(S, RB, pp, p, o, danger, use_feed)
+    for i in range(n):
+        if RB[R_KIND + S[HAND_ + p * MAX_CARDS + i]] == k:
+            return i
+    return 0
+
+
+@njit(cache=True)
+def want_go_out(pk, pp, p, S, RB, rng):
+    """Go out now (the hand is complete)? Random: with chance p_go; smart: once the hand is
+    worth wait_min or someone looks close; the others: always."""
+    if pk == RANDOM:
+        return uniform(rng, rng_policy(p)) < pp[P_GO]
+    if pk != SMART:
+        return True
+    if danger_now(S, RB, pp, p):
+        return True
+    o = SCRATCH2
+    copy_hand(S, p, o)
+    P = np.zeros(4, np.int64)
+    return hand_score(S, o, RB, True, P) >= pp[P_WAIT] * 100.0

@@ -1,0 +1,516 @@
+"""Monopoly: The Card Game rules, scenario by scenario (stacked decks, scripted moves).
+
+Every move kind, every going-out condition, every scoring rule and each player-count variant
+of both editions (wiki = Edition A, video = Edition B). Values are the documented defaults
+(docs/cardgame.md): wiki groups 100 ... 500, each house worth its group, hotel 500, GO 200,
+Mr. Monopoly bonus 1000; video groups 60 ... 400, houses half a group, incomplete groups
+score per card.
+"""
+
+import numpy as np
+import pytest
+from cardgame_harness import Table, counts
+
+from sim.cardgame import layout as L
+from sim.cardgame.board import can_go_out, hand_score
+from sim.cardgame.rules import CardGameRules, pack
+
+W = CardGameRules()
+V = CardGameRules.preset("video")
+JUNK5 = ("brown", "light_blue", "pink", "orange", "yellow")  # single properties: worth 0 in the wiki edition
+
+
+def ok(rules, **held) -> bool:
+    A, RB = counts(rules, **held)
+    return bool(can_go_out(A, 0, RB))
+
+
+def score(rules, goer=True, **held) -> int:
+    A, RB = counts(rules, **held)
+    return int(hand_score(A, 0, RB, goer, np.zeros(4, np.int64)))
+
+
+# ---- going out ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "held, expected",
+    [
+        ({"dark_blue": 2}, True),
+        ({"dark_blue": 2, "red": 1}, False),  # an unmatched property
+        ({"dark_blue": 2, "red": 2, "chance": 1}, True),  # the Chance fills the gap
+        ({"dark_blue": 2, "red": 1, "chance": 1}, False),  # one Chance, two gaps
+        ({"chance": 2}, False),  # no group at all
+        ({"dark_blue": 2, "house1": 1, "house2": 1}, True),
+        ({"dark_blue": 2, "house2": 1}, False),  # house 2 without house 1
+        ({"dark_blue": 2, "house1": 1, "house3": 1}, False),  # a gap in the numbers
+        ({"dark_blue": 2, "house1": 2, "house2": 1}, False),  # two chains, one group
+        ({"dark_blue": 2, "green": 3, "house1": 2, "house2": 1}, True),
+        ({"dark_blue": 2, "hotel": 1}, False),  # a hotel needs four houses
+        ({"dark_blue": 2, "house1": 1, "house2": 1, "house3": 1, "house4": 1, "hotel": 1}, True),
+        ({"railroad": 4}, True),  # railroads count as a group in the wiki edition
+        ({"railroad": 3}, False),  # ... all four of them
+        ({"railroad": 4, "house1": 1}, False),  # no houses on railroads
+        ({"utility": 2}, True),
+        ({"utility": 1, "dark_blue": 2}, False),
+        ({"red": 3, "token_red": 1, "go": 2, "mr_monopoly": 1, "chance": 1}, True),  # bonus cards never block
+    ],
+)
+def test_wiki_going_out_conditions(held, expected):
+    assert ok(W, **held) is expected
+
+
+@pytest.mark.parametrize(
+    "held, expected",
+    [
+        ({"railroad": 2}, False),  # railroads / utilities alone are not a colour group
+        ({"utility": 2, "railroad": 3}, False),
+        ({"railroad": 2, "red": 3}, True),  # a railroad group is 2 to 4
+        ({"railroad": 1, "red": 3}, False),
+        ({"utility": 2, "red": 3}, True),
+        ({"utility": 1, "red": 3}, False),
+        ({"red": 3, "house": 4}, True),
+        ({"red": 3, "house": 5}, False),  # at most 4 houses
+        ({"red": 3, "house": 4, "hotel": 1}, True),
+        ({"red": 3, "house": 3, "hotel": 1}, False),  # a hotel only with exactly 4 houses
+        ({"red": 3, "go_to_jail": 1}, False),
+        ({"red": 3, "go_to_jail": 1, "jail_free": 1}, True),
+        ({"red": 2, "chance": 1, "free_parking": 3, "token_red": 1}, True),
+    ],
+)
+def test_video_going_out_conditions(held, expected):
+    assert ok(V, **held) is expected
+
+
+def test_house_rules_change_the_going_out_conditions():
+    assert ok(W.replace(hotel_needs_four_houses=False), dark_blue=2, hotel=1)
+    assert ok(W.replace(wild_completes_any_group=True), chance=2)
+    assert ok(W.replace(railroad_min=2), railroad=2)
+    assert not ok(W.replace(rail_util_count_as_group=False), railroad=4)
+    assert ok(V.replace(jail_blocks_going_out=False), red=3, go_to_jail=1)
+    assert ok(V.replace(rail_util_count_as_group=True), railroad=2)
+
+
+def test_wiki_going_out_waits_for_the_next_turn_and_video_goes_at_the_end_of_the_turn():
+    for rules, same_turn in ((W, False), (V, True)):
+        t = Table(["greedy"] * 4, rules)
+        t.hand(0, "dark_blue", "dark_blue", "green", "green", "go", "go", "go", "mr_monopoly" if rules is W else "go",
+               "token_red", "token_pink")
+        for q, junk in ((1, "brown"), (2, "light_blue"), (3, "pink")):
+            t.pile(q, junk)
+        t.stack_draw("green")
+        first = t.turn(0)
+        assert t.kinds(0).get("green") == 3 and t.can_go_out(0)
+        if same_turn:
+            assert first == "out"
+        else:
+            assert first == "on"
+            draw_before = t.draw_top(3)
+            assert t.turn(0) == "out"  # announced as the next turn's move: no draw
+            assert t.draw_top(3) == draw_before
+        assert t.invariants() == "ok"
+
+
+def test_wiki_next_turn_drops_cards_over_the_limit_before_going_out():
+    t = Table(["greedy"] * 4)
+    t.hand(0, "dark_blue", "dark_blue", "green", "green", "green", "go", "go", "go", "go", "mr_monopoly")
+    t.hand(0, "red", "brown")  # given in a trade: 12 cards, two of them unmatched
+    assert not t.can_go_out(0)
+    assert t.turn(0) == "out"
+    assert "red" not in t.hand_of(0) and "brown" not in t.hand_of(0)
+    assert len(t.hand_of(0)) == 10 and sorted(t.pile_of(0)) == ["brown", "red"]
+
+
+def test_random_bot_may_decline_to_go_out():
+    t = Table(["random p_go=0"] * 4, V)
+    t.hand(0, "red", "red", "red", "go", "go", "go", "go", "go", "free_parking", "free_parking")
+    t.pile(0, "brown")
+    for q in (1, 2, 3):
+        t.pile(q, "yellow")
+    assert t.turn(0) == "on"
+
+
+# ---- moves ----------------------------------------------------------------------------------
+
+
+FILLER = ("house1", "house2", "house3", "house4", "house", "hotel", "go", "mr_monopoly", "free_parking", "token_brown",
+          "token_light_blue", "token_pink", "token_orange", "token_red", "token_yellow", "jail_free")
+
+
+def ten(t, p, *extra):
+    """Fill seat p's hand with non-property cards up to ten, after `extra`."""
+    t.hand(p, *extra)
+    for name in FILLER * 4:
+        if len(t.hand_of(p)) >= 10:
+            return
+        try:
+            t.hand(p, name)
+        except KeyError:
+            pass
+    while len(t.hand_of(p)) < 10:  # out of bonus cards: whatever is on top of the draw pile
+        t.hand(p, t.draw_top(1)[0])
+
+
+def test_draw_then_discard_onto_your_own_pile():
+    t = Table(["greedy"] * 4)
+    ten(t, 0, "red", "red")
+    t.stack_draw("red", "green")
+    assert t.move(0, "draw") == 1
+    assert t.hand_of(0).count("red") == 3 and len(t.hand_of(0)) == 11
+    t.discard_down(0, 1)
+    assert len(t.hand_of(0)) == 10 and len(t.pile_of(0)) == 1
+    assert t.draw_top(1) == ["green"] and t.stat(0, "draws") == 1
+    assert t.invariants() == "ok"
+
+
+def test_wiki_trade_any_number_from_your_pile_for_the_top_of_another():
+    t = Table(["greedy"] * 4)
+    ten(t, 0)
+    ten(t, 1)
+    t.pile(0, "go", "utility", "railroad")
+    t.pile(1, "brown", "red", "green")  # green on top
+    assert not t.legal(0, "trade", 1, 4)  # more than either pile holds
+    assert not t.legal(0, "trade", 0, 1)  # not with yourself
+    assert not t.legal(0, "trade", 4, 1)  # no such pile
+    assert t.move(0, "trade", 1, 3) == 0
+    assert {"brown", "red", "green"} <= set(t.hand_of(0)) and len(t.hand_of(0)) == 13
+    assert {"go", "utility", "railroad"} <= set(t.hand_of(1)) and len(t.hand_of(1)) == 13
+    assert t.pile_of(0) == [] and t.pile_of(1) == []
+    assert t.seen(0, "green") == 1 and t.stat(0, "trades") == 1 and t.stat(0, "traded_cards") == 3
+    t.discard_down(0)
+    assert len(t.hand_of(0)) == 10 and len(t.pile_of(0)) == 3
+    # The seat that received cards drops its extras at the end of its own next turn.
+    t.stack_draw("yellow")
+    assert t.turn(1) in ("on", "out") and len(t.hand_of(1)) == 10
+    assert t.invariants() == "ok"
+
+
+def test_wiki_trade_may_start_by_discarding_from_the_hand():
+    t = Table(["greedy"] * 4)
+    ten(t, 0, "brown")
+    ten(t, 1)
+    t.pile(1, "red")
+    assert not t.legal(0, "trade", 1, 1, pre=0)  # nothing on my pile to give
+    assert t.legal(0, "trade", 1, 1, pre=1)
+    t.move(0, "trade", 1, 1, pre=1)
+    assert "red" in t.hand_of(0) and len(t.hand_of(0)) == 10
+    assert len(t.hand_of(1)) == 11 and t.pile_of(0) == []
+    assert t.invariants() == "ok"
+
+
+def test_video_trade_one_or_two_cards_without_a_pre_discard():
+    t = Table(["greedy"] * 4, V)
+    ten(t, 0)
+    ten(t, 1)
+    t.pile(0, "go", "utility", "railroad")
+    t.pile(1, "brown", "red", "green")
+    assert not t.legal(0, "trade", 1, 3)  # at most two cards
+    assert not t.legal(0, "trade", 1, 1, pre=1)  # no discarding first
+    t.move(0, "trade", 1, 2)
+    assert {"red", "green"} <= set(t.hand_of(0)) and {"utility", "railroad"} <= set(t.hand_of(1))
+    assert t.pile_of(0) == ["go"] and t.pile_of(1) == ["brown"]
+    t.discard_down(0)
+    assert len(t.hand_of(0)) == 10 and len(t.pile_of(0)) == 3
+
+
+def test_wiki_three_players_swap_with_the_fourth_pile():
+    t = Table(["greedy"] * 3)
+    assert t.RB[L.R_N_PILES] == 4 and t.RB[L.R_DUMMY_MODE] == 1
+    ten(t, 0)
+    t.pile(1, "brown", "red")
+    t.pile(3, "green", "yellow")  # the imaginary 4th pile
+    assert not t.legal(0, "trade", 3, 1)  # no plain trade with the 4th pile
+    assert t.move(0, "swap3", 1) == 1
+    assert "red" in t.hand_of(0)
+    assert t.pile_of(1) == ["brown", "yellow"] and t.pile_of(3) == ["green"]
+    t.discard_down(0, 1)
+    assert len(t.hand_of(0)) == 10 and t.stat(0, "special_moves") == 1
+    assert t.invariants() == "ok"
+
+
+def test_wiki_three_players_take_the_fourth_pile_and_the_draw():
+    t = Table(["greedy"] * 3)
+    ten(t, 0)
+    t.pile(0, "utility", "railroad")
+    t.pile(3, "green")
+    t.stack_draw("dark_blue")
+    assert t.move(0, "double3") == 2
+    assert {"green", "dark_blue"} <= set(t.hand_of(0)) and len(t.hand_of(0)) == 12
+    assert t.pile_of(3) == ["utility", "railroad"] and t.pile_of(0) == []  # order kept
+    assert not t.legal(0, "double3")  # now my pile is empty
+    assert t.invariants() == "ok"
+
+
+def test_video_three_players_trade_with_the_imaginary_pile():
+    t = Table(["greedy"] * 3, V)
+    assert t.RB[L.R_N_PILES] == 4 and t.RB[L.R_DUMMY_MODE] == 2
+    ten(t, 0)
+    t.pile(0, "go", "utility", "railroad")
+    t.pile(3, "brown", "red", "green")
+    assert not t.legal(0, "swap3", 1)
+    t.move(0, "trade", 3, 2)
+    assert {"red", "green"} <= set(t.hand_of(0))
+    assert t.pile_of(3) == ["brown", "utility", "railroad"] and t.pile_of(0) == ["go"]
+    assert t.invariants() == "ok"
+
+
+def test_wiki_three_players_may_use_the_imaginary_pile_rule_instead():
+    t = Table(["greedy"] * 3, W.replace(three_players="imaginary_pile"))
+    assert t.RB[L.R_DUMMY_MODE] == 2
+
+
+def test_video_two_players_have_two_imaginary_piles():
+    t = Table(["greedy"] * 2, V)
+    assert t.RB[L.R_N_PILES] == 4
+    ten(t, 0)
+    t.pile(0, "go", "go")
+    t.pile(2, "red")
+    t.pile(3, "green")
+    assert t.legal(0, "trade", 2, 1) and t.legal(0, "trade", 3, 1)
+    t.deal()
+    assert [len(t.hand_of(p)) for p in range(2)] == [10, 10]
+    assert [len(t.pile_of(q)) for q in range(4)] == [2, 2, 2, 2]
+    assert t.invariants() == "ok"
+
+
+def test_empty_draw_pile_reshuffles_under_the_tops_or_ends_the_hand():
+    for rule, result in (("reshuffle", "on"), ("end_hand", "stall")):
+        t = Table(["greedy"] * 4, W.replace(empty_draw_pile=rule))
+        t.pile(1, "red")
+        for p in range(4):
+            ten(t, p)
+        t.empty_draw_pile(onto=2)
+        top2 = t.pile_of(2)[-1]
+        r = t.turn(0)
+        assert r == result
+        if rule == "reshuffle":
+            assert t.pile_of(2)[0] == top2 and int(t.S[L.DRAW_N]) > 0
+        assert t.invariants() == "ok"
+
+
+# ---- 5 and 6 players (wiki) -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players, hand", [(5, 11), (6, 9)])
+def test_big_tables_deal_the_whole_deck_with_one_trade_card_each(players, hand):
+    t = Table(["greedy"] * players)
+    t.deal()
+    assert [len(t.hand_of(p)) for p in range(players)] == [hand] * players
+    assert [len(t.pile_of(q)) for q in range(players)] == [1] * players
+    assert int(t.S[L.DRAW_N]) == 0 and t.RB[L.R_BIG] == 1
+    assert t.invariants() == "ok"
+
+
+def test_big_table_turn_is_a_mandatory_trade_and_both_discard():
+    t = Table(["greedy"] * 5)
+    t.deal()
+    t.big_turn(0)
+    assert t.stat(0, "trades") == 1
+    assert [len(t.hand_of(p)) for p in range(5)] == [11] * 5
+    assert [len(t.pile_of(q)) for q in range(5)] == [1] * 5
+    assert t.invariants() == "ok"
+
+
+def test_big_table_passes_one_card_left():
+    t = Table(["random"] * 6)
+    t.deal()
+    before = [{t.S[L.HAND_ + p * L.MAX_CARDS + k] for k in range(9)} for p in range(6)]
+    t.pass_left()
+    after = [{t.S[L.HAND_ + p * L.MAX_CARDS + k] for k in range(9)} for p in range(6)]
+    for p in range(6):
+        gone = before[p] - after[p]
+        assert len(gone) == 1 and gone <= after[(p + 1) % 6]
+    assert t.invariants() == "ok"
+
+
+def test_big_table_goes_out_after_a_turn_or_before_the_pass():
+    t = Table(["greedy"] * 5)
+    # Seat 2 is complete at the end of the round: it goes out before anyone passes.
+    t.hand(2, "dark_blue", "dark_blue", "green", "green", "green", "go", "go", "go", "go", "mr_monopoly", "mr_monopoly")
+    for p, junk in ((0, "railroad"), (1, "railroad"), (3, "railroad"), (4, "utility")):
+        t.hand(p, junk)
+    assert t.round_end(first=0) == 2
+    assert t.hand_of(0) == ["railroad"]  # nothing was passed
+    # Nobody complete: the cards go left.
+    t2 = Table(["greedy"] * 5)
+    for p in range(5):
+        t2.hand(p, ("brown", "light_blue", "pink", "orange", "yellow")[p], ("green", "green", "green", "red", "red")[p])
+    assert t2.round_end(first=0) == -1
+    assert all(len(t2.hand_of(p)) == 2 for p in range(5))
+    # After a completed turn: the trade brings the last green.
+    t3 = Table(["greedy"] * 5)
+    t3.hand(0, "dark_blue", "dark_blue", "green", "green", "go", "go", "go", "go", "mr_monopoly", "mr_monopoly", "brown")
+    t3.pile(0, "red")
+    for q in range(1, 5):
+        t3.pile(q, "green" if q == 1 else "yellow")
+        t3.hand(q, "token_red" if q == 1 else "railroad")
+    assert t3.big_turn(0) == "out"
+    assert "green" in t3.hand_of(0) and t3.can_go_out(0)
+
+
+def test_big_table_reward_is_the_trade_cards_on_the_table():
+    for rule, n_taken in (("tops", 4), ("all", 8)):
+        t = Table(["greedy"] * 5, W.replace(big_table_reward=rule))
+        t.hand(0, "dark_blue", "dark_blue")
+        for q in range(1, 5):
+            t.pile(q, "house1", "house2")
+        t.hand_over(0)
+        assert len(t.hand_of(0)) == 2 + n_taken
+
+
+# ---- scoring --------------------------------------------------------------------------------
+
+
+def test_wiki_scores_complete_groups_houses_hotels_tokens_and_go():
+    assert score(W, dark_blue=2) == 500
+    assert score(W, dark_blue=2, red=1) == 500  # incomplete groups score nothing
+    assert score(W, dark_blue=2, house1=1, house2=1) == 500 + 2 * 500
+    assert score(W, dark_blue=2, house1=1, house2=1, house3=1, house4=1, hotel=1) == 500 + 4 * 500 + 500
+    assert score(W, dark_blue=2, house2=1) == 500  # out of order: worth nothing
+    # Two chains: the longer on the group whose houses are worth more.
+    assert score(W, dark_blue=2, green=3, house1=2, house2=1) == 500 + 400 + 2 * 500 + 400
+    assert score(W, red=1, token_red=1, go=2) == 300 + 400
+    assert score(W.replace(token_needs_group=True), red=1, token_red=1) == 0
+    assert score(W, railroad=4) == 400 and score(W, railroad=3) == 0
+    assert score(W.replace(railroad_min=2), railroad=3) == 300
+    assert score(W, utility=2, bonus_double=1) == 400  # a bonus-double card doubles the hand
+
+
+def test_wiki_chance_completes_a_group_only_for_whoever_went_out():
+    assert score(W, goer=True, red=2, chance=1) == 300
+    assert score(W, goer=False, red=2, chance=1) == 0
+    # Two Chance cards go where they score most.
+    assert score(W, goer=True, dark_blue=1, brown=1, chance=2) == 600
+    assert score(W, goer=True, railroad=2, chance=2) == 400
+
+
+def test_video_scores_incomplete_groups_and_only_the_goer_scores_improvements_on_one_group():
+    assert score(V, goer=False, red=2) == 2 * 55
+    assert score(V, goer=False, red=3, house=2) == 220
+    assert score(V, goer=True, red=3, house=2) == 220 + 2 * 110
+    # Several complete groups: the improvements go on the best one.
+    assert score(V, goer=True, red=3, dark_blue=2, house=4, hotel=1) == 220 + 400 + 4 * 200 + 200
+    assert score(V, goer=True, red=3, dark_blue=2, house=3, hotel=1) == 220 + 400 + 3 * 200
+    assert score(V, goer=False, token_red=1, red=3) == 220  # tokens are improvements
+    assert score(V, goer=True, token_red=1, red=3) == 440
+    assert score(V, goer=False, railroad=2) == 100 and score(V, goer=False, railroad=1) == 25
+    assert score(V, goer=False, go=2, free_parking=1) == 200
+
+
+def test_wiki_hand_end_reward_chance_zero_and_mr_monopoly():
+    t = Table(["greedy"] * 4)
+    t.hand(0, "dark_blue", "dark_blue", "green", "green")
+    t.hand(1, "red", "red", "red", "chance", "mr_monopoly", "mr_monopoly")
+    t.hand(2, "yellow", "yellow", "yellow", "mr_monopoly")
+    t.hand(3, "brown")
+    t.stack_draw("green", *JUNK5[:4])
+    t.hand_over(0)
+    assert len(t.hand_of(0)) == 9  # the five reward cards
+    assert t.hand_score_of(0) == 500 + 400  # the reward completed green
+    assert t.hand_score_of(1) == 0  # held a Chance: worth nothing
+    assert t.stat(1, "zeroed") == 1 and t.stat(1, "zero_lost") == 300
+    assert t.hand_score_of(2) == 350 + 1000  # the most Mr. Monopoly among hands that count
+    assert t.hand_score_of(3) == 0
+    assert [t.money(p) for p in range(4)] == [900, 0, 1350, 0]
+    assert t.stat(0, "outs") == 1 and t.invariants() == "ok"
+
+
+@pytest.mark.parametrize("ties_pay, bonus", [(False, 0), (True, 1000)])
+def test_mr_monopoly_tie(ties_pay, bonus):
+    t = Table(["greedy"] * 4, W.replace(mr_monopoly_ties_pay=ties_pay, reward_cards=0))
+    t.hand(0, "dark_blue", "dark_blue", "mr_monopoly")
+    t.hand(1, "mr_monopoly")
+    t.hand_over(0)
+    assert t.hand_score_of(0) == 500 + bonus and t.hand_score_of(1) == bonus
+
+
+def test_chance_rule_off_lets_a_loser_keep_its_score():
+    t = Table(["greedy"] * 4, W.replace(chance_zeroes_others=False, reward_cards=0))
+    t.hand(0, "dark_blue", "dark_blue")
+    t.hand(1, "red", "red", "red", "chance")
+    t.hand_over(0)
+    assert t.hand_score_of(1) == 300
+
+
+def test_video_jackpot_goes_to_the_most_free_parking_and_carries_over_on_a_tie():
+    t = Table(["greedy"] * 4, V)
+    t.S[L.G_POT] = 500
+    t.S[L.G_BANK_PAID] = 500
+    t.hand(0, "red", "red", "red", "free_parking")
+    t.hand(1, "free_parking")
+    t.hand_over(0)
+    assert int(t.S[L.G_POT]) == 500 and t.stat(0, "jackpots") == 0  # tie: the pot stays
+    t.S[L.G_POT] += 500
+    t.S[L.G_BANK_PAID] += 500
+    t.hand(1, "free_parking")
+    t.hand_over(0)
+    assert int(t.S[L.G_POT]) == 0 and t.stat(1, "jackpot_money") == 1000
+    assert t.invariants() == "ok"
+
+
+def test_a_hand_nobody_went_out_of_scores_nothing():
+    t = Table(["greedy"] * 4)
+    t.hand(0, "dark_blue", "dark_blue")
+    t.hand_over(-1)
+    assert t.money(0) == 0 and int(t.S[L.G_STALLED]) == 1
+
+
+# ---- player counts and matches --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "rules, players, hand, piles, face_up, draw_left",
+    [
+        (W, 3, 10, 4, 1, 60 - 30 - 4),
+        (W, 4, 10, 4, 1, 60 - 40 - 4),
+        (W, 5, 11, 5, 1, 0),
+        (W, 6, 9, 6, 1, 0),
+        (V, 2, 10, 4, 2, 60 - 20 - 8),
+        (V, 3, 10, 4, 2, 60 - 30 - 8),
+        (V, 4, 10, 4, 2, 60 - 40 - 8),
+    ],
+)
+def test_each_player_count_deals_as_the_edition_says(rules, players, hand, piles, face_up, draw_left):
+    t = Table(["greedy"] * players, rules)
+    t.deal()
+    assert [len(t.hand_of(p)) for p in range(players)] == [hand] * players
+    assert [len(t.pile_of(q)) for q in range(piles)] == [face_up] * piles
+    assert int(t.S[L.DRAW_N]) == draw_left
+    assert t.invariants() == "ok"
+
+
+@pytest.mark.parametrize("rules, bad", [(W, (2, 7)), (V, (1, 5))])
+def test_impossible_player_counts_are_refused(rules, bad):
+    for n in bad:
+        with pytest.raises(ValueError, match="takes"):
+            pack(rules, n)
+
+
+def test_wiki_matches_end_at_the_target_and_video_after_four_hands():
+    from sim.cardgame import api
+
+    wiki = api.simulate(300, 4, ["greedy"] * 4, W, seed=5, threads=1, check=True)
+    money = np.stack([wiki[f"money_{s}"] for s in range(4)], axis=1)
+    assert (money.max(axis=1) >= 10_000).all() and (wiki["hit_hand_limit"] == 0).all()
+    video = api.simulate(300, 4, ["greedy"] * 4, V, seed=5, threads=1, check=True)
+    assert (video["hands"] == 4).all()
+    big = api.simulate(100, 5, ["greedy"] * 5, W, seed=5, threads=1, check=True)
+    assert (np.stack([big[f"money_{s}"] for s in range(5)], axis=1).max(axis=1) >= 7_000).all()
+
+
+def test_the_deal_rotates_and_money_is_the_sum_of_the_hands():
+    from sim.cardgame import api
+
+    games, hands, _ = api.simulate_hands(50, 4, ["smart", "trader", "cautious", "greedy"], V, seed=2, threads=1)
+    assert (hands["dealer"].to_numpy() == (3 + hands["hand"].to_numpy()) % 4).all()
+    for s in range(4):
+        total = hands.groupby("game")[f"score_{s}"].sum().to_numpy() + games[f"jackpot_money_{s}"].to_numpy()
+        assert (total == games[f"money_{s}"].to_numpy()).all()
+
+
+def test_edition_change_keeps_deck_edits_made_with_it():
+    from sim.cardgame.rules import apply_rule_changes
+
+    r = apply_rule_changes(W, ["deck.chance=0", "edition=video", "max_trade=1"])
+    assert r.edition == "video" and r.deck["chance"] == 0 and r.deck["free_parking"] == 5 and r.max_trade == 1
+    assert apply_rule_changes(W, ["edition=video"]) == V
