@@ -190,10 +190,7 @@ def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None =
             f"| {r.seat} | {r.policy} | {r.win_rate:.1%} | {r.ci_low:.1%} - {r.ci_high:.1%} | {r.money:,.0f} "
             f"| {r.outs:.2f} | {r.zeroed:.2f} | {r.jackpots:.2f} | {r.trades:.1f} | {r.draws:.1f} |"
         )
-    lines += ["", "## Win rate by policy (per seat held; 95% interval)", ""]
-    lines += core.policy_lines(s["by_policy"])
-    lines += ["", "## Match length", ""]
-    lines += core.length_lines(s["length"])
+    lines += core.policy_and_length_lines(s, "Match length")
     e = s["ended"]["share"]
     lines += [
         "",

@@ -159,10 +159,7 @@ def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None =
             f"| {r.seat} | {r.policy} | {r.win_rate:.1%} | {r.ci_low:.1%} - {r.ci_high:.1%} "
             f"| {r.skyline:.1f} | {r.bust_rate:.1%} | {r.flips_per_turn:.2f} |"
         )
-    lines += ["", "## Win rate by policy (per seat held; 95% interval)", ""]
-    lines += core.policy_lines(s["by_policy"])
-    lines += ["", "## Game length", ""]
-    lines += core.length_lines(s["length"])
+    lines += core.policy_and_length_lines(s)
     f = s["flags"]["share"]
     lines += [
         "",

@@ -151,13 +151,9 @@ def render_report(games: pd.DataFrame, summary: dict | None = None) -> str:
             f"| {r.net_worth:,.0f} | {r.rent_received:,.0f} | {r.bought:.1f} | {r.houses_built:.1f} "
             f"| {r.trades:.2f} | {r.jail_turns:.1f} |"
         )
-    lines += ["", "## Win rate by policy (per seat held; 95% interval)", ""]
-    lines += ["| policy | seats | win rate | 95% CI |", "|---|---:|---:|---|"]
-    for r in s["by_policy"].itertuples():
-        lines.append(f"| {r.policy} | {r.seats} | {r.win_rate:.1%} | {r.ci_low:.1%} - {r.ci_high:.1%} |")
+    lines += core.policy_and_length_lines(s)
     f = s["flags"]
     m = s["means"]
-    lines += ["", "## Game length", ""] + core.length_lines(s["length"])
     lines += [
         "",
         f"Games stopped at the turn limit ({max_rounds} rounds; winner by net worth): "

@@ -97,6 +97,16 @@ def policy_lines(by_policy: pd.DataFrame) -> list[str]:
     return lines
 
 
+def policy_and_length_lines(summary: dict, length_title: str = "Game length") -> list[str]:
+    """The report sections every game shares: win rate by policy, then game length."""
+    return (
+        ["", "## Win rate by policy (per seat held; 95% interval)", ""]
+        + policy_lines(summary["by_policy"])
+        + ["", f"## {length_title}", ""]
+        + length_lines(summary["length"])
+    )
+
+
 def plot_win_rates(by_seat: pd.DataFrame, path, title: str) -> None:
     """Bar chart of win rate by seat with 95% error bars and the fair-share line."""
     import matplotlib

@@ -135,10 +135,7 @@ def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None =
             f"| {r.seat} | {r.policy} | {r.win_rate:.1%} | {r.ci_low:.1%} - {r.ci_high:.1%} | {r.sets:.2f} "
             f"| {r.rent_collected:.1f} | {r.rent_paid:.1f} | {r.collected:.1f} | {r.paid:.1f} |"
         )
-    lines += ["", "## Win rate by policy (per seat held; 95% interval)", ""]
-    lines += core.policy_lines(s["by_policy"])
-    lines += ["", "## Game length", ""]
-    lines += core.length_lines(s["length"])
+    lines += core.policy_and_length_lines(s)
     e = s["ended"]["share"]
     lines += [
         "",
