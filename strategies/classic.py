@@ -118,7 +118,7 @@ KINDS = {
                     "three_houses, but stays in jail once the board is bought up or built on"),
     "trader": (TRADER, {"reserve": 150.0, "trade_share": 1.0, "danger": 0.5, "sell": 1.0},
                "three_houses, and trades to complete sets, paying cash for the missing deeds"),
-    "strong": (STRONG, {"reserve": 100.0, "trade_share": 0.5, "danger": 0.8, "late_unowned": 8.0,
+    "strong": (STRONG, {"reserve": 100.0, "trade_share": 0.7, "danger": 0.5, "late_unowned": 8.0,
                         "late_houses": 3.0, "bid": 1.3, "fund": 1.0, "sell": 1.0},
                "the strongest heuristic: landing-odds build order, risk-sized reserve, swaps and "
                "cash trades for sets, jail stays late"),

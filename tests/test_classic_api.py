@@ -51,3 +51,13 @@ def test_the_strong_bot_beats_the_others_heads_up():
         mean = wins.mean()
         half = 1.96 * wins.std(ddof=1) / np.sqrt(len(wins))
         assert mean - half > 0.5, (other, mean, half)
+
+
+def test_the_strong_bot_beats_three_traders_and_finishes_against_itself():
+    # A bot that demands more for handing over a set than it pays for one never trades with
+    # its own kind: four such bots stalled, 42% of games ran to the turn limit.
+    df = api.simulate(3000, 4, ["strong", "trader", "trader", "trader"], seed=31)
+    wins = df["win_0"].to_numpy()
+    assert wins.mean() - 1.96 * wins.std(ddof=1) / np.sqrt(len(wins)) > 0.25
+    df = api.simulate(2000, 4, ["strong"] * 4, seed=41)
+    assert df["hit_turn_limit"].mean() < 0.02
