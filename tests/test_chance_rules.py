@@ -1239,3 +1239,19 @@ def test_default_deck_is_the_published_deck_in_sorted_order():
     t = Table([pol(), pol()])
     assert t.names[0] == ALL_CASH + ["bankrupt"] * 4 + ["lucky_break"] * 2 + ["token", "flip2", "nope"]
     assert t.names[1] == t.names[0]
+
+
+def test_last_at_half_marks_the_shortest_skylines_when_the_leader_reaches_half_the_mark():
+    """With a finish mark of 2, half the mark is reached at the end of the round that ends the
+    game, so the mark must be the final standing: the shortest skylines, none when all are
+    level, and a marked seat never wins."""
+    df = api.simulate(2000, 3, rules=ChanceRules(finish_mark=2), seed=8, threads=1)
+    assert (df["rounds"] == 1).all()
+    sky = df[[f"skyline_{s}" for s in range(3)]].to_numpy()
+    last = df[[f"last_at_half_{s}" for s in range(3)]].to_numpy()
+    low, lead = sky.min(axis=1, keepdims=True), sky.max(axis=1, keepdims=True)
+    expected = (sky == low) & (low < lead)
+    assert expected.any() and not expected.all(axis=1).any()
+    np.testing.assert_array_equal(last, expected)
+    wins = df[[f"win_{s}" for s in range(3)]].to_numpy()
+    assert (wins * last).sum() == 0

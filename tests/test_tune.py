@@ -272,6 +272,15 @@ confirm_games = 300
         assert capped["stage"] == "dropped" and "misses never_ending" in capped["reason"]
 
 
+def test_comeback_goal_uses_the_mid_game_standing(tmp_path):
+    """Chance records who was last when the leader reached half the finish mark; that seat
+    wins less than its fair share (other games refuse the goal: see BAD)."""
+    text = HOUSE.replace("seat_advantage = { max = 0.5 }", "comeback = { max = 0.45 }")
+    df = pd.read_csv(tune_cli(tmp_path, text) / "candidates.csv")
+    base = df[df["stage"] == "baseline"].iloc[0]
+    assert 0 < base["comeback"] and base["comeback_high"] < 0.5
+
+
 def test_check_lists_candidates_and_writes_nothing(tmp_path, capsys):
     spec = tmp_path / "h.toml"
     spec.write_text(HOUSE)
@@ -313,8 +322,8 @@ BAD = [
     ("colour = 1\n" + HOUSE, "colour: unknown key"),
     (HOUSE.replace('"rule.finish_mark"', '"rule.finish"'), 'search."rule.finish"'),
     (HOUSE.replace("step = 4", "step = 0"), "need step > 0"),
-    (HOUSE.replace("seat_advantage = { max = 0.5 }", "comeback = { min = 0.2 }"),
-     "goals.comeback: chance records no mid-game standing"),
+    ('name = "d"\ngame = "deal"\n[search]\n"rule.sets_to_win" = [2, 3]\n[goals]\ncomeback = { min = 0.2 }\n',
+     "goals.comeback: deal records no mid-game standing, so a comeback cannot be measured (games that do: chance)"),
     (HOUSE.replace('unit = "rounds"', 'unit = "hours"'), "goals.mean_length.unit: chance measures length in"),
     (HOUSE.replace("minimize mean_turns", "minimize fun"), "goals.objective: unknown metric 'fun'"),
     (HOUSE.replace("max = 0.5", "max = 'x'"), "goals.seat_advantage.max: expected a number"),

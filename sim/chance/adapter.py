@@ -65,5 +65,6 @@ ADAPTER = build_adapter(
     length_cols=("rounds", "turns"),
     unfinished_cols=("hit_round_limit",),
     minutes=minutes,
+    midgame_last_col="last_at_half",
 )
 rules_of = ADAPTER.rules_of

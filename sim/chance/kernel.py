@@ -99,6 +99,7 @@ from sim.chance.layout import (
     SC_FLIPPED,
     SC_FLIPS,
     SC_GRAYS,
+    SC_LAST_AT_HALF,
     SC_LUCKY_SAVES,
     SC_NOPE_PLAYED,
     SC_SKY,
@@ -917,6 +918,7 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
     turns = 0
     n_stalled = 0
     capped = 0
+    half_seen = False
     while True:
         any_left = False  # with no buildings left to win, nothing can change any more
         for i in range(n_props):
@@ -969,10 +971,16 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
             S[G_STATUS] = check_invariants(S, RB)
             if S[G_STATUS] != OK:
                 break
-        finished = False
+        lead = 0
+        low = S[SKY_LEN]
         for p in range(n_players):
-            finished = finished or S[SKY_LEN + p] >= RB[R_FINISH]
-        if finished:
+            lead = max(lead, S[SKY_LEN + p])
+            low = min(low, S[SKY_LEN + p])
+        if not half_seen and 2 * lead >= RB[R_FINISH]:
+            half_seen = True
+            for p in range(n_players):
+                S[stat(S, p, SC_LAST_AT_HALF)] = S[SKY_LEN + p] == low and low < lead
+        if lead >= RB[R_FINISH]:
             break
         if rounds >= RB[R_MAX_ROUNDS]:
             capped = 1

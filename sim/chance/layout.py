@@ -89,7 +89,7 @@ G_BOARD_CHANGES = G_ROUND_ENDING + 1  # cards put on or taken off the board so f
 SIT = G_BOARD_CHANGES + 1  # situation for flip decisions, see S_* below
 N_SIT = 20
 STATS = SIT + N_SIT  # [p * N_SEAT_COLS + col]
-N_SEAT_COLS = 23
+N_SEAT_COLS = 24
 BUF_VALUE = STATS + MAX_PLAYERS * N_SEAT_COLS  # scratch: Cash values offered to a policy
 BUF_CARD = BUF_VALUE + _CARDS  # scratch: the matching card indices
 BUF_VALUE2 = BUF_CARD + _CARDS
@@ -141,6 +141,10 @@ NO_TARGET = 1 << 20  # S_MIN_TARGET when no property is worth taking
 # Cards flipped, by kind: SC_FLIPPED + kind (kinds in sim/chance/rules.py CARD_KIND_NAMES), so
 # card-value studies can report how often each kind turns up.
 SC_FLIPPED = 17
+# 1 for the seat(s) with the shortest skyline when the leader first reached half the finish
+# mark (at a round's end), the mid-game standing behind the tuner's comeback goal; 0 for every
+# seat when all were level.
+SC_LAST_AT_HALF = 23
 SEAT_COLS = (
     "skyline",
     "buildings",
@@ -165,6 +169,7 @@ SEAT_COLS = (
     "flipped_token",
     "flipped_flip2",
     "flipped_nope",
+    "last_at_half",
 )
 
 # Random streams: offsets into the per-game uint64 rng array (four words per stream).
