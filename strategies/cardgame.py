@@ -257,36 +257,43 @@ def feed_cost(S, RB, pp, p, kind):
 
 
 @njit(cache=True)
-def worst_kind(S, RB, pp, p, o, danger, use_feed):
+def worst_kind(S, RB, pp, p, o, danger, use_feed, v0):
     """The kind in the what-if hand S[o:o+NK] whose loss costs least; returns (kind, value of the
-    hand without it)."""
+    hand without it, `evaluate` of the hand without it or NaN when that was not needed). `v0`:
+    `evaluate` of the whole hand when the caller has it, else NaN (then computed only if needed)."""
     best_k = -1
     best_v = -1e18
-    v0 = evaluate(S, o, RB, pp, danger)
+    best_raw = np.nan
     for k in range(NK):
         if S[o + k] == 0:
             continue
         fixed = fixed_worth(RB, pp, k)
+        raw = np.nan
         if fixed >= 0.0:
+            if np.isnan(v0):
+                v0 = evaluate(S, o, RB, pp, danger)
             v = v0 - fixed  # bonus cards add a constant and never block going out
         else:
             S[o + k] -= 1
             v = evaluate(S, o, RB, pp, danger)
             S[o + k] += 1
+            raw = v
         if use_feed:
             v -= feed_cost(S, RB, pp, p, k)
         if v > best_v:
             best_v = v
             best_k = k
-    return best_k, best_v
+            best_raw = raw
+    return best_k, best_v, best_raw
 
 
 @njit(cache=True)
 def after_discards(S, RB, pp, p, o, r, danger, use_feed):
     """Value of the what-if hand at S[o:] after the r best discards (greedy, one at a time)."""
-    v = evaluate(S, o, RB, pp, danger)
+    raw = evaluate(S, o, RB, pp, danger)
+    v = raw
     for _ in range(r):
-        k, v = worst_kind(S, RB, pp, p, o, danger, use_feed)
+        k, v, raw = worst_kind(S, RB, pp, p, o, danger, use_feed, raw)
         S[o + k] -= 1
     return v
 
@@ -385,7 +392,7 @@ def draw_value(S, RB, pp, p, pk, danger):
             S[u + RB[R_KIND + S[PILE_ + q * MAX_CARDS + i]]] -= 1
     total = 0
     acc = 0.0
-    _, lose = worst_kind(S, RB, pp, p, o, danger, False)
+    _, lose, _ = worst_kind(S, RB, pp, p, o, danger, False, base)
     floor = lose - base  # what the worst discard of the current hand costs (<= 0)
     for k in range(NK):
         m = S[u + k]
@@ -401,14 +408,16 @@ def draw_value(S, RB, pp, p, pk, danger):
 
 
 @njit(cache=True)
-def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed):
+def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one):
     """Worth of p's hand after trading k cards with pile q (pre: after first discarding its
-    worst card), less what the cards given away would feed q."""
+    worst card), less what the cards given away would feed q. `plus_one[t]`: the value of the
+    hand plus one card of kind t after its best discard, NaN until weighed (shared by every
+    trade weighed in one choice, as the danger and feed inputs are the same)."""
     o = SCRATCH
     copy_hand(S, p, o)
     cost = 0.0
     if pre:
-        w, _ = worst_kind(S, RB, pp, p, o, danger, use_feed)
+        w, _, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, np.nan)
         S[o + w] -= 1
         if use_feed and q < RB[R_PLAYERS]:
             cost += feed_cost(S, RB, pp, p, w)
@@ -417,7 +426,43 @@ def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed):
     if use_feed and q < RB[R_PLAYERS]:
         for d in range(k - pre):
             cost += feed_cost(S, RB, pp, p, pile_kind(S, RB, p, d))
-    return after_discards(S, RB, pp, p, o, k - pre, danger, use_feed) - cost
+    if pre or k > 2:
+        return after_discards(S, RB, pp, p, o, k - pre, danger, use_feed) - cost
+    # k received cards and k discards; once the first of two discards is one of the received
+    # cards, what is left is the hand plus the other one, which an earlier trade may have weighed.
+    raw = np.nan
+    t = pile_kind(S, RB, q, 0)
+    if k == 2:
+        w, _, raw = worst_kind(S, RB, pp, p, o, danger, use_feed, evaluate(S, o, RB, pp, danger))
+        S[o + w] -= 1
+        t1 = pile_kind(S, RB, q, 1)
+        t = t1 if w == t else (t if w == t1 else -1)
+    if t >= 0 and not np.isnan(plus_one[t]):
+        return plus_one[t] - cost
+    _, v, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, raw)
+    if t >= 0:
+        plus_one[t] = v
+    return v - cost
+
+
+@njit(cache=True)
+def same_trade_earlier(S, RB, p, q, k, pre, depth):
+    """Was a k-card trade with an earlier pile already weighed that `trade_value` must score the
+    same: the same top k kinds, and both piles a seat's or both an imaginary player's?"""
+    real = q < RB[R_PLAYERS]
+    for q2 in range(q):
+        if not trade_partner_ok(S, RB, p, q2) or (q2 < RB[R_PLAYERS]) != real:
+            continue
+        if k > min(depth, max_k(S, RB, p, q2, pre)):
+            continue
+        same = True
+        for d in range(k):
+            if pile_kind(S, RB, q2, d) != pile_kind(S, RB, q, d):
+                same = False
+                break
+        if same:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -435,6 +480,7 @@ def choose_move(pk, pp, p, S, RB, rng, big):
         mv = MV_DRAW
     n_piles = RB[R_PLAYERS] if big else RB[R_N_PILES]
     pre_max = 1 if (RB[R_PRE_DISCARD] and not big) else 0
+    plus_one = np.full(NK, np.nan)
     for q in range(n_piles):
         if not trade_partner_ok(S, RB, p, q):
             continue
@@ -442,7 +488,9 @@ def choose_move(pk, pp, p, S, RB, rng, big):
             for k in range(1, min(depth, max_k(S, RB, p, q, pre)) + 1):
                 if pre and k <= S[PILE_N + p]:
                     continue  # discard first only when the pile is too short (halves the search; no measurable loss)
-                v = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed)
+                if same_trade_earlier(S, RB, p, q, k, pre, depth):
+                    continue  # scores exactly what an earlier pile scored, and ties keep the first
+                v = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one)
                 if v > best:
                     best = v
                     mv, bq, bk, bpre = MV_TRADE, q, k, pre
@@ -483,7 +531,7 @@ def choose_discard(pk, pp, p, S, RB, rng):
     use_feed = pk == TRADER or pk == SMART
     o = SCRATCH
     copy_hand(S, p, o)
-    k, _ = worst_kind(S, RB, pp, p, o, danger, use_feed)
+    k, _, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, np.nan)
     for i in range(n):
         if RB[R_KIND + S[HAND_ + p * MAX_CARDS + i]] == k:
             return i

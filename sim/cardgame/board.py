@@ -20,6 +20,7 @@ from sim.cardgame.layout import (
     MAX_HOUSE_NO,
     N_BUILDABLE,
     NC,
+    NK,
     R_CVAL,
     R_FP_VALUE,
     R_GO_VALUE,
@@ -137,6 +138,21 @@ def can_go_out(A, o, RB):
     if not houses_in_order(A, o, RB, buildable):
         return False
     return not (RB[R_JAIL_BLOCKS] and A[o + K_JAIL] > 0 and A[o + K_JAILFREE] == 0)
+
+
+@njit(cache=True)
+def complete_hand_bound(A, o, RB):
+    """The most cards a complete hand made of some of these cards can hold: all of them but the
+    properties of groups that even every Chance card could not complete (`can_go_out` needs
+    each group it holds complete, the Chance cards filling the gaps)."""
+    wilds = A[o + K_WILD]
+    n = 0
+    for k in range(NK):
+        n += A[o + k]
+    for c in range(NC):
+        if 0 < A[o + c] < need_of(RB, c) - wilds:
+            n -= A[o + c]
+    return n
 
 
 @njit(cache=True)

@@ -15,7 +15,7 @@ they keep ``WHERE / OWNER / POS`` and the hands' kind counts in step. Bots
 import numpy as np
 from numba import njit, prange
 
-from sim.cardgame.board import can_go_out, hand_score
+from sim.cardgame.board import can_go_out, complete_hand_bound, hand_score
 from sim.cardgame.layout import (
     DECK_KC,
     DRAW,
@@ -318,6 +318,8 @@ def excess_plan(S, RB, p):
     hand? Plans the drops in S[SCRATCH3:] (kind counts of the kept hand); True when it can."""
     if S[HAND_N + p] <= RB[R_HAND_LIMIT]:
         return can_go_out(S, KC + p * NK, RB)  # nothing to drop (the usual case)
+    if complete_hand_bound(S, KC + p * NK, RB) < RB[R_HAND_LIMIT]:
+        return False  # no complete hand of hand_limit cards exists, so the plan below would fail
     o = SCRATCH3
     for k in range(NK):
         S[o + k] = S[KC + p * NK + k]
