@@ -58,6 +58,11 @@ from sim.cardgame.layout import (
     NK,
     PILE_,
     PILE_N,
+    PLAN_DANGER,
+    PLAN_KC,
+    PLAN_KIND,
+    PLAN_N,
+    PLAN_SEAT,
     R_CHANCE_ZERO,
     R_CVAL,
     R_DUMMY_MODE,
@@ -408,11 +413,12 @@ def draw_value(S, RB, pp, p, pk, danger):
 
 
 @njit(cache=True)
-def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one):
+def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc):
     """Worth of p's hand after trading k cards with pile q (pre: after first discarding its
-    worst card), less what the cards given away would feed q. `plus_one[t]`: the value of the
-    hand plus one card of kind t after its best discard, NaN until weighed (shared by every
-    trade weighed in one choice, as the danger and feed inputs are the same)."""
+    worst card), less what the cards given away would feed q. `plus_one[:, t]`: the value of
+    the hand plus one card of kind t after its best discard and that discard's kind, NaN until
+    weighed (shared by every trade weighed in one choice, as the danger and feed inputs are the
+    same). The discards weighed go into disc[:k] (disc[0] = -1 when not recorded)."""
     o = SCRATCH
     copy_hand(S, p, o)
     cost = 0.0
@@ -427,6 +433,7 @@ def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one):
         for d in range(k - pre):
             cost += feed_cost(S, RB, pp, p, pile_kind(S, RB, p, d))
     if pre or k > 2:
+        disc[0] = -1
         return after_discards(S, RB, pp, p, o, k - pre, danger, use_feed) - cost
     # k received cards and k discards; once the first of two discards is one of the received
     # cards, what is left is the hand plus the other one, which an earlier trade may have weighed.
@@ -435,14 +442,50 @@ def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one):
     if k == 2:
         w, _, raw = worst_kind(S, RB, pp, p, o, danger, use_feed, evaluate(S, o, RB, pp, danger))
         S[o + w] -= 1
+        disc[0] = w
         t1 = pile_kind(S, RB, q, 1)
         t = t1 if w == t else (t if w == t1 else -1)
-    if t >= 0 and not np.isnan(plus_one[t]):
-        return plus_one[t] - cost
-    _, v, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, raw)
+    if t >= 0 and not np.isnan(plus_one[0, t]):
+        disc[k - 1] = int(plus_one[1, t])
+        return plus_one[0, t] - cost
+    w, v, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, raw)
+    disc[k - 1] = w
     if t >= 0:
-        plus_one[t] = v
+        plus_one[0, t] = v
+        plus_one[1, t] = w
     return v - cost
+
+
+@njit(cache=True)
+def plan_discards(S, RB, p, q, k, danger, disc):
+    """Remember the discards a chosen k-card trade with pile q was weighed with (see layout.py)."""
+    S[PLAN_SEAT] = 0
+    if disc[0] < 0:
+        return
+    copy_hand(S, p, PLAN_KC)
+    for d in range(k):
+        S[PLAN_KC + pile_kind(S, RB, q, d)] += 1
+    S[PLAN_N] = k
+    for d in range(k):
+        S[PLAN_KIND + 2 - k + d] = disc[d]
+    S[PLAN_DANGER] = danger
+    S[PLAN_SEAT] = p + 1
+
+
+@njit(cache=True)
+def planned_discard(S, p, danger):
+    """The next planned kind to discard when p's hand is the one it was planned for, else -1."""
+    n = S[PLAN_N]
+    if S[PLAN_SEAT] != p + 1 or n == 0 or S[PLAN_DANGER] != danger:
+        return -1
+    for k in range(NK):
+        if S[PLAN_KC + k] != S[KC + p * NK + k]:
+            S[PLAN_SEAT] = 0
+            return -1
+    w = S[PLAN_KIND + 2 - n]
+    S[PLAN_KC + w] -= 1
+    S[PLAN_N] = n - 1
+    return w
 
 
 @njit(cache=True)
@@ -480,7 +523,9 @@ def choose_move(pk, pp, p, S, RB, rng, big):
         mv = MV_DRAW
     n_piles = RB[R_PLAYERS] if big else RB[R_N_PILES]
     pre_max = 1 if (RB[R_PRE_DISCARD] and not big) else 0
-    plus_one = np.full(NK, np.nan)
+    plus_one = np.full((2, NK), np.nan)
+    disc = np.full(2, -1, np.int64)
+    best_disc = np.full(2, -1, np.int64)
     for q in range(n_piles):
         if not trade_partner_ok(S, RB, p, q):
             continue
@@ -490,10 +535,12 @@ def choose_move(pk, pp, p, S, RB, rng, big):
                     continue  # discard first only when the pile is too short (halves the search; no measurable loss)
                 if same_trade_earlier(S, RB, p, q, k, pre, depth):
                     continue  # scores exactly what an earlier pile scored, and ties keep the first
-                v = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one)
+                v = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc)
                 if v > best:
                     best = v
                     mv, bq, bk, bpre = MV_TRADE, q, k, pre
+                    best_disc[0] = disc[0]
+                    best_disc[1] = disc[1]
     if RB[R_DUMMY_MODE] == 1 and not big:
         dummy = RB[R_PLAYERS]
         if S[PILE_N + dummy] > 0:
@@ -518,6 +565,10 @@ def choose_move(pk, pp, p, S, RB, rng, big):
                     mv, bq, bk, bpre = MV_DOUBLE3, dummy, 2, 0
     if mv < 0 and big:
         return random_move(S, RB, p, rng, big)
+    if mv == MV_TRADE:
+        plan_discards(S, RB, p, bq, bk, danger, best_disc)
+    else:
+        S[PLAN_SEAT] = 0
     return mv, bq, bk, bpre
 
 
@@ -529,9 +580,11 @@ def choose_discard(pk, pp, p, S, RB, rng):
         return randint(rng, rng_policy(p), n)
     danger = (pk == CAUTIOUS or pk == SMART) and danger_now(S, RB, pp, p)
     use_feed = pk == TRADER or pk == SMART
-    o = SCRATCH
-    copy_hand(S, p, o)
-    k, _, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, np.nan)
+    k = planned_discard(S, p, danger)
+    if k < 0:
+        o = SCRATCH
+        copy_hand(S, p, o)
+        k, _, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, np.nan)
     for i in range(n):
         if RB[R_KIND + S[HAND_ + p * MAX_CARDS + i]] == k:
             return i

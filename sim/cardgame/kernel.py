@@ -56,6 +56,7 @@ from sim.cardgame.layout import (
     NK,
     OWNER,
     PILE,
+    PLAN_SEAT,
     PILE_,
     PILE_N,
     POS,
@@ -212,10 +213,19 @@ def draw_pop(S):
 
 
 @njit(cache=True)
+def seen_changes(S, p):
+    """Seat p's public record (SEEN) is about to change: another seat's discard plan, weighed
+    with the old record, no longer holds."""
+    if S[PLAN_SEAT] != p + 1:
+        S[PLAN_SEAT] = 0
+
+
+@njit(cache=True)
 def discard(S, RB, p, i):
     """Card i of p's hand onto p's own pile, in view of everyone."""
     c = from_hand(S, RB, p, i)
     k = RB[R_KIND + c]
+    seen_changes(S, p)
     S[SEEN + p * NK + k] -= 1
     if k == K_WILD:
         S[stat(p, SC_WILDS_DROPPED)] += 1
@@ -227,6 +237,7 @@ def take_top(S, RB, p, q):
     """The top card of pile q into p's hand, in view of everyone."""
     c = pile_pop(S, q)
     to_hand(S, RB, p, c)
+    seen_changes(S, p)
     S[SEEN + p * NK + RB[R_KIND + c]] += 1
     S[stat(p, SC_TRADED_CARDS)] += 1
 
@@ -250,6 +261,7 @@ def deal_hand(S, RB, rng):
     n_cards = RB[R_CARDS]
     n = RB[R_PLAYERS]
     S[DRAW_N] = 0
+    S[PLAN_SEAT] = 0
     for p in range(n):
         S[HAND_N + p] = 0
         for k in range(NK):
@@ -517,6 +529,7 @@ def do_move(S, RB, pk, pp, rng, p, mv, q, k, pre):
             for d in range(k):
                 c = S[PILE_ + q * MAX_CARDS + start + d]
                 to_hand(S, RB, p, c)
+                seen_changes(S, p)
                 S[SEEN + p * NK + RB[R_KIND + c]] += 1
                 S[stat(p, SC_TRADED_CARDS)] += 1
             S[PILE_N + q] = start
