@@ -413,17 +413,19 @@ def draw_value(S, RB, pp, p, pk, danger):
 
 
 @njit(cache=True)
-def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc):
+def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc, pre_kind):
     """Worth of p's hand after trading k cards with pile q (pre: after first discarding its
-    worst card), less what the cards given away would feed q. `plus_one[:, t]`: the value of
-    the hand plus one card of kind t after its best discard and that discard's kind, NaN until
-    weighed (shared by every trade weighed in one choice, as the danger and feed inputs are the
-    same). The discards weighed go into disc[:k] (disc[0] = -1 when not recorded)."""
+    worst card, of kind `pre_kind`), less what the cards given away would feed q.
+    `plus_one[:, t]`: the value of the hand plus one card of kind t after its best discard and
+    that discard's kind, NaN until weighed (shared by every trade weighed in one choice, as the
+    danger and feed inputs are the same). The discards weighed go into disc: the pre-discard
+    alone, or the k discards after the trade (disc[0] = -1 when not recorded)."""
     o = SCRATCH
     copy_hand(S, p, o)
     cost = 0.0
     if pre:
-        w, _, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, np.nan)
+        w = pre_kind
+        disc[0] = w
         S[o + w] -= 1
         if use_feed and q < RB[R_PLAYERS]:
             cost += feed_cost(S, RB, pp, p, w)
@@ -433,7 +435,8 @@ def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc):
         for d in range(k - pre):
             cost += feed_cost(S, RB, pp, p, pile_kind(S, RB, p, d))
     if pre or k > 2:
-        disc[0] = -1
+        if not pre:
+            disc[0] = -1
         return after_discards(S, RB, pp, p, o, k - pre, danger, use_feed) - cost
     # k received cards and k discards; once the first of two discards is one of the received
     # cards, what is left is the hand plus the other one, which an earlier trade may have weighed.
@@ -457,17 +460,20 @@ def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc):
 
 
 @njit(cache=True)
-def plan_discards(S, RB, p, q, k, danger, disc):
-    """Remember the discards a chosen k-card trade with pile q was weighed with (see layout.py)."""
+def plan_discards(S, RB, p, q, k, pre, danger, disc):
+    """Remember the discards a chosen k-card trade with pile q was weighed with (see layout.py):
+    the pre-discard, or the discards after the trade."""
     S[PLAN_SEAT] = 0
     if disc[0] < 0:
         return
     copy_hand(S, p, PLAN_KC)
-    for d in range(k):
-        S[PLAN_KC + pile_kind(S, RB, q, d)] += 1
-    S[PLAN_N] = k
-    for d in range(k):
-        S[PLAN_KIND + 2 - k + d] = disc[d]
+    n = 1 if pre else k
+    if not pre:
+        for d in range(k):
+            S[PLAN_KC + pile_kind(S, RB, q, d)] += 1
+    S[PLAN_N] = n
+    for d in range(n):
+        S[PLAN_KIND + 2 - n + d] = disc[d]
     S[PLAN_DANGER] = danger
     S[PLAN_SEAT] = p + 1
 
@@ -526,6 +532,7 @@ def choose_move(pk, pp, p, S, RB, rng, big):
     plus_one = np.full((2, NK), np.nan)
     disc = np.full(2, -1, np.int64)
     best_disc = np.full(2, -1, np.int64)
+    pre_kind = -1
     for q in range(n_piles):
         if not trade_partner_ok(S, RB, p, q):
             continue
@@ -535,7 +542,11 @@ def choose_move(pk, pp, p, S, RB, rng, big):
                     continue  # discard first only when the pile is too short (halves the search; no measurable loss)
                 if same_trade_earlier(S, RB, p, q, k, pre, depth):
                     continue  # scores exactly what an earlier pile scored, and ties keep the first
-                v = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc)
+                if pre and pre_kind < 0:
+                    # The card to discard first is the same for every pile and k: find it once.
+                    copy_hand(S, p, SCRATCH)
+                    pre_kind, _, _ = worst_kind(S, RB, pp, p, SCRATCH, danger, use_feed, np.nan)
+                v = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc, pre_kind)
                 if v > best:
                     best = v
                     mv, bq, bk, bpre = MV_TRADE, q, k, pre
@@ -566,7 +577,7 @@ def choose_move(pk, pp, p, S, RB, rng, big):
     if mv < 0 and big:
         return random_move(S, RB, p, rng, big)
     if mv == MV_TRADE:
-        plan_discards(S, RB, p, bq, bk, danger, best_disc)
+        plan_discards(S, RB, p, bq, bk, bpre, danger, best_disc)
     else:
         S[PLAN_SEAT] = 0
     return mv, bq, bk, bpre

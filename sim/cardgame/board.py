@@ -166,6 +166,16 @@ def wild_fits(A, o, RB, c, extra):
 
 
 @njit(cache=True)
+def wild_matters(A, o, RB, c, extra):
+    """Does one more wild in group c (which already has `extra` wilds in it) change anything
+    `score_placed` reads: whether the group is complete, or its value (railroads)? A placement
+    with a wild that does not scores exactly what the placement without it scores."""
+    n = A[o + c] + extra
+    need = need_of(RB, c)
+    return n + 1 >= need and (n < need or full_value(RB, c, n + 1) != full_value(RB, c, n))
+
+
+@njit(cache=True)
 def score_placed(A, o, RB, impr, w0, w1, P):
     """Score of a hand with its wilds (if any) placed in groups w0 and w1 (-1: unused);
     `impr`: the holder may score improvements. Writes (groups, improvements, bonus, doubling)
@@ -268,16 +278,21 @@ def hand_score(A, o, RB, goer, P):
     p1 = P[1]
     p2 = P[2]
     p3 = P[3]
+    # A placement whose last wild changes nothing is skipped: it scores (every part of P
+    # included) what the placement without that wild scored, which was tried before it, and
+    # ties keep the first best.
     for w0 in range(NC):
         if not wild_fits(A, o, RB, w0, 0):
             continue
-        v = score_placed(A, o, RB, impr, w0, -1, P)
-        if v > best:
-            best, p0, p1, p2, p3 = v, P[0], P[1], P[2], P[3]
+        if wild_matters(A, o, RB, w0, 0):
+            v = score_placed(A, o, RB, impr, w0, -1, P)
+            if v > best:
+                best, p0, p1, p2, p3 = v, P[0], P[1], P[2], P[3]
         if wilds < 2:
             continue
         for w1 in range(w0, NC):
-            if not wild_fits(A, o, RB, w1, 1 if w1 == w0 else 0):
+            extra = 1 if w1 == w0 else 0
+            if not wild_fits(A, o, RB, w1, extra) or not wild_matters(A, o, RB, w1, extra):
                 continue
             v = score_placed(A, o, RB, impr, w0, w1, P)
             if v > best:
