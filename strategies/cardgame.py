@@ -134,7 +134,8 @@ KINDS = {
 }
 
 CATALOG = Catalog(
-    N_PARAMS, PARAMS, {name: Kind(code, doc, _BASE | overrides) for name, (code, overrides, doc) in KINDS.items()}
+    N_PARAMS, PARAMS, {name: Kind(code, doc, _BASE | overrides) for name, (code, overrides, doc) in KINDS.items()},
+    game="cardgame",
 )
 parse_policy = CATALOG.parse
 
@@ -262,10 +263,12 @@ def feed_cost(S, RB, pp, p, kind):
 
 
 @njit(cache=True)
-def worst_kind(S, RB, pp, p, o, danger, use_feed, v0):
+def worst_kind(S, RB, pp, p, o, danger, use_feed, v0, known_k, known_v):
     """The kind in the what-if hand S[o:o+NK] whose loss costs least; returns (kind, value of the
     hand without it, `evaluate` of the hand without it or NaN when that was not needed). `v0`:
-    `evaluate` of the whole hand when the caller has it, else NaN (then computed only if needed)."""
+    `evaluate` of the whole hand when the caller has it, else NaN (then computed only if needed);
+    `known_v`: `evaluate` of the hand without one card of kind `known_k`, when the caller has it
+    (else NaN)."""
     best_k = -1
     best_v = -1e18
     best_raw = np.nan
@@ -278,6 +281,9 @@ def worst_kind(S, RB, pp, p, o, danger, use_feed, v0):
             if np.isnan(v0):
                 v0 = evaluate(S, o, RB, pp, danger)
             v = v0 - fixed  # bonus cards add a constant and never block going out
+        elif k == known_k and not np.isnan(known_v):
+            v = known_v
+            raw = v
         else:
             S[o + k] -= 1
             v = evaluate(S, o, RB, pp, danger)
@@ -298,7 +304,7 @@ def after_discards(S, RB, pp, p, o, r, danger, use_feed):
     raw = evaluate(S, o, RB, pp, danger)
     v = raw
     for _ in range(r):
-        k, v, raw = worst_kind(S, RB, pp, p, o, danger, use_feed, raw)
+        k, v, raw = worst_kind(S, RB, pp, p, o, danger, use_feed, raw, -1, np.nan)
         S[o + k] -= 1
     return v
 
@@ -378,16 +384,17 @@ def random_move(S, RB, p, rng, big):
 
 
 @njit(cache=True)
-def draw_value(S, RB, pp, p, pk, danger):
-    """Expected worth of drawing one card and discarding the worst. Smart: averaged over the
-    kinds not visible to p (neither in its hand nor in any pile); others: a flat guess."""
+def draw_value(S, RB, pp, p, pk, danger, plus):
+    """Expected worth of drawing one card and discarding the worst, and `evaluate` of the hand.
+    Smart: averaged over the kinds not visible to p (neither in its hand nor in any pile), each
+    `evaluate` of the hand plus a kind k going into plus[k]; others: a flat guess."""
     o = SCRATCH
     copy_hand(S, p, o)
     base = evaluate(S, o, RB, pp, danger)
     flat = base + pp[P_DRAW] * 100.0
     x = pp[P_DRAW_EXACT] if pk == SMART else 0.0
     if x == 0.0:
-        return flat
+        return flat, base
     # Unseen kinds: the deck less p's hand and every pile.
     u = SCRATCH2
     for k in range(NK):
@@ -397,29 +404,31 @@ def draw_value(S, RB, pp, p, pk, danger):
             S[u + RB[R_KIND + S[PILE_ + q * MAX_CARDS + i]]] -= 1
     total = 0
     acc = 0.0
-    _, lose, _ = worst_kind(S, RB, pp, p, o, danger, False, base)
+    _, lose, _ = worst_kind(S, RB, pp, p, o, danger, False, base, -1, np.nan)
     floor = lose - base  # what the worst discard of the current hand costs (<= 0)
     for k in range(NK):
         m = S[u + k]
         if m <= 0:
             continue
         S[o + k] += 1
-        gain = evaluate(S, o, RB, pp, danger) - base
+        plus[k] = evaluate(S, o, RB, pp, danger)
+        gain = plus[k] - base
         S[o + k] -= 1
         acc += m * max(gain + floor, floor)
         total += m
     exact = base + floor if total == 0 else base + acc / total
-    return x * exact + (1.0 - x) * flat
+    return x * exact + (1.0 - x) * flat, base
 
 
 @njit(cache=True)
-def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc, pre_kind):
+def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc, pre_kind, base, plus):
     """Worth of p's hand after trading k cards with pile q (pre: after first discarding its
     worst card, of kind `pre_kind`), less what the cards given away would feed q.
     `plus_one[:, t]`: the value of the hand plus one card of kind t after its best discard and
     that discard's kind, NaN until weighed (shared by every trade weighed in one choice, as the
     danger and feed inputs are the same). The discards weighed go into disc: the pre-discard
-    alone, or the k discards after the trade (disc[0] = -1 when not recorded)."""
+    alone, or the k discards after the trade (disc[0] = -1 when not recorded). `base`: `evaluate`
+    of the hand, `plus[t]`: of the hand plus a card of kind t (NaN when not known)."""
     o = SCRATCH
     copy_hand(S, p, o)
     cost = 0.0
@@ -440,18 +449,25 @@ def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc, pre_k
         return after_discards(S, RB, pp, p, o, k - pre, danger, use_feed) - cost
     # k received cards and k discards; once the first of two discards is one of the received
     # cards, what is left is the hand plus the other one, which an earlier trade may have weighed.
-    raw = np.nan
     t = pile_kind(S, RB, q, 0)
     if k == 2:
-        w, _, raw = worst_kind(S, RB, pp, p, o, danger, use_feed, evaluate(S, o, RB, pp, danger))
+        w, _, raw = worst_kind(S, RB, pp, p, o, danger, use_feed, evaluate(S, o, RB, pp, danger), -1, np.nan)
         S[o + w] -= 1
         disc[0] = w
         t1 = pile_kind(S, RB, q, 1)
         t = t1 if w == t else (t if w == t1 else -1)
+    else:
+        raw = plus[t]
     if t >= 0 and not np.isnan(plus_one[0, t]):
         disc[k - 1] = int(plus_one[1, t])
         return plus_one[0, t] - cost
-    w, v, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, raw)
+    if t >= 0:
+        # The what-if hand is the hand plus a card of kind t: without that card it is the hand.
+        if np.isnan(raw):
+            raw = plus[t]
+        w, v, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, raw, t, base)
+    else:
+        w, v, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, raw, -1, np.nan)
     disc[k - 1] = w
     if t >= 0:
         plus_one[0, t] = v
@@ -524,8 +540,10 @@ def choose_move(pk, pp, p, S, RB, rng, big):
     depth = int(pp[P_DEPTH]) if use_feed else 1
     best = -1e18
     mv, bq, bk, bpre = -1, 0, 0, 0
+    base = np.nan
+    plus = np.full(NK, np.nan)
     if not big and S[DRAW_N] > 0:
-        best = draw_value(S, RB, pp, p, pk, danger)
+        best, base = draw_value(S, RB, pp, p, pk, danger, plus)
         mv = MV_DRAW
     n_piles = RB[R_PLAYERS] if big else RB[R_N_PILES]
     pre_max = 1 if (RB[R_PRE_DISCARD] and not big) else 0
@@ -545,8 +563,8 @@ def choose_move(pk, pp, p, S, RB, rng, big):
                 if pre and pre_kind < 0:
                     # The card to discard first is the same for every pile and k: find it once.
                     copy_hand(S, p, SCRATCH)
-                    pre_kind, _, _ = worst_kind(S, RB, pp, p, SCRATCH, danger, use_feed, np.nan)
-                v = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc, pre_kind)
+                    pre_kind, _, _ = worst_kind(S, RB, pp, p, SCRATCH, danger, use_feed, np.nan, -1, np.nan)
+                v = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc, pre_kind, base, plus)
                 if v > best:
                     best = v
                     mv, bq, bk, bpre = MV_TRADE, q, k, pre
@@ -595,7 +613,7 @@ def choose_discard(pk, pp, p, S, RB, rng):
     if k < 0:
         o = SCRATCH
         copy_hand(S, p, o)
-        k, _, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, np.nan)
+        k, _, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, np.nan, -1, np.nan)
     for i in range(n):
         if RB[R_KIND + S[HAND_ + p * MAX_CARDS + i]] == k:
             return i
