@@ -58,6 +58,11 @@ from sim.cardgame.layout import (
     NK,
     PILE_,
     PILE_N,
+    PLAN_DANGER,
+    PLAN_KC,
+    PLAN_KIND,
+    PLAN_N,
+    PLAN_SEAT,
     R_CHANCE_ZERO,
     R_CVAL,
     R_DUMMY_MODE,
@@ -129,7 +134,8 @@ KINDS = {
 }
 
 CATALOG = Catalog(
-    N_PARAMS, PARAMS, {name: Kind(code, doc, _BASE | overrides) for name, (code, overrides, doc) in KINDS.items()}
+    N_PARAMS, PARAMS, {name: Kind(code, doc, _BASE | overrides) for name, (code, overrides, doc) in KINDS.items()},
+    game="cardgame",
 )
 parse_policy = CATALOG.parse
 
@@ -257,36 +263,48 @@ def feed_cost(S, RB, pp, p, kind):
 
 
 @njit(cache=True)
-def worst_kind(S, RB, pp, p, o, danger, use_feed):
+def worst_kind(S, RB, pp, p, o, danger, use_feed, v0, known_k, known_v):
     """The kind in the what-if hand S[o:o+NK] whose loss costs least; returns (kind, value of the
-    hand without it)."""
+    hand without it, `evaluate` of the hand without it or NaN when that was not needed). `v0`:
+    `evaluate` of the whole hand when the caller has it, else NaN (then computed only if needed);
+    `known_v`: `evaluate` of the hand without one card of kind `known_k`, when the caller has it
+    (else NaN)."""
     best_k = -1
     best_v = -1e18
-    v0 = evaluate(S, o, RB, pp, danger)
+    best_raw = np.nan
     for k in range(NK):
         if S[o + k] == 0:
             continue
         fixed = fixed_worth(RB, pp, k)
+        raw = np.nan
         if fixed >= 0.0:
+            if np.isnan(v0):
+                v0 = evaluate(S, o, RB, pp, danger)
             v = v0 - fixed  # bonus cards add a constant and never block going out
+        elif k == known_k and not np.isnan(known_v):
+            v = known_v
+            raw = v
         else:
             S[o + k] -= 1
             v = evaluate(S, o, RB, pp, danger)
             S[o + k] += 1
+            raw = v
         if use_feed:
             v -= feed_cost(S, RB, pp, p, k)
         if v > best_v:
             best_v = v
             best_k = k
-    return best_k, best_v
+            best_raw = raw
+    return best_k, best_v, best_raw
 
 
 @njit(cache=True)
 def after_discards(S, RB, pp, p, o, r, danger, use_feed):
     """Value of the what-if hand at S[o:] after the r best discards (greedy, one at a time)."""
-    v = evaluate(S, o, RB, pp, danger)
+    raw = evaluate(S, o, RB, pp, danger)
+    v = raw
     for _ in range(r):
-        k, v = worst_kind(S, RB, pp, p, o, danger, use_feed)
+        k, v, raw = worst_kind(S, RB, pp, p, o, danger, use_feed, raw, -1, np.nan)
         S[o + k] -= 1
     return v
 
@@ -366,16 +384,17 @@ def random_move(S, RB, p, rng, big):
 
 
 @njit(cache=True)
-def draw_value(S, RB, pp, p, pk, danger):
-    """Expected worth of drawing one card and discarding the worst. Smart: averaged over the
-    kinds not visible to p (neither in its hand nor in any pile); others: a flat guess."""
+def draw_value(S, RB, pp, p, pk, danger, plus):
+    """Expected worth of drawing one card and discarding the worst, and `evaluate` of the hand.
+    Smart: averaged over the kinds not visible to p (neither in its hand nor in any pile), each
+    `evaluate` of the hand plus a kind k going into plus[k]; others: a flat guess."""
     o = SCRATCH
     copy_hand(S, p, o)
     base = evaluate(S, o, RB, pp, danger)
     flat = base + pp[P_DRAW] * 100.0
     x = pp[P_DRAW_EXACT] if pk == SMART else 0.0
     if x == 0.0:
-        return flat
+        return flat, base
     # Unseen kinds: the deck less p's hand and every pile.
     u = SCRATCH2
     for k in range(NK):
@@ -385,30 +404,37 @@ def draw_value(S, RB, pp, p, pk, danger):
             S[u + RB[R_KIND + S[PILE_ + q * MAX_CARDS + i]]] -= 1
     total = 0
     acc = 0.0
-    _, lose = worst_kind(S, RB, pp, p, o, danger, False)
+    _, lose, _ = worst_kind(S, RB, pp, p, o, danger, False, base, -1, np.nan)
     floor = lose - base  # what the worst discard of the current hand costs (<= 0)
     for k in range(NK):
         m = S[u + k]
         if m <= 0:
             continue
         S[o + k] += 1
-        gain = evaluate(S, o, RB, pp, danger) - base
+        plus[k] = evaluate(S, o, RB, pp, danger)
+        gain = plus[k] - base
         S[o + k] -= 1
         acc += m * max(gain + floor, floor)
         total += m
     exact = base + floor if total == 0 else base + acc / total
-    return x * exact + (1.0 - x) * flat
+    return x * exact + (1.0 - x) * flat, base
 
 
 @njit(cache=True)
-def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed):
+def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc, pre_kind, base, plus):
     """Worth of p's hand after trading k cards with pile q (pre: after first discarding its
-    worst card), less what the cards given away would feed q."""
+    worst card, of kind `pre_kind`), less what the cards given away would feed q.
+    `plus_one[:, t]`: the value of the hand plus one card of kind t after its best discard and
+    that discard's kind, NaN until weighed (shared by every trade weighed in one choice, as the
+    danger and feed inputs are the same). The discards weighed go into disc: the pre-discard
+    alone, or the k discards after the trade (disc[0] = -1 when not recorded). `base`: `evaluate`
+    of the hand, `plus[t]`: of the hand plus a card of kind t (NaN when not known)."""
     o = SCRATCH
     copy_hand(S, p, o)
     cost = 0.0
     if pre:
-        w, _ = worst_kind(S, RB, pp, p, o, danger, use_feed)
+        w = pre_kind
+        disc[0] = w
         S[o + w] -= 1
         if use_feed and q < RB[R_PLAYERS]:
             cost += feed_cost(S, RB, pp, p, w)
@@ -417,7 +443,91 @@ def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed):
     if use_feed and q < RB[R_PLAYERS]:
         for d in range(k - pre):
             cost += feed_cost(S, RB, pp, p, pile_kind(S, RB, p, d))
-    return after_discards(S, RB, pp, p, o, k - pre, danger, use_feed) - cost
+    if pre or k > 2:
+        if not pre:
+            disc[0] = -1
+        return after_discards(S, RB, pp, p, o, k - pre, danger, use_feed) - cost
+    # k received cards and k discards; once the first of two discards is one of the received
+    # cards, what is left is the hand plus the other one, which an earlier trade may have weighed.
+    t = pile_kind(S, RB, q, 0)
+    if k == 2:
+        w, _, raw = worst_kind(S, RB, pp, p, o, danger, use_feed, evaluate(S, o, RB, pp, danger), -1, np.nan)
+        S[o + w] -= 1
+        disc[0] = w
+        t1 = pile_kind(S, RB, q, 1)
+        t = t1 if w == t else (t if w == t1 else -1)
+    else:
+        raw = plus[t]
+    if t >= 0 and not np.isnan(plus_one[0, t]):
+        disc[k - 1] = int(plus_one[1, t])
+        return plus_one[0, t] - cost
+    if t >= 0:
+        # The what-if hand is the hand plus a card of kind t: without that card it is the hand.
+        if np.isnan(raw):
+            raw = plus[t]
+        w, v, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, raw, t, base)
+    else:
+        w, v, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, raw, -1, np.nan)
+    disc[k - 1] = w
+    if t >= 0:
+        plus_one[0, t] = v
+        plus_one[1, t] = w
+    return v - cost
+
+
+@njit(cache=True)
+def plan_discards(S, RB, p, q, k, pre, danger, disc):
+    """Remember the discards a chosen k-card trade with pile q was weighed with (see layout.py):
+    the pre-discard, or the discards after the trade."""
+    S[PLAN_SEAT] = 0
+    if disc[0] < 0:
+        return
+    copy_hand(S, p, PLAN_KC)
+    n = 1 if pre else k
+    if not pre:
+        for d in range(k):
+            S[PLAN_KC + pile_kind(S, RB, q, d)] += 1
+    S[PLAN_N] = n
+    for d in range(n):
+        S[PLAN_KIND + 2 - n + d] = disc[d]
+    S[PLAN_DANGER] = danger
+    S[PLAN_SEAT] = p + 1
+
+
+@njit(cache=True)
+def planned_discard(S, p, danger):
+    """The next planned kind to discard when p's hand is the one it was planned for, else -1."""
+    n = S[PLAN_N]
+    if S[PLAN_SEAT] != p + 1 or n == 0 or S[PLAN_DANGER] != danger:
+        return -1
+    for k in range(NK):
+        if S[PLAN_KC + k] != S[KC + p * NK + k]:
+            S[PLAN_SEAT] = 0
+            return -1
+    w = S[PLAN_KIND + 2 - n]
+    S[PLAN_KC + w] -= 1
+    S[PLAN_N] = n - 1
+    return w
+
+
+@njit(cache=True)
+def same_trade_earlier(S, RB, p, q, k, pre, depth):
+    """Was a k-card trade with an earlier pile already weighed that `trade_value` must score the
+    same: the same top k kinds, and both piles a seat's or both an imaginary player's?"""
+    real = q < RB[R_PLAYERS]
+    for q2 in range(q):
+        if not trade_partner_ok(S, RB, p, q2) or (q2 < RB[R_PLAYERS]) != real:
+            continue
+        if k > min(depth, max_k(S, RB, p, q2, pre)):
+            continue
+        same = True
+        for d in range(k):
+            if pile_kind(S, RB, q2, d) != pile_kind(S, RB, q, d):
+                same = False
+                break
+        if same:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -430,11 +540,17 @@ def choose_move(pk, pp, p, S, RB, rng, big):
     depth = int(pp[P_DEPTH]) if use_feed else 1
     best = -1e18
     mv, bq, bk, bpre = -1, 0, 0, 0
+    base = np.nan
+    plus = np.full(NK, np.nan)
     if not big and S[DRAW_N] > 0:
-        best = draw_value(S, RB, pp, p, pk, danger)
+        best, base = draw_value(S, RB, pp, p, pk, danger, plus)
         mv = MV_DRAW
     n_piles = RB[R_PLAYERS] if big else RB[R_N_PILES]
     pre_max = 1 if (RB[R_PRE_DISCARD] and not big) else 0
+    plus_one = np.full((2, NK), np.nan)
+    disc = np.full(2, -1, np.int64)
+    best_disc = np.full(2, -1, np.int64)
+    pre_kind = -1
     for q in range(n_piles):
         if not trade_partner_ok(S, RB, p, q):
             continue
@@ -442,10 +558,18 @@ def choose_move(pk, pp, p, S, RB, rng, big):
             for k in range(1, min(depth, max_k(S, RB, p, q, pre)) + 1):
                 if pre and k <= S[PILE_N + p]:
                     continue  # discard first only when the pile is too short (halves the search; no measurable loss)
-                v = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed)
+                if same_trade_earlier(S, RB, p, q, k, pre, depth):
+                    continue  # scores exactly what an earlier pile scored, and ties keep the first
+                if pre and pre_kind < 0:
+                    # The card to discard first is the same for every pile and k: find it once.
+                    copy_hand(S, p, SCRATCH)
+                    pre_kind, _, _ = worst_kind(S, RB, pp, p, SCRATCH, danger, use_feed, np.nan, -1, np.nan)
+                v = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc, pre_kind, base, plus)
                 if v > best:
                     best = v
                     mv, bq, bk, bpre = MV_TRADE, q, k, pre
+                    best_disc[0] = disc[0]
+                    best_disc[1] = disc[1]
     if RB[R_DUMMY_MODE] == 1 and not big:
         dummy = RB[R_PLAYERS]
         if S[PILE_N + dummy] > 0:
@@ -470,6 +594,10 @@ def choose_move(pk, pp, p, S, RB, rng, big):
                     mv, bq, bk, bpre = MV_DOUBLE3, dummy, 2, 0
     if mv < 0 and big:
         return random_move(S, RB, p, rng, big)
+    if mv == MV_TRADE:
+        plan_discards(S, RB, p, bq, bk, bpre, danger, best_disc)
+    else:
+        S[PLAN_SEAT] = 0
     return mv, bq, bk, bpre
 
 
@@ -481,9 +609,11 @@ def choose_discard(pk, pp, p, S, RB, rng):
         return randint(rng, rng_policy(p), n)
     danger = (pk == CAUTIOUS or pk == SMART) and danger_now(S, RB, pp, p)
     use_feed = pk == TRADER or pk == SMART
-    o = SCRATCH
-    copy_hand(S, p, o)
-    k, _ = worst_kind(S, RB, pp, p, o, danger, use_feed)
+    k = planned_discard(S, p, danger)
+    if k < 0:
+        o = SCRATCH
+        copy_hand(S, p, o)
+        k, _, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, np.nan, -1, np.nan)
     for i in range(n):
         if RB[R_KIND + S[HAND_ + p * MAX_CARDS + i]] == k:
             return i

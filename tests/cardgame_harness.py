@@ -89,6 +89,7 @@ class Table:
         from strategies.cardgame import PARAMS
 
         self.pp[p, PARAMS[name].slot] = value
+        self.S[L.PLAN_SEAT] = 0  # a bot's discard plan was weighed with the old parameters
 
     # ---- rules in action -------------------------------------------------------------------
 

@@ -514,3 +514,126 @@ def test_edition_change_keeps_deck_edits_made_with_it():
     r = apply_rule_changes(W, ["deck.chance=0", "edition=video", "max_trade=1"])
     assert r.edition == "video" and r.deck["chance"] == 0 and r.deck["free_parking"] == 5 and r.max_trade == 1
     assert apply_rule_changes(W, ["edition=video"]) == V
+
+
+# ---- shortcuts in scoring and going out (speed) -----------------------------------------------
+
+
+def random_kind_vectors(rules, n_hands, size, seed):
+    """Kind-count vectors of `size` cards drawn from the rules' deck, Chance cards made common."""
+    from sim.cardgame.rules import kind_of
+
+    kinds = np.array([kind_of(c) for c in rules.cards()] + [L.K_WILD] * 4)
+    rng = np.random.default_rng(seed)
+    for _ in range(n_hands):
+        A = np.zeros(L.NK, np.int32)
+        for k in rng.choice(kinds, size, replace=False):
+            A[k] += 1
+        yield A
+
+
+@pytest.mark.parametrize("rules", [W, V, W.replace(wild_completes_any_group=True, token_needs_group=True)],
+                         ids=["wiki", "video", "wiki-any-group"])
+def test_skipped_chance_placements_score_what_a_full_search_scores(rules):
+    """hand_score skips placements whose last wild changes nothing; trying every placement (in
+    the same order, first best kept) must give the same total and the same parts."""
+    from sim.cardgame.board import score_placed, wild_fits
+
+    RB = pack(rules, 4)
+    with_wilds = 0
+    for A in random_kind_vectors(rules, 400, 9, seed=1):
+        P = np.zeros(4, np.int64)
+        got = hand_score(A, 0, RB, True, P)
+        Q = np.zeros(4, np.int64)
+        best = score_placed(A, 0, RB, True, -1, -1, Q)
+        parts = Q.copy()
+        wilds = A[L.K_WILD]
+        with_wilds += wilds > 0
+        for w0 in range(L.NC if wilds else 0):
+            if not wild_fits(A, 0, RB, w0, 0):
+                continue
+            for w1 in [-1] + (list(range(w0, L.NC)) if wilds >= 2 else []):
+                if w1 >= 0 and not wild_fits(A, 0, RB, w1, 1 if w1 == w0 else 0):
+                    continue
+                v = score_placed(A, 0, RB, True, w0, w1, Q)
+                if v > best:
+                    best, parts = v, Q.copy()
+        assert got == best and (P == parts).all(), A
+    assert with_wilds > 100
+
+
+@pytest.mark.parametrize("rules", [W, W.replace(wild_completes_any_group=True)], ids=["wiki", "any-group"])
+def test_no_complete_hand_fits_under_the_bound(rules):
+    """complete_hand_bound: when it is below the hand limit, no hand_limit cards of the hand
+    make a complete hand (checked by dropping every pair of cards from 12)."""
+    from itertools import combinations
+
+    from sim.cardgame.board import complete_hand_bound
+
+    RB = pack(rules, 4)
+    limit = int(RB[L.R_HAND_LIMIT])
+    below = 0
+    for A in random_kind_vectors(rules, 300, limit + 2, seed=2):
+        if complete_hand_bound(A, 0, RB) >= limit:
+            continue
+        below += 1
+        cards = [k for k in range(L.NK) for _ in range(A[k])]
+        for drop in combinations(range(len(cards)), 2):
+            B = A.copy()
+            for i in drop:
+                B[cards[i]] -= 1
+            assert not can_go_out(B, 0, RB), (A, drop)
+    assert below > 100
+
+
+@pytest.mark.parametrize("rules, seats", [(W, ("smart", "trader", "smart trade_depth=3", "trader")),
+                                          (V, ("trader", "smart", "greedy", "smart"))], ids=["wiki", "video"])
+def test_planned_discards_are_the_discards_a_fresh_search_finds(rules, seats):
+    """A bot's discard plan (the discards its chosen trade was weighed with) must name the kind
+    worst_kind finds on the hand at that moment. Plays hands move by move and checks every
+    discard the plan answers."""
+    from sim.cardgame import kernel
+    from strategies.cardgame import (
+        CAUTIOUS,
+        SMART,
+        TRADER,
+        choose_discard,
+        choose_move,
+        danger_now,
+        planned_discard,
+        worst_kind,
+    )
+
+    t = Table(list(seats), rules, seed=7)
+    S, RB, pk, pp, rng = t.S, t.RB, t.pk, t.pp, t.rng
+    limit = int(RB[L.R_HAND_LIMIT])
+
+    def check(p):
+        """The planned kind, if any, against a fresh search; returns whether there was a plan."""
+        danger = pk[p] in (CAUTIOUS, SMART) and danger_now(S, RB, pp[p], p)
+        planned = planned_discard(S.copy(), p, danger)
+        if planned < 0:
+            return False
+        o = L.SCRATCH
+        for k in range(L.NK):
+            S[o + k] = S[L.KC + p * L.NK + k]
+        fresh, _, _ = worst_kind(S, RB, pp[p], p, o, danger, pk[p] in (TRADER, SMART), np.nan, -1, np.nan)
+        assert planned == fresh
+        return True
+
+    planned = 0
+    for hand in range(12):
+        t.deal()
+        for turn in range(60):
+            p = (hand + 1 + turn) % len(seats)
+            if S[L.DRAW_N] == 0 or kernel.can_go_out(S, L.KC + p * L.NK, RB):
+                break
+            mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, False)
+            if pre:
+                planned += check(p)
+            kernel.do_move(S, RB, pk, pp, rng, p, mv, q, k, pre)
+            while S[L.HAND_N + p] > limit:
+                planned += check(p)
+                kernel.discard(S, RB, p, choose_discard(pk[p], pp[p], p, S, RB, rng))
+            assert t.invariants() == "ok"
+    assert planned > 50

@@ -29,5 +29,8 @@ ADAPTER = build_adapter(
     card_edits=lambda cell, seat: [],
     usage_cols=("outs", "zeroed", "wild_outs", "jackpots", "trades", "draws", "traded_cards", "wilds_dropped"),
     length_cols=("hands", "turns"),
+    # A money-target match (wiki) that reaches max_hands without a winner at the target; a
+    # fixed number of hands (video) always finishes, so the column is 0 there.
+    unfinished_cols=("hit_hand_limit",),
     deck_edits=False,
 )

@@ -20,6 +20,7 @@ from sim.cardgame.layout import (
     MAX_HOUSE_NO,
     N_BUILDABLE,
     NC,
+    NK,
     R_CVAL,
     R_FP_VALUE,
     R_GO_VALUE,
@@ -140,6 +141,21 @@ def can_go_out(A, o, RB):
 
 
 @njit(cache=True)
+def complete_hand_bound(A, o, RB):
+    """The most cards a complete hand made of some of these cards can hold: all of them but the
+    properties of groups that even every Chance card could not complete (`can_go_out` needs
+    each group it holds complete, the Chance cards filling the gaps)."""
+    wilds = A[o + K_WILD]
+    n = 0
+    for k in range(NK):
+        n += A[o + k]
+    for c in range(NC):
+        if 0 < A[o + c] < need_of(RB, c) - wilds:
+            n -= A[o + c]
+    return n
+
+
+@njit(cache=True)
 def wild_fits(A, o, RB, c, extra):
     """May a wild be counted in group c (which already has `extra` wilds in it)?"""
     n = A[o + c] + extra
@@ -147,6 +163,16 @@ def wild_fits(A, o, RB, c, extra):
         return False
     top = 4 if c == RAIL else RB[R_SIZE + c]
     return n < top
+
+
+@njit(cache=True)
+def wild_matters(A, o, RB, c, extra):
+    """Does one more wild in group c (which already has `extra` wilds in it) change anything
+    `score_placed` reads: whether the group is complete, or its value (railroads)? A placement
+    with a wild that does not scores exactly what the placement without it scores."""
+    n = A[o + c] + extra
+    need = need_of(RB, c)
+    return n + 1 >= need and (n < need or full_value(RB, c, n + 1) != full_value(RB, c, n))
 
 
 @njit(cache=True)
@@ -252,16 +278,21 @@ def hand_score(A, o, RB, goer, P):
     p1 = P[1]
     p2 = P[2]
     p3 = P[3]
+    # A placement whose last wild changes nothing is skipped: it scores (every part of P
+    # included) what the placement without that wild scored, which was tried before it, and
+    # ties keep the first best.
     for w0 in range(NC):
         if not wild_fits(A, o, RB, w0, 0):
             continue
-        v = score_placed(A, o, RB, impr, w0, -1, P)
-        if v > best:
-            best, p0, p1, p2, p3 = v, P[0], P[1], P[2], P[3]
+        if wild_matters(A, o, RB, w0, 0):
+            v = score_placed(A, o, RB, impr, w0, -1, P)
+            if v > best:
+                best, p0, p1, p2, p3 = v, P[0], P[1], P[2], P[3]
         if wilds < 2:
             continue
         for w1 in range(w0, NC):
-            if not wild_fits(A, o, RB, w1, 1 if w1 == w0 else 0):
+            extra = 1 if w1 == w0 else 0
+            if not wild_fits(A, o, RB, w1, extra) or not wild_matters(A, o, RB, w1, extra):
                 continue
             v = score_placed(A, o, RB, impr, w0, w1, P)
             if v > best:

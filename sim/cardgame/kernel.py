@@ -15,7 +15,7 @@ they keep ``WHERE / OWNER / POS`` and the hands' kind counts in step. Bots
 import numpy as np
 from numba import njit, prange
 
-from sim.cardgame.board import can_go_out, hand_score
+from sim.cardgame.board import can_go_out, complete_hand_bound, hand_score
 from sim.cardgame.layout import (
     DECK_KC,
     DRAW,
@@ -58,6 +58,7 @@ from sim.cardgame.layout import (
     PILE,
     PILE_,
     PILE_N,
+    PLAN_SEAT,
     POS,
     R_BIG,
     R_BIG_REWARD,
@@ -212,10 +213,19 @@ def draw_pop(S):
 
 
 @njit(cache=True)
+def seen_changes(S, p):
+    """Seat p's public record (SEEN) is about to change: another seat's discard plan, weighed
+    with the old record, no longer holds."""
+    if S[PLAN_SEAT] != p + 1:
+        S[PLAN_SEAT] = 0
+
+
+@njit(cache=True)
 def discard(S, RB, p, i):
     """Card i of p's hand onto p's own pile, in view of everyone."""
     c = from_hand(S, RB, p, i)
     k = RB[R_KIND + c]
+    seen_changes(S, p)
     S[SEEN + p * NK + k] -= 1
     if k == K_WILD:
         S[stat(p, SC_WILDS_DROPPED)] += 1
@@ -227,6 +237,7 @@ def take_top(S, RB, p, q):
     """The top card of pile q into p's hand, in view of everyone."""
     c = pile_pop(S, q)
     to_hand(S, RB, p, c)
+    seen_changes(S, p)
     S[SEEN + p * NK + RB[R_KIND + c]] += 1
     S[stat(p, SC_TRADED_CARDS)] += 1
 
@@ -250,6 +261,7 @@ def deal_hand(S, RB, rng):
     n_cards = RB[R_CARDS]
     n = RB[R_PLAYERS]
     S[DRAW_N] = 0
+    S[PLAN_SEAT] = 0
     for p in range(n):
         S[HAND_N + p] = 0
         for k in range(NK):
@@ -318,6 +330,8 @@ def excess_plan(S, RB, p):
     hand? Plans the drops in S[SCRATCH3:] (kind counts of the kept hand); True when it can."""
     if S[HAND_N + p] <= RB[R_HAND_LIMIT]:
         return can_go_out(S, KC + p * NK, RB)  # nothing to drop (the usual case)
+    if complete_hand_bound(S, KC + p * NK, RB) < RB[R_HAND_LIMIT]:
+        return False  # no complete hand of hand_limit cards exists, so the plan below would fail
     o = SCRATCH3
     for k in range(NK):
         S[o + k] = S[KC + p * NK + k]
@@ -515,6 +529,7 @@ def do_move(S, RB, pk, pp, rng, p, mv, q, k, pre):
             for d in range(k):
                 c = S[PILE_ + q * MAX_CARDS + start + d]
                 to_hand(S, RB, p, c)
+                seen_changes(S, p)
                 S[SEEN + p * NK + RB[R_KIND + c]] += 1
                 S[stat(p, SC_TRADED_CARDS)] += 1
             S[PILE_N + q] = start

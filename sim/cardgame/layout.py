@@ -128,7 +128,15 @@ SCRATCH = STATS + MAX_PLAYERS * N_SEAT_COLS  # a kind-count vector for the bots'
 SCRATCH2 = SCRATCH + NK
 SCRATCH3 = SCRATCH2 + NK
 DECK_KC = SCRATCH3 + NK  # [k] cards of each kind in the deck (set once per match)
-STATE_SIZE = DECK_KC + NK
+# A bot's discard plan: the discards its chosen trade was weighed with, kept for the discards
+# that follow it (strategies/cardgame.py). Valid only for seat PLAN_SEAT - 1 (0: no plan), and
+# only while no other seat's SEEN changes (the kernel clears it then: the plan's feed costs).
+PLAN_SEAT = DECK_KC + NK
+PLAN_DANGER = PLAN_SEAT + 1  # the danger flag the plan was weighed with
+PLAN_N = PLAN_DANGER + 1  # planned discards left
+PLAN_KIND = PLAN_N + 1  # [i] the kinds to discard, the next at PLAN_KIND + 2 - PLAN_N
+PLAN_KC = PLAN_KIND + 2  # [k] the hand the next planned discard was weighed for
+STATE_SIZE = PLAN_KC + NK
 
 # ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------
 (
