@@ -36,6 +36,7 @@ from sim.deal.board import (
     rent_of,
 )
 from sim.deal.layout import (
+    BANK,
     BANK_VAL,
     BUILDING,
     G_PLAYS_LEFT,
@@ -397,10 +398,17 @@ def choose_play(pk, pp, p, S, RB, rng):
     n_players = RB[R_PLAYERS]
     best_s = 0.0
     best = (-1, 0, 0, 0, 0)
+    seen = 0  # bit `kind` set once a card of that kind was scored
     for k in range(S[HAND_N + p]):
         card = S[HAND_ + p * MAX_HAND + k]
-        if same_kind_earlier(S, RB, p, k):
-            continue  # scores exactly as that card did, and ties keep the earlier card
+        # A later copy of a card name scores exactly as the first did, and ties keep the first.
+        kind = RB[R_CARD_KIND + card]
+        if kind < 62:
+            if (seen >> kind) & 1:
+                continue
+            seen |= 1 << kind
+        elif same_kind_earlier(S, RB, p, k):
+            continue
         t = ctype(RB, card)
         if t == PROPERTY or t == WILD or t == WILD_ANY:
             c, g = best_colour(S, RB, pp, p, card)
@@ -740,9 +748,15 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
             S[SCRATCH2 + j] = tmp
     else:
         # Each card's cost, computed once: S[SCRATCH4 + k] = 1000 x cost (an int32 buffer).
-        for k in range(n):
+        # The bank cards come first and each costs exactly its value (1000 per M for all), so
+        # the stable sort below leaves that prefix as it is and starts after it.
+        n_bank = 0
+        while n_bank < n and S[WHERE + S[SCRATCH + n_bank]] == BANK:
+            S[SCRATCH4 + n_bank] = 1000 * S[val + n_bank]
+            n_bank += 1
+        for k in range(n_bank, n):
             S[SCRATCH4 + k] = int(1000.0 * pay_cost(S, RB, pp, p, S[SCRATCH + k]))
-        for i in range(1, n):  # insertion sort by cost per M (cross-multiplied: no divisions)
+        for i in range(max(n_bank, 1), n):  # insertion sort by cost per M (cross-multiplied: no divisions)
             x = S[SCRATCH2 + i]
             cx = S[SCRATCH4 + x]
             vx = max(S[val + x], 1)
@@ -861,6 +875,7 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
         return 0
     cnt = SCRATCH  # S[SCRATCH + c]: cards per colour as planned
     done = SCRATCH + NC  # S[done + c]: colour complete as planned
+    avail = SCRATCH + 2 * NC  # S[avail + c]: wilds not yet planned that may stand in colour c
     fits = SCRATCH4  # S[fits + i]: bit c set when wild i may stand in colour c; ANY_BIT: any-colour
     ord_mask = 0  # colours with an ordinary property (where an any-colour wild may stand)
     n = 0
@@ -885,8 +900,13 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
         return 0
     needs_prop = RB[R_NEEDS_PROPERTY] == 1
     for c in range(NC):
+        S[avail + c] = 0
         if S[cnt + c] >= RB[R_SET_SIZE + c] and S[cnt + c] > 0:
             S[done + c] = 1
+    for i in range(n):
+        f = S[fits + i]
+        for c in range(NC):
+            S[avail + c] += (f >> c) & 1
     for _ in range(NC):
         best_c = -1
         best_key = 1e9
@@ -896,11 +916,7 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
             if needs_prop and (ord_mask >> c) & 1 == 0:
                 continue
             need = RB[R_SET_SIZE + c] - S[cnt + c]
-            avail = 0
-            for i in range(n):
-                if S[SCRATCH3 + i] < 0 and (S[fits + i] >> c) & 1:
-                    avail += 1
-            if avail < need:
+            if S[avail + c] < need:
                 continue
             key = need - 0.01 * base_rent(RB, c, RB[R_SET_SIZE + c])
             if S[HOUSE + p * NC + c] >= 0:
@@ -920,6 +936,8 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
                     S[SCRATCH3 + i] = best_c
                     S[cnt + best_c] += 1
                     need -= 1
+                    for c in range(NC):
+                        S[avail + c] -= (f >> c) & 1
         S[done + best_c] = 1
     for i in range(n):
         if S[SCRATCH3 + i] >= 0:

@@ -51,6 +51,7 @@ from sim.deal.layout import (
     G_CURRENT,
     G_PLAYS_LEFT,
     G_RESHUFFLES,
+    G_SETS_CHANGED,
     G_STATUS,
     G_TURN,
     G_WIN_OWN_TURN,
@@ -217,6 +218,7 @@ def refresh(S, RB, p, g):
     if new != old:
         S[COMPLETE + p * NC + g] = new
         S[NCOMP + p] += new - old
+        S[G_SETS_CHANGED] = 1
 
 
 @njit(cache=True)
@@ -817,6 +819,9 @@ def steal_set(S, RB, p, t, col):
 @njit(cache=True)
 def note_sets(S, RB):
     """Count newly completed sets for each seat (the sets_made statistic)."""
+    if S[G_SETS_CHANGED] == 0:
+        return  # no flag moved since the last count
+    S[G_SETS_CHANGED] = 0
     for i in range(RB[R_PLAYERS] * NC):  # the cached COMPLETE flags against the last count
         done = S[COMPLETE + i]
         if done != S[CFLAG + i]:
