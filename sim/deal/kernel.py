@@ -27,6 +27,7 @@ from sim.deal.board import (
     n_complete,
     payable,
     rent_of,
+    seat_after,
     stealable,
 )
 from sim.deal.layout import (
@@ -593,6 +594,8 @@ def collect(S, RB, pk, pp, rng, debtor, creditor, amount, is_rent):
     # Houses last, so that a Hotel given with its House leaves first.
     m = 0
     for houses in (False, True):
+        if houses and RB[R_PAY_BUILDINGS] == 0:
+            break  # no building is a candidate
         for k in range(n):
             c = S[SCRATCH + k]
             if S[SCRATCH3 + k] != 0 and (S[WHERE + c] == BUILDING and ctype(RB, c) == T_HOUSE) == houses:
@@ -707,7 +710,7 @@ def play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
         S[G_PLAYS_LEFT] -= 1 + b
         S[stat(p, SC_RENT)] += 1
         for j in range(1, n_players):
-            q = (p + j) % n_players
+            q = seat_after(p, j, n_players)
             if typ == RENT_ANY and q != t:
                 continue
             if not blocked_by_just_say_no(S, RB, pk, pp, rng, p, q, typ, amount):
@@ -722,7 +725,7 @@ def play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_DEBT if typ == DEBT_COLLECTOR else SC_BIRTHDAY)] += 1
         for j in range(1, n_players):
-            q = (p + j) % n_players
+            q = seat_after(p, j, n_players)
             if typ == DEBT_COLLECTOR and q != t:
                 continue
             if not blocked_by_just_say_no(S, RB, pk, pp, rng, p, q, typ, amount):
@@ -836,7 +839,7 @@ def check_win(S, RB, p):
     win_on_any_turn another seat may win too (p first, then the others in turn order)."""
     n_players = RB[R_PLAYERS]
     for j in range(n_players):
-        q = (p + j) % n_players
+        q = seat_after(p, j, n_players)
         if j > 0 and RB[R_WIN_ANY_TURN] == 0:
             break
         if n_complete(S, RB, q) >= RB[R_SETS_TO_WIN]:
@@ -973,7 +976,7 @@ def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, row):
                 break
         else:
             quiet = 0
-        current = (current + 1) % n_players
+        current = seat_after(current, 1, n_players)
     w = S[G_WINNER]
     for p in range(n_players):
         S[stat(p, SC_WIN)] = 1 if p == w else 0
