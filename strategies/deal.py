@@ -38,6 +38,11 @@ from sim.deal.board import (
 )
 from sim.deal.layout import (
     BANK,
+    COLL_VER,
+    MEMO_KINDS,
+    PLACE_MEMO_COLOUR,
+    PLACE_MEMO_GAIN,
+    PLACE_MEMO_VER,
     BANK_VAL,
     BUILDING,
     G_PLAYS_LEFT,
@@ -226,6 +231,25 @@ def best_colour(S, RB, pp, p, card):
 
 
 @njit(cache=True)
+def placing_option(S, RB, pp, p, card):
+    """best_colour, remembered per card name while seat p's collection is unchanged (COLL_VER):
+    it reads nothing else that changes during a game, and only the card's name."""
+    kind = RB[R_CARD_KIND + card]
+    if kind >= MEMO_KINDS:
+        return best_colour(S, RB, pp, p, card)
+    i = p * MEMO_KINDS + kind
+    stamp = S[COLL_VER + p] + 1
+    gains = S.view(np.float64)
+    if S[PLACE_MEMO_VER + i] == stamp:
+        return int(S[PLACE_MEMO_COLOUR + i]), gains[PLACE_MEMO_GAIN // 2 + i]
+    c, g = best_colour(S, RB, pp, p, card)
+    S[PLACE_MEMO_VER + i] = stamp
+    S[PLACE_MEMO_COLOUR + i] = c
+    gains[PLACE_MEMO_GAIN // 2 + i] = g
+    return c, g
+
+
+@njit(cache=True)
 def holding_value(S, RB, pp, p, card):
     """What seat p loses if this property card (in its collection) leaves."""
     g = S[GROUP + card]
@@ -357,7 +381,7 @@ def steal_option(S, RB, pp, p, card, forced):
                     seen |= 1 << kind
                 if forced and S[GROUP + give] == g and g < NC and can_take(RB, theirs, g):
                     continue  # swapping within one colour gains little
-                _, gain = best_colour(S, RB, pp, p, theirs)
+                _, gain = placing_option(S, RB, pp, p, theirs)
                 gain += 0.5 * w * holding_value(S, RB, pp, t, theirs)
                 score = pp[p, P_STEAL_W] * (gain - give_cost)
                 if score > best[0]:
@@ -413,7 +437,7 @@ def choose_play(pk, pp, p, S, RB, rng):
             continue
         t = ctype(RB, card)
         if t == PROPERTY or t == WILD or t == WILD_ANY:
-            c, g = best_colour(S, RB, pp, p, card)
+            c, g = placing_option(S, RB, pp, p, card)
             if c >= 0 and g > best_s:
                 best_s = g
                 best = (k, M_PLACE, int(c), 0, 0)

@@ -31,11 +31,13 @@ from sim.deal.board import (
     stealable,
 )
 from sim.deal.layout import (
+    ANY_WILDS,
     BANK,
     BANK_,
     BANK_N,
     BANK_VAL,
     BUILDING,
+    BUILDINGS,
     ARRANGED_VER,
     CFLAG,
     COLL_VER,
@@ -272,6 +274,8 @@ def take_out(S, RB, c):
         S[PAYV + p] -= cvalue(RB, c)
         if ctype(RB, c) == PROPERTY:
             S[GRP_ORD + gidx] -= 1
+        elif ctype(RB, c) == WILD_ANY:
+            S[ANY_WILDS + p] -= 1
         S[COLL_VER + p] += 1
         refresh(S, RB, p, g)
     elif w == BUILDING:
@@ -279,6 +283,7 @@ def take_out(S, RB, c):
         col = S[GROUP + c]
         if RB[R_PAY_BUILDINGS] == 1:
             S[PAYV + p] -= cvalue(RB, c)
+        S[BUILDINGS + p] -= 1
         S[COLL_VER + p] += 1
         if ctype(RB, c) == T_HOUSE:
             S[HOUSE + p * NC + col] = -1
@@ -323,6 +328,8 @@ def to_group(S, RB, p, g, c):
     S[PAYV + p] += cvalue(RB, c)
     if ctype(RB, c) == PROPERTY:
         S[GRP_ORD + gidx] += 1
+    elif ctype(RB, c) == WILD_ANY:
+        S[ANY_WILDS + p] += 1
     S[COLL_VER + p] += 1
     S[WHERE + c] = PROP
     S[OWNER + c] = p
@@ -376,6 +383,7 @@ def to_building(S, RB, p, col, c):
         S[HOTEL + p * NC + col] = c
     if RB[R_PAY_BUILDINGS] == 1:
         S[PAYV + p] += cvalue(RB, c)
+    S[BUILDINGS + p] += 1
     S[COLL_VER + p] += 1
     S[WHERE + c] = BUILDING
     S[OWNER + c] = p
@@ -439,6 +447,9 @@ def repair(S, RB, p, own_turn):
     collection is as it was when the last repair found nothing to do."""
     ver = S[COLL_VER + p]
     if S[REPAIRED_VER + p] == ver:
+        return
+    if S[ANY_WILDS + p] == 0 and S[BUILDINGS + p] == 0:
+        S[REPAIRED_VER + p] = ver  # only any-colour wilds and buildings ever need a repair
         return
     for c in range(NC):
         gidx = p * NG + c
@@ -1083,6 +1094,17 @@ def check_invariants(S, RB):
                 return ERR_GROUP
         if n_comp != S[NCOMP + p] or compute_payable(S, RB, p) != S[PAYV + p]:
             return ERR_GROUP
+        any_wilds = 0
+        for g in range(NG):
+            for k in range(S[GRP_N + p * NG + g]):
+                any_wilds += ctype(RB, S[GRP + (p * NG + g) * MAX_GROUP + k]) == WILD_ANY
+        if any_wilds != S[ANY_WILDS + p]:
+            return ERR_GROUP
+        buildings = 0
+        for c in range(NC):
+            buildings += (S[HOUSE + p * NC + c] >= 0) + (S[HOTEL + p * NC + c] >= 0)
+        if buildings != S[BUILDINGS + p]:
+            return ERR_BUILDING
         paid += S[stat(p, SC_PAID)]
         collected += S[stat(p, SC_COLLECTED)]
     if counted != n_cards:

@@ -100,8 +100,10 @@ PAYV = NCOMP + MAX_PLAYERS  # [p]: what p could pay with (bank, properties, buil
 COLL_VER = PAYV + MAX_PLAYERS  # [p]
 ARRANGED_VER = COLL_VER + MAX_PLAYERS  # [p], -1 when unknown
 REPAIRED_VER = ARRANGED_VER + MAX_PLAYERS  # [p]: the same for kernel.repair finding nothing to do
+ANY_WILDS = REPAIRED_VER + MAX_PLAYERS  # [p]: any-colour wilds in p's collection
+BUILDINGS = ANY_WILDS + MAX_PLAYERS  # [p]: Houses and Hotels on p's sets
 # scalars
-G_CURRENT = REPAIRED_VER + MAX_PLAYERS
+G_CURRENT = BUILDINGS + MAX_PLAYERS
 G_PLAYS_LEFT = G_CURRENT + 1
 G_WINNER = G_PLAYS_LEFT + 1  # -1 until someone wins
 G_WIN_OWN_TURN = G_WINNER + 1
@@ -116,7 +118,14 @@ SCRATCH2 = SCRATCH + MAX_SCRATCH
 SCRATCH3 = SCRATCH2 + MAX_SCRATCH
 SCRATCH4 = SCRATCH3 + MAX_SCRATCH
 SCRATCH5 = SCRATCH4 + MAX_SCRATCH
-STATE_SIZE = SCRATCH5 + MAX_SCRATCH
+# What placing a card of each name would gain seat p (strategies/deal.py placing_option),
+# remembered while p's collection is unchanged: [p * MEMO_KINDS + kind] for names numbered
+# below MEMO_KINDS. The gains are float64, stored two int32 slots each (S viewed as float64).
+MEMO_KINDS = 64
+PLACE_MEMO_VER = SCRATCH5 + MAX_SCRATCH  # COLL_VER[p] + 1 when remembered; 0: nothing yet
+PLACE_MEMO_COLOUR = PLACE_MEMO_VER + MAX_PLAYERS * MEMO_KINDS
+PLACE_MEMO_GAIN = (PLACE_MEMO_COLOUR + MAX_PLAYERS * MEMO_KINDS + 1) // 2 * 2  # even: float64 aligned
+STATE_SIZE = PLACE_MEMO_GAIN + 2 * MAX_PLAYERS * MEMO_KINDS
 
 # ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------
 (
