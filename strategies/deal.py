@@ -80,7 +80,9 @@ from sim.deal.layout import (
     SCRATCH4,
     SCRATCH5,
     WHERE,
+    load_float,
     rng_policy,
+    store_float,
 )
 from sim.deal.rules import (
     BIRTHDAY,
@@ -239,13 +241,12 @@ def placing_option(S, RB, pp, p, card):
         return best_colour(S, RB, pp, p, card)
     i = p * MEMO_KINDS + kind
     stamp = S[COLL_VER + p] + 1
-    gains = S.view(np.float64)
     if S[PLACE_MEMO_VER + i] == stamp:
-        return int(S[PLACE_MEMO_COLOUR + i]), gains[PLACE_MEMO_GAIN // 2 + i]
+        return int(S[PLACE_MEMO_COLOUR + i]), load_float(S, PLACE_MEMO_GAIN + 2 * i)
     c, g = best_colour(S, RB, pp, p, card)
     S[PLACE_MEMO_VER + i] = stamp
     S[PLACE_MEMO_COLOUR + i] = c
-    gains[PLACE_MEMO_GAIN // 2 + i] = g
+    store_float(S, PLACE_MEMO_GAIN + 2 * i, g)
     return c, g
 
 
@@ -924,7 +925,6 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
         return 0
     cnt = SCRATCH  # S[SCRATCH + c]: cards per colour as planned
     done = SCRATCH + NC  # S[done + c]: colour complete as planned
-    avail = SCRATCH + 2 * NC  # S[avail + c]: wilds not yet planned that may stand in colour c
     fits = SCRATCH4  # S[fits + i]: bit c set when wild i may stand in colour c; ANY_BIT: any-colour
     ord_mask = 0  # colours with an ordinary property (where an any-colour wild may stand)
     n = 0
@@ -951,13 +951,8 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
         return 0
     needs_prop = RB[R_NEEDS_PROPERTY] == 1
     for c in range(NC):
-        S[avail + c] = 0
         if S[cnt + c] >= RB[R_SET_SIZE + c] and S[cnt + c] > 0:
             S[done + c] = 1
-    for i in range(n):
-        f = S[fits + i]
-        for c in range(NC):
-            S[avail + c] += (f >> c) & 1
     for _ in range(NC):
         best_c = -1
         best_key = 1e9
@@ -967,7 +962,10 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
             if needs_prop and (ord_mask >> c) & 1 == 0:
                 continue
             need = RB[R_SET_SIZE + c] - S[cnt + c]
-            if S[avail + c] < need:
+            avail = 0
+            for i in range(n):  # unplanned (S[SCRATCH3 + i] is -1) and fits colour c; no branch
+                avail += (S[SCRATCH3 + i] >> 31) & (S[fits + i] >> c) & 1
+            if avail < need:
                 continue
             key = need - 0.01 * base_rent(RB, c, RB[R_SET_SIZE + c])
             if S[HOUSE + p * NC + c] >= 0:
@@ -987,8 +985,6 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
                     S[SCRATCH3 + i] = best_c
                     S[cnt + best_c] += 1
                     need -= 1
-                    for c in range(NC):
-                        S[avail + c] -= (f >> c) & 1
         S[done + best_c] = 1
     for i in range(n):
         if S[SCRATCH3 + i] >= 0:

@@ -14,7 +14,10 @@ any-colour wilds that have no ordinary property to stand with (they wait there u
 comes; they count for nothing).
 """
 
-from numba import njit
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 MAX_PLAYERS = 5
 MAX_CARDS = 160  # cards in a game, shared deck plus every seat's extra cards
@@ -120,7 +123,8 @@ SCRATCH4 = SCRATCH3 + MAX_SCRATCH
 SCRATCH5 = SCRATCH4 + MAX_SCRATCH
 # What placing a card of each name would gain seat p (strategies/deal.py placing_option),
 # remembered while p's collection is unchanged: [p * MEMO_KINDS + kind] for names numbered
-# below MEMO_KINDS. The gains are float64, stored two int32 slots each (S viewed as float64).
+# below MEMO_KINDS. The gains are float64 in two int32 slots each, low half first (so
+# ``S.view(np.float64)[PLACE_MEMO_GAIN // 2 + i]`` reads gain i; see store_float).
 MEMO_KINDS = 64
 PLACE_MEMO_VER = SCRATCH5 + MAX_SCRATCH  # COLL_VER[p] + 1 when remembered; 0: nothing yet
 PLACE_MEMO_COLOUR = PLACE_MEMO_VER + MAX_PLAYERS * MEMO_KINDS
@@ -203,3 +207,37 @@ def rng_policy(p):
 
 
 RNG_SIZE = 4 * N_STREAMS
+
+
+@intrinsic
+def _float_bits(typingctx, x):
+    """The 64 bits of a float64 as an int64."""
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return types.int64(types.float64), codegen
+
+
+@intrinsic
+def _bits_float(typingctx, x):
+    """The float64 with these 64 bits."""
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return types.float64(types.int64), codegen
+
+
+@njit(cache=True)
+def store_float(S, at, x):
+    """Keep float64 x in S[at] (low 32 bits) and S[at + 1] (high 32 bits)."""
+    bits = _float_bits(x)
+    S[at] = bits & 0xFFFFFFFF
+    S[at + 1] = bits >> 32
+
+
+@njit(cache=True)
+def load_float(S, at):
+    """The float64 that store_float kept at S[at]."""
+    return _bits_float((np.int64(S[at + 1]) << 32) | (np.int64(S[at]) & 0xFFFFFFFF))
