@@ -237,16 +237,21 @@ def placing_option(S, RB, pp, p, card):
     """best_colour, remembered per card name while seat p's collection is unchanged (COLL_VER):
     it reads nothing else that changes during a game, and only the card's name."""
     kind = RB[R_CARD_KIND + card]
-    if kind >= MEMO_KINDS:
-        return best_colour(S, RB, pp, p, card)
     i = p * MEMO_KINDS + kind
-    stamp = S[COLL_VER + p] + 1
-    if S[PLACE_MEMO_VER + i] == stamp:
+    if kind < MEMO_KINDS and S[PLACE_MEMO_VER + i] == S[COLL_VER + p] + 1:
         return int(S[PLACE_MEMO_COLOUR + i]), load_float(S, PLACE_MEMO_GAIN + 2 * i)
+    return remember_placing(S, RB, pp, p, card, i if kind < MEMO_KINDS else -1)
+
+
+@njit(cache=True)
+def remember_placing(S, RB, pp, p, card, i):
+    """best_colour, kept in memo slot i (none when i < 0): placing_option's slow path, a
+    function of its own so that the lookup stays small enough to be inlined."""
     c, g = best_colour(S, RB, pp, p, card)
-    S[PLACE_MEMO_VER + i] = stamp
-    S[PLACE_MEMO_COLOUR + i] = c
-    store_float(S, PLACE_MEMO_GAIN + 2 * i, g)
+    if i >= 0:
+        S[PLACE_MEMO_VER + i] = S[COLL_VER + p] + 1
+        S[PLACE_MEMO_COLOUR + i] = c
+        store_float(S, PLACE_MEMO_GAIN + 2 * i, g)
     return c, g
 
 

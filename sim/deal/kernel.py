@@ -835,8 +835,6 @@ def steal_set(S, RB, p, t, col):
 @njit(cache=True)
 def note_sets(S, RB):
     """Count newly completed sets for each seat (the sets_made statistic)."""
-    if S[G_SETS_CHANGED] == 0:
-        return  # no flag moved since the last count
     S[G_SETS_CHANGED] = 0
     for i in range(RB[R_PLAYERS] * NC):  # the cached COMPLETE flags against the last count
         done = S[COMPLETE + i]
@@ -863,7 +861,8 @@ def check_win(S, RB, p):
 
 @njit(cache=True)
 def after_play(S, RB, p, check):
-    note_sets(S, RB)
+    if S[G_SETS_CHANGED] == 1:  # else no complete flag moved since the last count
+        note_sets(S, RB)
     if S[G_STATUS] == OK and check:
         S[G_STATUS] = check_invariants(S, RB)
     if S[G_STATUS] == OK:
