@@ -34,8 +34,15 @@ from sim.deal.board import (
     n_complete,
     payable,
     rent_of,
+    seat_after,
 )
 from sim.deal.layout import (
+    BANK,
+    COLL_VER,
+    MEMO_KINDS,
+    PLACE_MEMO_COLOUR,
+    PLACE_MEMO_GAIN,
+    PLACE_MEMO_VER,
     BANK_VAL,
     BUILDING,
     G_PLAYS_LEFT,
@@ -62,6 +69,7 @@ from sim.deal.layout import (
     R_HOUSE_RENT,
     R_MAX_DOUBLES,
     R_NEEDS_PROPERTY,
+    R_PAY_BUILDINGS,
     R_PLAYERS,
     R_PLAYS,
     R_SET_SIZE,
@@ -72,7 +80,9 @@ from sim.deal.layout import (
     SCRATCH4,
     SCRATCH5,
     WHERE,
+    load_float,
     rng_policy,
+    store_float,
 )
 from sim.deal.rules import (
     BIRTHDAY,
@@ -223,6 +233,29 @@ def best_colour(S, RB, pp, p, card):
 
 
 @njit(cache=True)
+def placing_option(S, RB, pp, p, card):
+    """best_colour, remembered per card name while seat p's collection is unchanged (COLL_VER):
+    it reads nothing else that changes during a game, and only the card's name."""
+    kind = RB[R_CARD_KIND + card]
+    i = p * MEMO_KINDS + kind
+    if kind < MEMO_KINDS and S[PLACE_MEMO_VER + i] == S[COLL_VER + p] + 1:
+        return int(S[PLACE_MEMO_COLOUR + i]), load_float(S, PLACE_MEMO_GAIN + 2 * i)
+    return remember_placing(S, RB, pp, p, card, i if kind < MEMO_KINDS else -1)
+
+
+@njit(cache=True)
+def remember_placing(S, RB, pp, p, card, i):
+    """best_colour, kept in memo slot i (none when i < 0): placing_option's slow path, a
+    function of its own so that the lookup stays small enough to be inlined."""
+    c, g = best_colour(S, RB, pp, p, card)
+    if i >= 0:
+        S[PLACE_MEMO_VER + i] = S[COLL_VER + p] + 1
+        S[PLACE_MEMO_COLOUR + i] = c
+        store_float(S, PLACE_MEMO_GAIN + 2 * i, g)
+    return c, g
+
+
+@njit(cache=True)
 def holding_value(S, RB, pp, p, card):
     """What seat p loses if this property card (in its collection) leaves."""
     g = S[GROUP + card]
@@ -264,7 +297,7 @@ def charge_total(S, RB, p, amount, single):
     best_t = -1
     best_v = -1.0
     for j in range(1, n_players):
-        q = (p + j) % n_players
+        q = seat_after(p, j, n_players)
         v = float(min(amount, payable(S, RB, q)))
         total += v
         # ties go to the opponent with more complete sets
@@ -337,24 +370,24 @@ def steal_option(S, RB, pp, p, card, forced):
         if give < 0:
             return best
     for j in range(1, n_players):
-        t = (p + j) % n_players
+        t = seat_after(p, j, n_players)
         w = threat(S, RB, pp, p, t)
         for g in range(NG):
             if is_complete(S, RB, t, g):
                 continue
-            prop_gain = 0.0  # best_colour of an ordinary property of colour g, once computed
-            have_prop_gain = False
+            # Cards of one name in one group score alike and ties keep the first: score each
+            # name once per group (bit `kind` of `seen`).
+            seen = 0
             for k in range(S[GRP_N + t * NG + g]):
                 theirs = S[GRP + (t * NG + g) * MAX_GROUP + k]
+                kind = RB[R_CARD_KIND + theirs]
+                if kind < 62:
+                    if (seen >> kind) & 1:
+                        continue
+                    seen |= 1 << kind
                 if forced and S[GROUP + give] == g and g < NC and can_take(RB, theirs, g):
                     continue  # swapping within one colour gains little
-                if ctype(RB, theirs) == PROPERTY:
-                    if not have_prop_gain:
-                        _, prop_gain = best_colour(S, RB, pp, p, theirs)
-                        have_prop_gain = True
-                    gain = prop_gain
-                else:
-                    _, gain = best_colour(S, RB, pp, p, theirs)
+                _, gain = placing_option(S, RB, pp, p, theirs)
                 gain += 0.5 * w * holding_value(S, RB, pp, t, theirs)
                 score = pp[p, P_STEAL_W] * (gain - give_cost)
                 if score > best[0]:
@@ -369,7 +402,7 @@ def breaker_option(S, RB, pp, p):
     best = (-1.0, -1, -1)
     mine = n_complete(S, RB, p)
     for j in range(1, n_players):
-        t = (p + j) % n_players
+        t = seat_after(p, j, n_players)
         for c in range(NC):
             if not is_complete(S, RB, t, c):
                 continue
@@ -397,13 +430,20 @@ def choose_play(pk, pp, p, S, RB, rng):
     n_players = RB[R_PLAYERS]
     best_s = 0.0
     best = (-1, 0, 0, 0, 0)
+    seen = 0  # bit `kind` set once a card of that kind was scored
     for k in range(S[HAND_N + p]):
         card = S[HAND_ + p * MAX_HAND + k]
-        if same_kind_earlier(S, RB, p, k):
-            continue  # scores exactly as that card did, and ties keep the earlier card
+        # A later copy of a card name scores exactly as the first did, and ties keep the first.
+        kind = RB[R_CARD_KIND + card]
+        if kind < 62:
+            if (seen >> kind) & 1:
+                continue
+            seen |= 1 << kind
+        elif same_kind_earlier(S, RB, p, k):
+            continue
         t = ctype(RB, card)
         if t == PROPERTY or t == WILD or t == WILD_ANY:
-            c, g = best_colour(S, RB, pp, p, card)
+            c, g = placing_option(S, RB, pp, p, card)
             if c >= 0 and g > best_s:
                 best_s = g
                 best = (k, M_PLACE, int(c), 0, 0)
@@ -472,14 +512,14 @@ def random_target(S, RB, p, rng, need_stealable, need_complete):
     n_players = RB[R_PLAYERS]
     n = 0
     for j in range(1, n_players):
-        q = (p + j) % n_players
+        q = seat_after(p, j, n_players)
         if opponent_ok(S, RB, q, need_stealable, need_complete):
             n += 1
     if n == 0:
         return -1
     pick = randint(rng, rng_policy(p), n)
     for j in range(1, n_players):
-        q = (p + j) % n_players
+        q = seat_after(p, j, n_players)
         if opponent_ok(S, RB, q, need_stealable, need_complete):
             if pick == 0:
                 return q
@@ -578,7 +618,7 @@ def action_legal(S, RB, p, card):
 def random_target_exists(S, RB, p, need_stealable, need_complete):
     n_players = RB[R_PLAYERS]
     for j in range(1, n_players):
-        if opponent_ok(S, RB, (p + j) % n_players, need_stealable, need_complete):
+        if opponent_ok(S, RB, seat_after(p, j, n_players), need_stealable, need_complete):
             return True
     return False
 
@@ -635,7 +675,7 @@ def random_play(pp, p, S, RB, rng):
         return (k, M_PLACE, int(random_colour(S, RB, p, rng, card, True)), 0, 0)
     t = ctype(RB, card)
     n_players = RB[R_PLAYERS]
-    other = (p + 1 + randint(rng, o, n_players - 1)) % n_players
+    other = seat_after(p, 1 + randint(rng, o, n_players - 1), n_players)
     if t == RENT or t == RENT_ANY:
         c = random_colour(S, RB, p, rng, card, False)
         max_d = min(RB[R_MAX_DOUBLES], n_in_hand(S, RB, p, DOUBLE_RENT), S[G_PLAYS_LEFT] - 1)
@@ -718,6 +758,19 @@ def pay_cost(S, RB, pp, p, card):
     return float(v)
 
 
+NO_COST = -(1 << 31)  # S[SCRATCH4 + k] of a payment candidate whose cost is not computed yet
+
+
+@njit(cache=True)
+def swap_cost(S, RB, pp, p, k):
+    """1000 x the cost of payment candidate k, computed on first use."""
+    c = S[SCRATCH4 + k]
+    if c == NO_COST:
+        c = int(1000.0 * pay_cost(S, RB, pp, p, S[SCRATCH + k]))
+        S[SCRATCH4 + k] = c
+    return c
+
+
 @njit(cache=True)
 def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
     """Seat p pays `amount` with some of the n candidate cards at S[SCRATCH:]: set
@@ -740,20 +793,34 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
             S[SCRATCH2 + j] = tmp
     else:
         # Each card's cost, computed once: S[SCRATCH4 + k] = 1000 x cost (an int32 buffer).
-        for k in range(n):
-            S[SCRATCH4 + k] = int(1000.0 * pay_cost(S, RB, pp, p, S[SCRATCH + k]))
-        for i in range(1, n):  # insertion sort by cost per M (cross-multiplied: no divisions)
-            x = S[SCRATCH2 + i]
-            cx = S[SCRATCH4 + x]
-            vx = max(S[val + x], 1)
-            j = i - 1
-            while j >= 0:
-                y = S[SCRATCH2 + j]
-                if S[SCRATCH4 + y] * vx <= cx * max(S[val + y], 1):
-                    break
-                S[SCRATCH2 + j + 1] = y
-                j -= 1
-            S[SCRATCH2 + j + 1] = x
+        # The bank cards come first and each costs exactly its value (1000 per M for all), so
+        # the stable sort below leaves that prefix as it is and starts after it.
+        n_bank = 0
+        bank_total = 0
+        while n_bank < n and S[WHERE + S[SCRATCH + n_bank]] == BANK:
+            S[SCRATCH4 + n_bank] = 1000 * S[val + n_bank]
+            bank_total += S[val + n_bank]
+            n_bank += 1
+        if bank_total >= amount:
+            # Paid from the bank alone: the order of the other cards is never read, and their
+            # costs only when a swap asks (swap_cost).
+            for k in range(n_bank, n):
+                S[SCRATCH4 + k] = NO_COST
+        else:
+            for k in range(n_bank, n):
+                S[SCRATCH4 + k] = int(1000.0 * pay_cost(S, RB, pp, p, S[SCRATCH + k]))
+            for i in range(max(n_bank, 1), n):  # insertion sort by cost per M (cross-multiplied: no divisions)
+                x = S[SCRATCH2 + i]
+                cx = S[SCRATCH4 + x]
+                vx = max(S[val + x], 1)
+                j = i - 1
+                while j >= 0:
+                    y = S[SCRATCH2 + j]
+                    if S[SCRATCH4 + y] * vx <= cx * max(S[val + y], 1):
+                        break
+                    S[SCRATCH2 + j + 1] = y
+                    j -= 1
+                S[SCRATCH2 + j + 1] = x
     paid = 0
     for i in range(n):
         if paid >= amount:
@@ -762,7 +829,8 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
         S[SCRATCH3 + k] = 1
         paid += S[val + k]
     if pk[p] == RANDOM:
-        hotels_with_houses(S, RB, p, n)
+        if RB[R_PAY_BUILDINGS] == 1:
+            hotels_with_houses(S, RB, p, n)
         return
     # Take back cards not needed, the most valuable to keep first.
     for i in range(n - 1, -1, -1):
@@ -787,7 +855,7 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
                 vj = S[val + j]
                 save = vi - vj
                 if vj < vi and save <= limit and save > best_save:
-                    if S[SCRATCH4 + j] <= ci:
+                    if swap_cost(S, RB, pp, p, j) <= ci:
                         best_i = i
                         best_j = j
                         best_save = save
@@ -796,7 +864,8 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
         if best_i >= 0:
             S[SCRATCH3 + best_i] = 0
             S[SCRATCH3 + best_j] = 1
-    hotels_with_houses(S, RB, p, n)
+    if RB[R_PAY_BUILDINGS] == 1:  # else no building is a candidate
+        hotels_with_houses(S, RB, p, n)
 
 
 @njit(cache=True)
@@ -870,6 +939,8 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
         if S[cnt + c] > 0:
             ord_mask |= 1 << c
     for g in range(NG):
+        if S[GRP_N + p * NG + g] == S[GRP_ORD + p * NG + g]:
+            continue  # no wild in this group
         for k in range(S[GRP_N + p * NG + g]):
             card = S[GRP + (p * NG + g) * MAX_GROUP + k]
             t = ctype(RB, card)
@@ -897,9 +968,8 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
                 continue
             need = RB[R_SET_SIZE + c] - S[cnt + c]
             avail = 0
-            for i in range(n):
-                if S[SCRATCH3 + i] < 0 and (S[fits + i] >> c) & 1:
-                    avail += 1
+            for i in range(n):  # unplanned (S[SCRATCH3 + i] is -1) and fits colour c; no branch
+                avail += (S[SCRATCH3 + i] >> 31) & (S[fits + i] >> c) & 1
             if avail < need:
                 continue
             key = need - 0.01 * base_rent(RB, c, RB[R_SET_SIZE + c])

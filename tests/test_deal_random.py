@@ -217,14 +217,17 @@ def test_extra_just_say_no_cards_help_their_seat():
     "house",
     [{}, {"broken_set_buildings": "any_turn", "pay_with_buildings": True, "complete_needs_property": False}],
 )
-def test_skipped_arrangements_and_repairs_would_change_nothing(house):
+def test_skipped_work_would_change_nothing(house):
     # The kernel skips planning a seat's wilds, and repairing its collection, while the seat's
-    # collection is unchanged since a pass that changed nothing. At every turn's end, a fresh
-    # pass for each seat so marked must indeed change nothing.
-    from strategies.deal import plan_arrangement
+    # collection is unchanged since a pass that changed nothing; the bots remember what placing
+    # each card name would gain while the collection is unchanged. At every turn's end, a fresh
+    # pass for each seat so marked must indeed change nothing, and every remembered gain must
+    # equal a fresh best_colour.
+    from strategies.deal import best_colour, plan_arrangement
 
     rules = DealRules().replace(**house)
     checked = 0
+    remembered = 0
     for seed in range(12):
         t = Table(["smart", "set_builder", "aggressive", "banker"], rules=rules, seed=seed)
         S, RB = t.S, t.RB
@@ -244,6 +247,13 @@ def test_skipped_arrangements_and_repairs_would_change_nothing(house):
                     kernel.repair(S, RB, p, turn % t.n == p)
                     np.testing.assert_array_equal(S, before)
                     checked += 1
+                gains = S.view(np.float64)
+                for card in range(len(t.names)):
+                    i = p * L.MEMO_KINDS + RB[L.R_CARD_KIND + card]
+                    if RB[L.R_CARD_TYPE + card] in (PROPERTY, WILD, WILD_ANY) and S[L.PLACE_MEMO_VER + i] == S[L.COLL_VER + p] + 1:
+                        c, g = best_colour(S, RB, t.pp, p, card)
+                        assert (S[L.PLACE_MEMO_COLOUR + i], gains[L.PLACE_MEMO_GAIN // 2 + i]) == (c, g)
+                        remembered += 1
             if t.winner >= 0:
                 break
-    assert checked > 500
+    assert checked > 500 and remembered > 500

@@ -214,5 +214,13 @@ def can_build(S, RB, p, c, hotel):
 
 
 @njit(cache=True)
+def seat_after(p, j, n_players):
+    """The seat j places after seat p in turn order (0 <= j < n_players): (p + j) % n_players
+    without a division."""
+    q = p + j
+    return q - n_players if q >= n_players else q
+
+
+@njit(cache=True)
 def n_players(RB):
     return RB[R_PLAYERS]

@@ -14,7 +14,10 @@ any-colour wilds that have no ordinary property to stand with (they wait there u
 comes; they count for nothing).
 """
 
-from numba import njit
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 MAX_PLAYERS = 5
 MAX_CARDS = 160  # cards in a game, shared deck plus every seat's extra cards
@@ -100,22 +103,33 @@ PAYV = NCOMP + MAX_PLAYERS  # [p]: what p could pay with (bank, properties, buil
 COLL_VER = PAYV + MAX_PLAYERS  # [p]
 ARRANGED_VER = COLL_VER + MAX_PLAYERS  # [p], -1 when unknown
 REPAIRED_VER = ARRANGED_VER + MAX_PLAYERS  # [p]: the same for kernel.repair finding nothing to do
+ANY_WILDS = REPAIRED_VER + MAX_PLAYERS  # [p]: any-colour wilds in p's collection
+BUILDINGS = ANY_WILDS + MAX_PLAYERS  # [p]: Houses and Hotels on p's sets
 # scalars
-G_CURRENT = REPAIRED_VER + MAX_PLAYERS
+G_CURRENT = BUILDINGS + MAX_PLAYERS
 G_PLAYS_LEFT = G_CURRENT + 1
 G_WINNER = G_PLAYS_LEFT + 1  # -1 until someone wins
 G_WIN_OWN_TURN = G_WINNER + 1
 G_STATUS = G_WIN_OWN_TURN + 1
 G_RESHUFFLES = G_STATUS + 1
 G_TURN = G_RESHUFFLES + 1  # turns played so far
-STATS = G_TURN + 1  # [p * N_SEAT_COLS + col]
+G_SETS_CHANGED = G_TURN + 1  # 1 when a COMPLETE flag changed since note_sets last looked
+STATS = G_SETS_CHANGED + 1  # [p * N_SEAT_COLS + col]
 N_SEAT_COLS = 29
 SCRATCH = STATS + MAX_PLAYERS * N_SEAT_COLS  # policy scratch (payment candidates, plans)
 SCRATCH2 = SCRATCH + MAX_SCRATCH
 SCRATCH3 = SCRATCH2 + MAX_SCRATCH
 SCRATCH4 = SCRATCH3 + MAX_SCRATCH
 SCRATCH5 = SCRATCH4 + MAX_SCRATCH
-STATE_SIZE = SCRATCH5 + MAX_SCRATCH
+# What placing a card of each name would gain seat p (strategies/deal.py placing_option),
+# remembered while p's collection is unchanged: [p * MEMO_KINDS + kind] for names numbered
+# below MEMO_KINDS. The gains are float64 in two int32 slots each, low half first (so
+# ``S.view(np.float64)[PLACE_MEMO_GAIN // 2 + i]`` reads gain i; see store_float).
+MEMO_KINDS = 64
+PLACE_MEMO_VER = SCRATCH5 + MAX_SCRATCH  # COLL_VER[p] + 1 when remembered; 0: nothing yet
+PLACE_MEMO_COLOUR = PLACE_MEMO_VER + MAX_PLAYERS * MEMO_KINDS
+PLACE_MEMO_GAIN = (PLACE_MEMO_COLOUR + MAX_PLAYERS * MEMO_KINDS + 1) // 2 * 2  # even: float64 aligned
+STATE_SIZE = PLACE_MEMO_GAIN + 2 * MAX_PLAYERS * MEMO_KINDS
 
 # ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------
 (
@@ -193,3 +207,37 @@ def rng_policy(p):
 
 
 RNG_SIZE = 4 * N_STREAMS
+
+
+@intrinsic
+def _float_bits(typingctx, x):
+    """The 64 bits of a float64 as an int64."""
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return types.int64(types.float64), codegen
+
+
+@intrinsic
+def _bits_float(typingctx, x):
+    """The float64 with these 64 bits."""
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return types.float64(types.int64), codegen
+
+
+@njit(cache=True)
+def store_float(S, at, x):
+    """Keep float64 x in S[at] (low 32 bits) and S[at + 1] (high 32 bits)."""
+    bits = _float_bits(x)
+    S[at] = bits & 0xFFFFFFFF
+    S[at + 1] = bits >> 32
+
+
+@njit(cache=True)
+def load_float(S, at):
+    """The float64 that store_float kept at S[at]."""
+    return _bits_float((np.int64(S[at + 1]) << 32) | (np.int64(S[at]) & 0xFFFFFFFF))
