@@ -49,6 +49,7 @@ from sim.classic.layout import (
     LEVEL,
     MAX_PLAYERS,
     MEMO_CASH,
+    MEMO_EXACT,
     MEMO_RENT,
     MORT,
     MORT_N,
@@ -56,6 +57,7 @@ from sim.classic.layout import (
     N_LEVELS,
     N_SQ,
     OWNER,
+    P_BOARD,
     R_EVEN_BUILD,
     R_GROUP_SIZE,
     R_GROUP_STREETS,
@@ -204,10 +206,23 @@ def opponent_levels(S, RB, p):
 
 
 @njit_no_refcount
+def opponents_board(S, RB, p):
+    """Changes whenever an opponent's deeds, buildings or mortgages change: the sum of their
+    P_BOARD counters (which only grow)."""
+    v = 0
+    for q in range(RB[R_PLAYERS]):
+        if q != p:
+            v += S[P_BOARD + q]
+    return v
+
+
+@njit_no_refcount
 def max_opponent_rent(S, RB, p):
-    """The highest street rent an opponent's square charges now (remembered until the board
-    changes: the strong bot's reserve asks for it at every decision)."""
-    if S[RENT_BOARD + p] == S[G_BOARD]:
+    """The highest street rent an opponent's square charges now (remembered until an
+    opponent's deeds or buildings change: the strong bot's reserve asks for it at every
+    decision)."""
+    key = opponents_board(S, RB, p)
+    if S[RENT_BOARD + p] == key:
         return S[RENT_MAX + p]
     best = 0
     for sq in range(N_SQ):
@@ -218,7 +233,7 @@ def max_opponent_rent(S, RB, p):
             if lv == 0 and has_group(S, RB, o, RB[R_SQ_GROUP + sq]):
                 r *= 2
             best = max(best, r)
-    S[RENT_BOARD + p] = S[G_BOARD]
+    S[RENT_BOARD + p] = key
     S[RENT_MAX + p] = best
     return best
 
@@ -471,6 +486,16 @@ def choose_funding(pk, pp, pt, p, S, RB, rng):
     (after the reserve) does not cover its next house."""
     if pp[p, 10] < 0.5 or pk[p] == RANDOM:
         return -1
+    need = funding_need(pp, p, S, RB)
+    if need == 0 or S[CASH + p] - reserve(pk, pp, p, S, RB) >= need:
+        return -1
+    return cheapest_funding_deed(S, RB, p)
+
+
+@njit_no_refcount
+def funding_need(pp, p, S, RB):
+    """The price of the cheapest next house on p's whole colour groups (without mortgages)
+    still below build_to, while the bank has houses; 0 when there is none."""
     need = 0
     for g in range(N_GROUPS):
         if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
@@ -484,8 +509,12 @@ def choose_funding(pk, pp, pt, p, S, RB, rng):
                 cost = RB[R_SQ_HOUSE + group_sq(RB, g, 0)]
                 if need == 0 or cost < need:
                     need = cost
-    if need == 0 or S[CASH + p] - reserve(pk, pp, p, S, RB) >= need:
-        return -1
+    return need
+
+
+@njit_no_refcount
+def cheapest_funding_deed(S, RB, p):
+    """The cheapest deed p may mortgage outside its whole colour groups, or -1."""
     best = -1
     best_price = 1 << 30
     for sq in range(N_SQ):
@@ -854,10 +883,15 @@ def action_cash(pk, pp, p, S, RB):
 @njit_no_refcount
 def note_settled(pk, pp, p, S, RB):
     """Seat p found nothing to lift or build: remember what else the answer depended on (the
-    cash at which it would act, or for a bot that mortgages to build, its cash itself)."""
+    cash at which it would act or, for a bot that mortgages to build and could, its cash
+    itself)."""
     if pk[p] == RANDOM:
         return
-    S[MEMO_CASH + p] = S[CASH + p] if pp[p, 10] >= 0.5 else action_cash(pk, pp, p, S, RB)
+    # A bot that mortgages to build decides differently with less cash, unless it has no group
+    # to fund or no deed to mortgage for it: then, as any other bot, it acts from action_cash up.
+    exact = pp[p, 10] >= 0.5 and funding_need(pp, p, S, RB) > 0 and cheapest_funding_deed(S, RB, p) >= 0
+    S[MEMO_EXACT + p] = 1 if exact else 0
+    S[MEMO_CASH + p] = S[CASH + p] if exact else action_cash(pk, pp, p, S, RB)
     S[MEMO_RENT + p] = max_opponent_rent(S, RB, p) if pk[p] == STRONG else 0
 
 
@@ -866,7 +900,8 @@ def management_settled(pk, pp, p, S, RB):
     """Seat p found nothing to lift or build with its own deeds and the bank's supply as they
     are now (the kernel checked management_key): is the answer still nothing? Yes while its
     cash stays below the cash at which it would act; a bot that mortgages to build (fund=1)
-    decides differently with less cash too, so only while its cash is the same. The strong
+    and could do so now decides differently with less cash too, so only while its cash is the
+    same (MEMO_EXACT). The strong
     bot's reserve follows the highest rent it faces, so that must not have changed either.
     Random bots are always asked again."""
     if pk[p] == RANDOM:
@@ -874,6 +909,6 @@ def management_settled(pk, pp, p, S, RB):
     if pk[p] == STRONG and max_opponent_rent(S, RB, p) != S[MEMO_RENT + p]:
         return False
     cash = S[CASH + p]
-    if pp[p, 10] >= 0.5:
+    if S[MEMO_EXACT + p] == 1:
         return cash == S[MEMO_CASH + p]
     return cash < S[MEMO_CASH + p]

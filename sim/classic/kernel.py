@@ -87,6 +87,7 @@ from sim.classic.layout import (
     MAX_CARDS,
     MAX_PLAYERS,
     MEMO_BOARD,
+    VERIFY_MEMOS,
     P_BOARD,
     RENT_BOARD,
     MORT,
@@ -219,7 +220,7 @@ GAME_COLS = ("winner", "rounds", "turns", "hit_turn_limit", "auctions", "trades"
              "bankruptcies", "status")
 
 # Status codes: 0 is a clean game, anything else an invariant failure.
-OK, ERR_MONEY, ERR_CASH, ERR_DEEDS, ERR_BUILDINGS, ERR_EVEN, ERR_DECK, ERR_ILLEGAL, ERR_PLAYERS = range(9)
+OK, ERR_MONEY, ERR_CASH, ERR_DEEDS, ERR_BUILDINGS, ERR_EVEN, ERR_DECK, ERR_ILLEGAL, ERR_PLAYERS, ERR_MEMO = range(10)
 STATUS_NAMES = (
     "ok",
     "money created or lost (players + pot + bank != 0)",
@@ -230,6 +231,7 @@ STATUS_NAMES = (
     "a card lost or duplicated",
     "a policy made an illegal move",
     "a bankrupt player still holds something, or a position is out of range",
+    "a window the management memo skipped would have changed the board (VERIFY_MEMOS)",
 )
 
 MAX_OFFERS_PER_TURN = 2
@@ -996,12 +998,14 @@ def manage(S, RB, pk, pp, pt, rng, p):
     """A window for trades, lifting mortgages and building. A bot that had nothing to lift or
     build is not asked again until its own deeds, the bank's supply or (as its policy says,
     ``management_settled``) its cash or the rents it faces make a difference: the answer
-    would be the same, so this only saves time."""
+    would be the same, so this only saves time. With VERIFY_MEMOS set (tests) the skipped
+    windows are played anyway and must change nothing."""
     if RB[R_TRADING] == 1:
         trade_phase(S, RB, pk, pp, pt, rng, p)
     if S[G_STATUS] != OK or S[ALIVE + p] == 0:
         return
-    if S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB):
+    settled = S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB)
+    if settled and S[VERIFY_MEMOS] == 0:
         return
     board = S[G_BOARD]
     for _ in range(N_SQ):
@@ -1017,6 +1021,8 @@ def manage(S, RB, pk, pp, pt, rng, p):
         lift_mortgage(S, RB, p, sq, cost)
     if S[G_STATUS] == OK:
         build_phase(S, RB, pk, pp, pt, rng, p)
+    if settled and S[G_BOARD] != board and S[G_STATUS] == OK:
+        S[G_STATUS] = ERR_MEMO
     if S[G_BOARD] == board:
         S[MEMO_BOARD + p] = management_key(S, p)
         note_settled(pk, pp, p, S, RB)
