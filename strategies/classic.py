@@ -25,6 +25,9 @@ from sim.classic.board import (
     K_RAILROAD,
     K_STREET,
     can_build,
+    can_build_on_group,
+    group_min_max,
+    group_mortgaged,
     can_mortgage,
     can_sell,
     group_buildings,
@@ -381,11 +384,12 @@ def choose_build(pk, pp, pt, p, S, RB, rng):
     best = -1
     best_score = -1.0
     for g in range(N_GROUPS):
-        if RB[R_GROUP_STREETS + g] == 0 or not has_group(S, RB, p, g):
+        if RB[R_GROUP_STREETS + g] == 0 or not has_group(S, RB, p, g) or group_mortgaged(S, RB, g):
             continue
+        lo, hi = group_min_max(S, RB, g)
         for j in range(RB[R_GROUP_SIZE + g]):
             sq = group_sq(RB, g, j)
-            if not can_build(S, RB, p, sq, True):
+            if not can_build_on_group(S, RB, p, sq, lo, True):
                 continue
             if cash - RB[R_SQ_HOUSE + sq] < keep:
                 continue
@@ -872,10 +876,11 @@ def action_cash(pk, pp, p, S, RB):
             if S[OWNER + sq] == p and S[MORT + sq] == 1:
                 least = min(least, max(33.0, keep + unmortgage_cost(RB, sq)))
     for g in range(N_GROUPS):
-        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g) and not group_mortgaged(S, RB, g):
+            lo, hi = group_min_max(S, RB, g)
             for j in range(RB[R_GROUP_SIZE + g]):
                 sq = group_sq(RB, g, j)
-                if can_build(S, RB, p, sq, False):
+                if can_build_on_group(S, RB, p, sq, lo, False):
                     least = min(least, keep + RB[R_SQ_HOUSE + sq])
     return int(np.ceil(least))
 

@@ -131,13 +131,19 @@ def can_build(S, RB, p, sq, need_cash):
     g = RB[R_SQ_GROUP + sq]
     if not has_group(S, RB, p, g) or group_mortgaged(S, RB, g):
         return False
+    lo, hi = group_min_max(S, RB, g)
+    return can_build_on_group(S, RB, p, sq, lo, need_cash)
+
+
+@njit_no_refcount
+def can_build_on_group(S, RB, p, sq, lo, need_cash):
+    """can_build for a street of a group p holds whole without mortgages, whose lowest level
+    `lo` the caller computed once for the whole group."""
     lv = S[LEVEL + sq]
     if lv >= HOTEL:
         return False
-    if RB[R_EVEN_BUILD] == 1:
-        lo, hi = group_min_max(S, RB, g)
-        if lv != lo:
-            return False
+    if RB[R_EVEN_BUILD] == 1 and lv != lo:
+        return False
     if lv == HOTEL - 1:
         if S[G_HOTELS] <= 0:
             return False
