@@ -967,11 +967,8 @@ def execute_trade(S, RB, pk, pp, pt, rng, p, q):
 @njit_no_refcount
 def trade_phase(S, RB, pk, pp, pt, rng, p):
     """p may propose up to MAX_OFFERS_PER_TURN trades; each partner answers, possibly with a
-    counter-offer (more cash) that p takes or leaves. A player who found nothing to propose
-    does not look again until the board changes."""
-    mark = trade_mark(S)
-    if S[TRADE_SCAN + p] == mark:
-        return
+    counter-offer (more cash) that p takes or leaves. Called when ``trade_scan_due``: a player
+    who found nothing to propose does not look again until the trade mark changes."""
     n = RB[R_PLAYERS]
     for _ in range(MAX_OFFERS_PER_TURN):
         q = propose_trade(pk, pp, pt, p, S, RB, rng)
@@ -994,17 +991,36 @@ def trade_phase(S, RB, pk, pp, pt, rng, p):
 
 
 @njit_no_refcount
+def trade_scan_due(S, RB, p):
+    """Trading is on and the trade mark changed since p last found nothing to propose."""
+    return RB[R_TRADING] == 1 and S[TRADE_SCAN + p] != trade_mark(S)
+
+
+@njit_no_refcount
+def management_memo_holds(S, RB, pk, pp, p):
+    """p had nothing to lift or build, and nothing that would change that has changed."""
+    return S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB)
+
+
+@njit_no_refcount
+def window_idle(S, RB, pk, pp, p):
+    """p's window would do nothing (``manage`` would return at once). Most windows are idle,
+    and these checks cost less than the call of ``manage`` with its six array arguments."""
+    return not trade_scan_due(S, RB, p) and S[VERIFY_MEMOS] == 0 and management_memo_holds(S, RB, pk, pp, p)
+
+
+@njit_no_refcount
 def manage(S, RB, pk, pp, pt, rng, p):
     """A window for trades, lifting mortgages and building. A bot that had nothing to lift or
     build is not asked again until its own deeds, the bank's supply or (as its policy says,
     ``management_settled``) its cash or the rents it faces make a difference: the answer
     would be the same, so this only saves time. With VERIFY_MEMOS set (tests) the skipped
     windows are played anyway and must change nothing."""
-    if RB[R_TRADING] == 1:
+    if trade_scan_due(S, RB, p):
         trade_phase(S, RB, pk, pp, pt, rng, p)
     if S[G_STATUS] != OK or S[ALIVE + p] == 0:
         return
-    settled = S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB)
+    settled = management_memo_holds(S, RB, pk, pp, p)
     if settled and S[VERIFY_MEMOS] == 0:
         return
     board = S[G_BOARD]
@@ -1099,7 +1115,7 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
             move_and_land(S, RB, pk, pp, pt, rng, p, d1, d2)
             if S[ALIVE + p] == 0 or S[JAIL + p] > 0 or d1 != d2 or S[G_STATUS] != OK:
                 break
-    if S[ALIVE + p] == 1 and S[G_STATUS] == OK:
+    if S[ALIVE + p] == 1 and S[G_STATUS] == OK and not window_idle(S, RB, pk, pp, p):
         manage(S, RB, pk, pp, pt, rng, p)
     if RB[R_ANY_TIME] == 1:  # "at any time": everyone else's window, in seat order after p
         n = RB[R_PLAYERS]
@@ -1107,7 +1123,7 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
             q = (p + i) % n
             if S[G_STATUS] != OK or S[G_ALIVE_N] < 2:
                 break
-            if S[ALIVE + q] == 1:
+            if S[ALIVE + q] == 1 and not window_idle(S, RB, pk, pp, q):
                 manage(S, RB, pk, pp, pt, rng, q)
 
 
