@@ -1027,6 +1027,8 @@ def manage(S, RB, pk, pp, pt, rng, p):
     for _ in range(N_SQ):
         if S[G_STATUS] != OK or S[ALIVE + p] == 0:
             return
+        if S[MORT_N + p] == 0:  # nothing to lift: no need to ask (a call costs more than this)
+            break
         sq = choose_unmortgage(pk, pp, pt, p, S, RB, rng)
         if sq < 0:
             break
