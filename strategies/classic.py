@@ -20,12 +20,14 @@ The kernel checks every answer; an illegal one stops the game with a status code
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.classic.board import (
     K_RAILROAD,
     K_STREET,
     can_build,
+    can_build_on_group,
+    group_min_max,
+    group_mortgaged,
     can_mortgage,
     can_sell,
     group_buildings,
@@ -39,6 +41,7 @@ from sim.classic.board import (
     unmortgage_cost,
 )
 from sim.classic.layout import (
+    njit_no_refcount,
     ALIVE,
     CASH,
     G_HOUSES,
@@ -49,6 +52,7 @@ from sim.classic.layout import (
     LEVEL,
     MAX_PLAYERS,
     MEMO_CASH,
+    MEMO_EXACT,
     MEMO_RENT,
     MORT,
     MORT_N,
@@ -56,6 +60,7 @@ from sim.classic.layout import (
     N_LEVELS,
     N_SQ,
     OWNER,
+    P_BOARD,
     R_EVEN_BUILD,
     R_GROUP_SIZE,
     R_GROUP_STREETS,
@@ -135,12 +140,12 @@ parse_policy = CATALOG.parse
 # Valuation helpers
 
 
-@njit(cache=True)
+@njit_no_refcount
 def coin(pp, p, rng):
     return uniform(rng, rng_policy(p)) < pp[p, 7]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def set_value(pp, p, RB, g):
     """What holding the whole of group g is worth to seat p, beyond the printed prices."""
     if RB[R_GROUP_STREETS + g] == 0:
@@ -151,7 +156,7 @@ def set_value(pp, p, RB, g):
     return pp[p, 8] * v
 
 
-@njit(cache=True)
+@njit_no_refcount
 def deal_value(pp, p, RB, g):
     """What holding the whole of group g is worth to seat p in a trade: set_value for a colour
     group; for railroads and utilities, set_value's multiple of the full set's rent (a utility
@@ -164,14 +169,14 @@ def deal_value(pp, p, RB, g):
     return pp[p, 8] * size * 7 * RB[R_UTIL_MULT + size - 1]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def completes_deal(S, RB, p, sq):
     """Owning sq would give p the whole of its group (any group, railroads and utilities too)."""
     g = RB[R_SQ_GROUP + sq]
     return S[GOWN + p * N_GROUPS + g] == RB[R_GROUP_SIZE + g] - 1 and S[OWNER + sq] != p
 
 
-@njit(cache=True)
+@njit_no_refcount
 def completes_for(S, RB, p, sq):
     """Owning sq would give p the whole group (p holds every other deed of it)."""
     g = RB[R_SQ_GROUP + sq]
@@ -180,7 +185,7 @@ def completes_for(S, RB, p, sq):
     return S[GOWN + p * N_GROUPS + g] == RB[R_GROUP_SIZE + g] - 1 and S[OWNER + sq] != p
 
 
-@njit(cache=True)
+@njit_no_refcount
 def blocks(S, RB, p, sq):
     """Another player holds every other deed of sq's group."""
     g = RB[R_SQ_GROUP + sq]
@@ -192,7 +197,7 @@ def blocks(S, RB, p, sq):
     return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def opponent_levels(S, RB, p):
     """Building levels standing on opponents' streets (a hotel counts 5)."""
     n = 0
@@ -203,11 +208,24 @@ def opponent_levels(S, RB, p):
     return n
 
 
-@njit(cache=True)
+@njit_no_refcount
+def opponents_board(S, RB, p):
+    """Changes whenever an opponent's deeds, buildings or mortgages change: the sum of their
+    P_BOARD counters (which only grow)."""
+    v = 0
+    for q in range(RB[R_PLAYERS]):
+        if q != p:
+            v += S[P_BOARD + q]
+    return v
+
+
+@njit_no_refcount
 def max_opponent_rent(S, RB, p):
-    """The highest street rent an opponent's square charges now (remembered until the board
-    changes: the strong bot's reserve asks for it at every decision)."""
-    if S[RENT_BOARD + p] == S[G_BOARD]:
+    """The highest street rent an opponent's square charges now (remembered until an
+    opponent's deeds or buildings change: the strong bot's reserve asks for it at every
+    decision)."""
+    key = opponents_board(S, RB, p)
+    if S[RENT_BOARD + p] == key:
         return S[RENT_MAX + p]
     best = 0
     for sq in range(N_SQ):
@@ -218,12 +236,12 @@ def max_opponent_rent(S, RB, p):
             if lv == 0 and has_group(S, RB, o, RB[R_SQ_GROUP + sq]):
                 r *= 2
             best = max(best, r)
-    S[RENT_BOARD + p] = S[G_BOARD]
+    S[RENT_BOARD + p] = key
     S[RENT_MAX + p] = best
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def reserve(pk, pp, p, S, RB):
     """Cash seat p keeps back. The strong bot sizes it to the rents it may meet."""
     r = pp[p, 0]
@@ -232,7 +250,7 @@ def reserve(pk, pp, p, S, RB):
     return r
 
 
-@njit(cache=True)
+@njit_no_refcount
 def unowned_deeds(S, RB):
     n = 0
     for sq in range(N_SQ):
@@ -246,7 +264,7 @@ def unowned_deeds(S, RB):
 # Buying and bidding
 
 
-@njit(cache=True)
+@njit_no_refcount
 def want_buy(pk, pp, pt, p, S, RB, rng, sq):
     """Buy deed sq at its printed price (the kernel has checked p can pay)?"""
     kind = pk[p]
@@ -261,7 +279,7 @@ def want_buy(pk, pp, pt, p, S, RB, rng, sq):
     return cash - price >= reserve(pk, pp, p, S, RB)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def max_bid(pk, pp, pt, q, S, RB, rng, sq):
     """The most seat q will pay for deed sq in an auction (the kernel caps it at q's cash)."""
     kind = pk[q]
@@ -281,7 +299,7 @@ def max_bid(pk, pp, pt, q, S, RB, rng, sq):
     return int(max(0.0, min(v, room)))
 
 
-@njit(cache=True)
+@njit_no_refcount
 def house_bid(pk, pp, pt, q, S, RB, rng, sq):
     """The most seat q pays for one scarce house to put on street sq (shortage auction)."""
     cost = RB[R_SQ_HOUSE + sq]
@@ -298,7 +316,7 @@ def house_bid(pk, pp, pt, q, S, RB, rng, sq):
 JAIL_ROLL, JAIL_PAY, JAIL_CARD = range(3)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def jail_choice(pk, pp, pt, p, S, RB, rng):
     """JAIL_ROLL (try for doubles), JAIL_PAY (pay the fine) or JAIL_CARD (use a card)."""
     has_card = S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] > 0
@@ -325,7 +343,7 @@ def jail_choice(pk, pp, pt, p, S, RB, rng):
 # Building
 
 
-@njit(cache=True)
+@njit_no_refcount
 def build_gain(RB, pt, sq, lv):
     """Extra rent per opponent roll from adding a level to sq, per dollar."""
     gain = RB[R_SQ_RENT + sq * N_LEVELS + lv + 1] - RB[R_SQ_RENT + sq * N_LEVELS + lv]
@@ -335,7 +353,7 @@ def build_gain(RB, pt, sq, lv):
     return gain * freq / RB[R_SQ_HOUSE + sq]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_build(pk, pp, pt, p, S, RB, rng):
     """The street to add a level to next, or -1 to stop. Must be legal and affordable."""
     kind = pk[p]
@@ -366,11 +384,12 @@ def choose_build(pk, pp, pt, p, S, RB, rng):
     best = -1
     best_score = -1.0
     for g in range(N_GROUPS):
-        if RB[R_GROUP_STREETS + g] == 0 or not has_group(S, RB, p, g):
+        if RB[R_GROUP_STREETS + g] == 0 or not has_group(S, RB, p, g) or group_mortgaged(S, RB, g):
             continue
+        lo, hi = group_min_max(S, RB, g)
         for j in range(RB[R_GROUP_SIZE + g]):
             sq = group_sq(RB, g, j)
-            if not can_build(S, RB, p, sq, True):
+            if not can_build_on_group(S, RB, p, sq, lo, True):
                 continue
             if cash - RB[R_SQ_HOUSE + sq] < keep:
                 continue
@@ -393,7 +412,7 @@ def choose_build(pk, pp, pt, p, S, RB, rng):
 # Raising cash, mortgages
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_liquidation(pk, pp, pt, p, S, RB, rng, need):
     """To raise `need` more dollars: sq * 2 to sell one level at sq, sq * 2 + 1 to mortgage
     sq, -1 when nothing is left. Order: deeds outside complete groups (cheapest rent first),
@@ -452,7 +471,7 @@ def choose_liquidation(pk, pp, pt, p, S, RB, rng, need):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def short_of_build_to(pp, p, S, RB):
     """p holds a whole colour group (without mortgages) still below its build_to mark."""
     for g in range(N_GROUPS):
@@ -464,13 +483,23 @@ def short_of_build_to(pp, p, S, RB):
     return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_funding(pk, pp, pt, p, S, RB, rng):
     """A deed to mortgage now to pay for houses, or -1. Bots with fund=1 mortgage the cheapest
     deed outside their complete groups while a complete group is below build_to and the cash
     (after the reserve) does not cover its next house."""
     if pp[p, 10] < 0.5 or pk[p] == RANDOM:
         return -1
+    need = funding_need(pp, p, S, RB)
+    if need == 0 or S[CASH + p] - reserve(pk, pp, p, S, RB) >= need:
+        return -1
+    return cheapest_funding_deed(S, RB, p)
+
+
+@njit_no_refcount
+def funding_need(pp, p, S, RB):
+    """The price of the cheapest next house on p's whole colour groups (without mortgages)
+    still below build_to, while the bank has houses; 0 when there is none."""
     need = 0
     for g in range(N_GROUPS):
         if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
@@ -484,8 +513,12 @@ def choose_funding(pk, pp, pt, p, S, RB, rng):
                 cost = RB[R_SQ_HOUSE + group_sq(RB, g, 0)]
                 if need == 0 or cost < need:
                     need = cost
-    if need == 0 or S[CASH + p] - reserve(pk, pp, p, S, RB) >= need:
-        return -1
+    return need
+
+
+@njit_no_refcount
+def cheapest_funding_deed(S, RB, p):
+    """The cheapest deed p may mortgage outside its whole colour groups, or -1."""
     best = -1
     best_price = 1 << 30
     for sq in range(N_SQ):
@@ -499,7 +532,7 @@ def choose_funding(pk, pp, pt, p, S, RB, rng):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def spare_mortgage_value(S, RB, p):
     """What p raises by mortgaging every deed outside its complete colour groups (on groups
     without buildings): the deeds choose_liquidation mortgages first."""
@@ -518,7 +551,7 @@ def spare_mortgage_value(S, RB, p):
     return v
 
 
-@njit(cache=True)
+@njit_no_refcount
 def fund_purchase(pk, pp, pt, p, S, RB, rng, sq):
     """p landed on deed sq and its cash is short of the price: mortgage deeds outside its
     complete groups to buy it? Bots with fund=1 do for a deed that completes or blocks a set
@@ -530,7 +563,7 @@ def fund_purchase(pk, pp, pt, p, S, RB, rng, sq):
     return S[CASH + p] + spare_mortgage_value(S, RB, p) >= RB[R_SQ_PRICE + sq]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def covers_better(price, best_price, gap):
     """Choosing a deed to pay `gap` with: is one at `price` better than the best so far? The
     cheapest that covers the gap wins, else the dearest."""
@@ -539,7 +572,7 @@ def covers_better(price, best_price, gap):
     return best_price < gap and price > best_price
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_sale(pk, pp, pt, p, S, RB, rng, need):
     """A deed p offers the other players at its printed price to raise `need` dollars, or -1.
     Bots with sell=1 sell only when mortgaging the deeds outside their complete groups would
@@ -563,7 +596,7 @@ def choose_sale(pk, pp, pt, p, S, RB, rng, need):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_unmortgage(pk, pp, pt, p, S, RB, rng):
     """A mortgaged deed to lift now, or -1. A bot that mortgages to build (fund=1) lifts
     mortgages only once its complete groups reach build_to."""
@@ -590,7 +623,7 @@ def choose_unmortgage(pk, pp, pt, p, S, RB, rng):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def lift_received_mortgage(pk, pp, pt, p, S, RB, rng, sq):
     """Seat p has just received mortgaged deed sq (interest paid): lift the mortgage now?"""
     if pk[p] == RANDOM:
@@ -602,14 +635,14 @@ def lift_received_mortgage(pk, pp, pt, p, S, RB, rng, sq):
 # Trading
 
 
-@njit(cache=True)
+@njit_no_refcount
 def tradable(S, RB, sq):
     """A deed may change hands only when no buildings stand on its group."""
     g = RB[R_SQ_GROUP + sq]
     return RB[R_GROUP_STREETS + g] == 0 or group_buildings(S, RB, g) == 0
 
 
-@njit(cache=True)
+@njit_no_refcount
 def main_holder(S, RB, p, g):
     """The opponent holding most of the deeds of group g that p lacks, or -1 when p holds none
     or all of g, or some are still unowned. Ties go to the lower seat."""
@@ -634,7 +667,7 @@ def main_holder(S, RB, p, g):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def propose_trade(pk, pp, pt, p, S, RB, rng):
     """Fill the trade scratch (TR_*) with an offer from p and return the partner, or -1.
 
@@ -725,7 +758,7 @@ def propose_trade(pk, pp, pt, p, S, RB, rng):
     return q
 
 
-@njit(cache=True)
+@njit_no_refcount
 def spare_deed(S, RB, p, q, g, gap):
     """A deed p can add to an offer to q for group g instead of `gap` dollars, or -1: an
     unmortgaged deed of another group of which p holds only this one, on a group without
@@ -753,7 +786,7 @@ def spare_deed(S, RB, p, q, g, gap):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def trade_balance(pk, pp, q, p, S, RB):
     """How much better off seat q (the partner) is after the trade in the scratch, as q sees
     it: cash and deeds received minus deeds given, where handing p a complete group costs
@@ -790,7 +823,7 @@ def trade_balance(pk, pp, q, p, S, RB):
     return gain
 
 
-@njit(cache=True)
+@njit_no_refcount
 def respond_trade(pk, pp, pt, q, p, S, RB, rng):
     """Seat q's answer to p's offer in the scratch: 0 accept, -1 reject, or c > 0: accept for
     c more dollars (a counter-offer p may take or leave)."""
@@ -806,7 +839,7 @@ def respond_trade(pk, pp, pt, q, p, S, RB, rng):
     return need
 
 
-@njit(cache=True)
+@njit_no_refcount
 def accept_counter(pk, pp, pt, p, q, S, RB, rng, extra):
     """Proposer p takes q's counter (extra dollars on top of its offer)?"""
     if pk[p] == RANDOM:
@@ -830,7 +863,7 @@ def accept_counter(pk, pp, pt, p, q, S, RB, rng, extra):
     return total <= limit and total <= room
 
 
-@njit(cache=True)
+@njit_no_refcount
 def action_cash(pk, pp, p, S, RB):
     """The least cash with which seat p (a bot that does not mortgage to build) would lift a
     mortgage or build on the present board: the reserve plus the cheapest lift or the
@@ -843,30 +876,37 @@ def action_cash(pk, pp, p, S, RB):
             if S[OWNER + sq] == p and S[MORT + sq] == 1:
                 least = min(least, max(33.0, keep + unmortgage_cost(RB, sq)))
     for g in range(N_GROUPS):
-        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g) and not group_mortgaged(S, RB, g):
+            lo, hi = group_min_max(S, RB, g)
             for j in range(RB[R_GROUP_SIZE + g]):
                 sq = group_sq(RB, g, j)
-                if can_build(S, RB, p, sq, False):
+                if can_build_on_group(S, RB, p, sq, lo, False):
                     least = min(least, keep + RB[R_SQ_HOUSE + sq])
     return int(np.ceil(least))
 
 
-@njit(cache=True)
+@njit_no_refcount
 def note_settled(pk, pp, p, S, RB):
     """Seat p found nothing to lift or build: remember what else the answer depended on (the
-    cash at which it would act, or for a bot that mortgages to build, its cash itself)."""
+    cash at which it would act or, for a bot that mortgages to build and could, its cash
+    itself)."""
     if pk[p] == RANDOM:
         return
-    S[MEMO_CASH + p] = S[CASH + p] if pp[p, 10] >= 0.5 else action_cash(pk, pp, p, S, RB)
+    # A bot that mortgages to build decides differently with less cash, unless it has no group
+    # to fund or no deed to mortgage for it: then, as any other bot, it acts from action_cash up.
+    exact = pp[p, 10] >= 0.5 and funding_need(pp, p, S, RB) > 0 and cheapest_funding_deed(S, RB, p) >= 0
+    S[MEMO_EXACT + p] = 1 if exact else 0
+    S[MEMO_CASH + p] = S[CASH + p] if exact else action_cash(pk, pp, p, S, RB)
     S[MEMO_RENT + p] = max_opponent_rent(S, RB, p) if pk[p] == STRONG else 0
 
 
-@njit(cache=True)
+@njit_no_refcount
 def management_settled(pk, pp, p, S, RB):
     """Seat p found nothing to lift or build with its own deeds and the bank's supply as they
     are now (the kernel checked management_key): is the answer still nothing? Yes while its
     cash stays below the cash at which it would act; a bot that mortgages to build (fund=1)
-    decides differently with less cash too, so only while its cash is the same. The strong
+    and could do so now decides differently with less cash too, so only while its cash is the
+    same (MEMO_EXACT). The strong
     bot's reserve follows the highest rent it faces, so that must not have changed either.
     Random bots are always asked again."""
     if pk[p] == RANDOM:
@@ -874,6 +914,6 @@ def management_settled(pk, pp, p, S, RB):
     if pk[p] == STRONG and max_opponent_rent(S, RB, p) != S[MEMO_RENT + p]:
         return False
     cash = S[CASH + p]
-    if pp[p, 10] >= 0.5:
+    if S[MEMO_EXACT + p] == 1:
         return cash == S[MEMO_CASH + p]
     return cash < S[MEMO_CASH + p]

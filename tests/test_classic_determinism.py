@@ -3,7 +3,8 @@
 import numba
 import pandas as pd
 
-from sim.classic import api
+from sim.classic import api, kernel
+from sim.classic import layout as L
 
 TABLE = ["strong", "trader", "random", "three_houses"]
 
@@ -34,3 +35,23 @@ def test_a_seat_policy_change_leaves_the_dice_alone():
     a = api.simulate(50, 2, [passive, passive], seed=4, rules=api.ClassicRules(max_rounds=20))
     b = api.simulate(50, 2, [passive, passive + " build_to=1"], seed=4, rules=api.ClassicRules(max_rounds=20))
     pd.testing.assert_series_equal(a["jail_turns_0"], b["jail_turns_0"])
+
+
+def test_skipped_management_windows_would_change_nothing():
+    # With VERIFY_MEMOS set in the starting state, every window the management memos would
+    # skip is played anyway and a window that changes the board stops the game (simulate
+    # raises); the games must be the very same games as without the check.
+    cases = [
+        (4, None, api.ClassicRules()),
+        (4, ["strong"] * 4, api.ClassicRules().replace(houses=12, hotels=4)),
+        (3, ["strong reserve=0", "trader fund=1 unmortgage=1", "three_houses build_to=5"],
+         api.ClassicRules().replace(deal_any_time=False)),
+        (5, ["strong", "jail_stayer fund=1", "buy_all", "trader", "strong build_to=1"],
+         api.ClassicRules().replace(even_building=False, free_parking_jackpot=True)),
+    ]
+    for players, seats, rules in cases:
+        start = kernel.start_state(api.pack_rules(rules, players))
+        start[L.VERIFY_MEMOS] = 1
+        plain = api.simulate(300, players, seats, rules=rules, seed=5)
+        verified = api.simulate(300, players, seats, rules=rules, seed=5, start=start)
+        pd.testing.assert_frame_equal(plain, verified)

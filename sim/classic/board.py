@@ -2,9 +2,9 @@
 mortgaged, and what a player is worth. Compiled helpers shared by the kernel and the policies
 (both import this module, which imports neither)."""
 
-from numba import njit
 
 from sim.classic.layout import (
+    njit_no_refcount,
     ALIVE,
     CASH,
     G_HOTELS,
@@ -54,24 +54,24 @@ from sim.classic.layout import (
 K_GO, K_STREET, K_RAILROAD, K_UTILITY, K_CHANCE, K_CHEST, K_TAX, K_JAIL, K_FREE_PARKING, K_GO_TO_JAIL = range(10)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def is_deed(RB, sq):
     k = RB[R_SQ_KIND + sq]
     return k == K_STREET or k == K_RAILROAD or k == K_UTILITY
 
 
-@njit(cache=True)
+@njit_no_refcount
 def group_sq(RB, g, k):
     return RB[R_GROUP_SQ + g * MAX_GROUP + k]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def has_group(S, RB, p, g):
     """p holds every deed of group g."""
     return S[GOWN + p * N_GROUPS + g] == RB[R_GROUP_SIZE + g]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def group_buildings(S, RB, g):
     """Total building levels on group g (a hotel counts 5)."""
     n = 0
@@ -80,7 +80,7 @@ def group_buildings(S, RB, g):
     return n
 
 
-@njit(cache=True)
+@njit_no_refcount
 def group_mortgaged(S, RB, g):
     for k in range(RB[R_GROUP_SIZE + g]):
         if S[MORT + group_sq(RB, g, k)] == 1:
@@ -88,7 +88,7 @@ def group_mortgaged(S, RB, g):
     return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def group_min_max(S, RB, g):
     lo = HOTEL
     hi = 0
@@ -99,7 +99,7 @@ def group_min_max(S, RB, g):
     return lo, hi
 
 
-@njit(cache=True)
+@njit_no_refcount
 def rent(S, RB, sq, dice):
     """Rent due for landing on deed sq with a roll totalling `dice` (no card multipliers).
     0 when unowned or mortgaged, or when the owner is in jail under the no-rent house rule."""
@@ -122,7 +122,7 @@ def rent(S, RB, sq, dice):
     return RB[R_UTIL_MULT + n_own - 1] * dice
 
 
-@njit(cache=True)
+@njit_no_refcount
 def can_build(S, RB, p, sq, need_cash):
     """p may add one level (a house, or a hotel on four houses) to street sq now. Checks the
     bank's supply, and p's cash if need_cash."""
@@ -131,13 +131,19 @@ def can_build(S, RB, p, sq, need_cash):
     g = RB[R_SQ_GROUP + sq]
     if not has_group(S, RB, p, g) or group_mortgaged(S, RB, g):
         return False
+    lo, hi = group_min_max(S, RB, g)
+    return can_build_on_group(S, RB, p, sq, lo, need_cash)
+
+
+@njit_no_refcount
+def can_build_on_group(S, RB, p, sq, lo, need_cash):
+    """can_build for a street of a group p holds whole without mortgages, whose lowest level
+    `lo` the caller computed once for the whole group."""
     lv = S[LEVEL + sq]
     if lv >= HOTEL:
         return False
-    if RB[R_EVEN_BUILD] == 1:
-        lo, hi = group_min_max(S, RB, g)
-        if lv != lo:
-            return False
+    if RB[R_EVEN_BUILD] == 1 and lv != lo:
+        return False
     if lv == HOTEL - 1:
         if S[G_HOTELS] <= 0:
             return False
@@ -146,7 +152,7 @@ def can_build(S, RB, p, sq, need_cash):
     return not need_cash or S[CASH + p] >= RB[R_SQ_HOUSE + sq]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def can_sell(S, RB, p, sq):
     """p may sell one level (a house, or break a hotel) from street sq now."""
     if S[OWNER + sq] != p or S[LEVEL + sq] == 0:
@@ -157,7 +163,7 @@ def can_sell(S, RB, p, sq):
     return True
 
 
-@njit(cache=True)
+@njit_no_refcount
 def can_mortgage(S, RB, p, sq):
     if S[OWNER + sq] != p or S[MORT + sq] == 1:
         return False
@@ -165,25 +171,25 @@ def can_mortgage(S, RB, p, sq):
     return RB[R_GROUP_STREETS + g] == 0 or group_buildings(S, RB, g) == 0
 
 
-@njit(cache=True)
+@njit_no_refcount
 def unmortgage_cost(RB, sq):
     m = RB[R_SQ_MORTGAGE + sq]
     return m + interest(RB, sq)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def interest(RB, sq):
     """Interest on the mortgage of sq, rounded up to whole dollars."""
     return (RB[R_SQ_MORTGAGE + sq] * RB[R_INTEREST_PCT] + 99) // 100
 
 
-@njit(cache=True)
+@njit_no_refcount
 def sell_value(RB, sq, levels):
     """What the bank pays for `levels` building levels of street sq."""
     return levels * RB[R_SQ_HOUSE + sq] * RB[R_SELL_PCT] // 100
 
 
-@njit(cache=True)
+@njit_no_refcount
 def liquid_value(S, RB, p):
     """The most cash p can raise from the bank: cash, buildings sold back, deeds mortgaged."""
     v = S[CASH + p]
@@ -195,7 +201,7 @@ def liquid_value(S, RB, p):
     return v
 
 
-@njit(cache=True)
+@njit_no_refcount
 def net_worth(S, RB, p):
     """Cash + deeds at printed price (less the mortgage for a mortgaged deed) + buildings at
     cost. The turn limit's winner is the player with the most."""
@@ -208,7 +214,7 @@ def net_worth(S, RB, p):
     return v
 
 
-@njit(cache=True)
+@njit_no_refcount
 def tax_worth(S, RB, p):
     """Worth for the old 10% Income Tax: cash + deeds at printed price (mortgaged or not) +
     buildings at cost."""
@@ -219,7 +225,7 @@ def tax_worth(S, RB, p):
     return v
 
 
-@njit(cache=True)
+@njit_no_refcount
 def count_buildings(S, RB, p):
     """Houses and hotels standing on p's streets."""
     houses = 0
@@ -234,7 +240,7 @@ def count_buildings(S, RB, p):
     return houses, hotels
 
 
-@njit(cache=True)
+@njit_no_refcount
 def alive_players(S, RB):
     n = 0
     for q in range(RB[R_PLAYERS]):
@@ -242,7 +248,7 @@ def alive_players(S, RB):
     return n
 
 
-@njit(cache=True)
+@njit_no_refcount
 def trade_interest(S, RB, receiver_gets_give):
     """Interest due on the mortgaged deeds one side receives (TR_GIVE if receiver_gets_give)."""
     total = 0
@@ -259,7 +265,7 @@ def trade_interest(S, RB, receiver_gets_give):
     return total
 
 
-@njit(cache=True)
+@njit_no_refcount
 def deed_tradable(S, RB, sq, owner):
     if sq < 0 or sq >= N_SQ or not is_deed(RB, sq) or S[OWNER + sq] != owner:
         return False
@@ -271,7 +277,7 @@ def deed_tradable(S, RB, sq, owner):
     return True
 
 
-@njit(cache=True)
+@njit_no_refcount
 def trade_legal(S, RB, p, q):
     """The offer in the scratch is a legal trade from p to q: p gives TR_GIVE, TR_JAIL_GIVE
     jail cards and TR_CASH dollars (q pays if negative) for TR_GET and TR_JAIL_GET. Deeds
@@ -309,7 +315,7 @@ def trade_legal(S, RB, p, q):
     return gives > 0 and gets > 0
 
 
-@njit(cache=True)
+@njit_no_refcount
 def trade_mark(S):
     """Trade memory stamp: changes when a deed changes hands, and every 8 rounds. A player
     offers a partner at most one trade per stamp, so refused offers are repeated at most every
@@ -317,7 +323,7 @@ def trade_mark(S):
     return S[G_EPOCH] * 64 + (S[G_ROUND] // 8) % 64 + 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def cheapest_house(S, RB, p):
     """The lowest house price on the colour groups p holds whole (0 when none)."""
     best = 0
@@ -329,7 +335,7 @@ def cheapest_house(S, RB, p):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def management_key(S, p):
     """What p's building and lifting choices depend on besides cash and the rents it faces:
     its own deeds, buildings and mortgages, and whether the bank has houses and hotels."""

@@ -45,6 +45,7 @@ from sim.classic.board import (
     unmortgage_cost,
 )
 from sim.classic.layout import (
+    njit_no_refcount,
     ALIVE,
     BANK,
     BUF,
@@ -86,6 +87,7 @@ from sim.classic.layout import (
     MAX_CARDS,
     MAX_PLAYERS,
     MEMO_BOARD,
+    VERIFY_MEMOS,
     P_BOARD,
     RENT_BOARD,
     MORT,
@@ -218,7 +220,7 @@ GAME_COLS = ("winner", "rounds", "turns", "hit_turn_limit", "auctions", "trades"
              "bankruptcies", "status")
 
 # Status codes: 0 is a clean game, anything else an invariant failure.
-OK, ERR_MONEY, ERR_CASH, ERR_DEEDS, ERR_BUILDINGS, ERR_EVEN, ERR_DECK, ERR_ILLEGAL, ERR_PLAYERS = range(9)
+OK, ERR_MONEY, ERR_CASH, ERR_DEEDS, ERR_BUILDINGS, ERR_EVEN, ERR_DECK, ERR_ILLEGAL, ERR_PLAYERS, ERR_MEMO = range(10)
 STATUS_NAMES = (
     "ok",
     "money created or lost (players + pot + bank != 0)",
@@ -229,18 +231,19 @@ STATUS_NAMES = (
     "a card lost or duplicated",
     "a policy made an illegal move",
     "a bankrupt player still holds something, or a position is out of range",
+    "a window the management memo skipped would have changed the board (VERIFY_MEMOS)",
 )
 
 MAX_OFFERS_PER_TURN = 2
 BIG_SUPPLY = 1 << 20
 
 
-@njit(cache=True)
+@njit_no_refcount
 def stat(p, col):
     return STATS + p * N_SEAT_COLS + col
 
 
-@njit(cache=True)
+@njit_no_refcount
 def gstat(p, g, k):
     return GSTATS + (p * N_GROUPS + g) * N_GSTAT + k
 
@@ -249,13 +252,13 @@ def gstat(p, g, k):
 # Money and deeds
 
 
-@njit(cache=True)
+@njit_no_refcount
 def bank_pays(S, p, amount):
     S[CASH + p] += amount
     S[G_BANK] -= amount
 
 
-@njit(cache=True)
+@njit_no_refcount
 def move_money(S, p, amount, to):
     """p hands over `amount` it holds: to a player, the pot (POT) or the bank (BANK)."""
     S[CASH + p] -= amount
@@ -267,13 +270,13 @@ def move_money(S, p, amount, to):
         S[G_BANK] += amount
 
 
-@njit(cache=True)
+@njit_no_refcount
 def fee_to(RB):
     """Where taxes, fines and card fees go: the pot under the Free Parking jackpot."""
     return POT if RB[R_FP_JACKPOT] == 1 else BANK
 
 
-@njit(cache=True)
+@njit_no_refcount
 def board_changed(S, p):
     """Deeds, buildings or mortgages of p (-1: the bank's) changed: the memos keyed on the
     board (management, the highest rent faced) must look again."""
@@ -282,7 +285,7 @@ def board_changed(S, p):
         S[P_BOARD + p] += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def set_owner(S, RB, sq, p):
     """Deed sq passes to p (-1: back to the bank, which clears its mortgage)."""
     old = S[OWNER + sq]
@@ -315,7 +318,7 @@ def set_owner(S, RB, sq, p):
         S[P_BOARD + old] += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def mortgage(S, RB, p, sq):
     S[MORT + sq] = 1
     S[MORT_N + p] += 1
@@ -324,7 +327,7 @@ def mortgage(S, RB, p, sq):
     board_changed(S, p)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def lift_mortgage(S, RB, p, sq, cost):
     move_money(S, p, cost, BANK)
     S[MORT + sq] = 0
@@ -332,7 +335,7 @@ def lift_mortgage(S, RB, p, sq, cost):
     board_changed(S, p)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def build_one(S, RB, p, sq, price):
     """Put one more level on street sq for `price` (the house cost, or an auction price)."""
     lv = S[LEVEL + sq]
@@ -349,7 +352,7 @@ def build_one(S, RB, p, sq, price):
     board_changed(S, p)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def sell_one(S, RB, p, sq):
     """Sell one level of street sq back to the bank at the sell price. A hotel breaks into four
     houses; when the bank has fewer than four, the group comes down (evenly, under even
@@ -406,7 +409,7 @@ def sell_one(S, RB, p, sq):
 # Paying debts, raising cash, bankruptcy
 
 
-@njit(cache=True)
+@njit_no_refcount
 def raise_cash(S, RB, pk, pp, pt, rng, p, amount):
     """p sells buildings and mortgages deeds (its policy chooses the order) until it holds
     `amount`. Nothing is sold when even everything would not be enough: the player is bankrupt
@@ -462,7 +465,7 @@ def raise_cash(S, RB, pk, pp, pt, rng, p, amount):
             return
 
 
-@njit(cache=True)
+@njit_no_refcount
 def strip_buildings(S, RB, p):
     """All of p's buildings go back to the bank at the sell price (the cash goes to p)."""
     for sq in range(N_SQ):
@@ -477,7 +480,7 @@ def strip_buildings(S, RB, p):
             board_changed(S, p)
         
 
-@njit(cache=True)
+@njit_no_refcount
 def eliminate(S, p):
     S[ALIVE + p] = 0
     S[JAIL + p] = 0
@@ -485,7 +488,7 @@ def eliminate(S, p):
     S[stat(p, SC_OUT_TURN)] = S[G_TURN] + 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def return_jail_card(S, RB, d):
     n_d = RB[R_DECK_SIZE + d]
     base = DECK + d * MAX_CARDS
@@ -493,7 +496,7 @@ def return_jail_card(S, RB, d):
     S[DECK_N + d] += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def auction(S, RB, pk, pp, pt, rng, sq, first, seller, lo):
     """An English auction for deed sq among the players still in, starting with seat `first`.
     Each bids while the price is below the most it will pay (its policy's answer, capped at
@@ -532,14 +535,14 @@ def auction(S, RB, pk, pp, pt, rng, sq, first, seller, lo):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def count_trade(S, p, q):
     S[stat(p, SC_TRADES)] += 1
     S[stat(q, SC_TRADES)] += 1
     S[G_TRADES] += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def bankrupt_to_bank(S, RB, pk, pp, pt, rng, p, to):
     """p cannot pay the bank (or the pot): everything it has goes back. Buildings return to the
     bank, its cash goes where the debt was owed, mortgages are cancelled, jail cards go under
@@ -558,7 +561,7 @@ def bankrupt_to_bank(S, RB, pk, pp, pt, rng, p, to):
                 auction(S, RB, pk, pp, pt, rng, sq, (p + 1) % RB[R_PLAYERS], -1, RB[R_AUCTION_MIN])
 
 
-@njit(cache=True)
+@njit_no_refcount
 def pay_bank_or_fold(S, RB, pk, pp, pt, rng, p, amount):
     """p owes the bank; raises the cash or goes bankrupt to the bank. True when paid."""
     raise_cash(S, RB, pk, pp, pt, rng, p, amount)
@@ -569,7 +572,7 @@ def pay_bank_or_fold(S, RB, pk, pp, pt, rng, p, amount):
     return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def receive_mortgaged(S, RB, pk, pp, pt, rng, c, sq):
     """c has just received mortgaged deed sq: it pays the interest at once and may lift the
     mortgage at once (paying the principal too). False if c went bankrupt paying."""
@@ -580,7 +583,7 @@ def receive_mortgaged(S, RB, pk, pp, pt, rng, c, sq):
     return True
 
 
-@njit(cache=True)
+@njit_no_refcount
 def bankrupt_to_player(S, RB, pk, pp, pt, rng, p, c):
     """p cannot pay player c: buildings are sold to the bank at half price, then c receives
     p's cash, deeds and jail cards, and pays the interest on every mortgaged deed at once
@@ -606,7 +609,7 @@ def bankrupt_to_player(S, RB, pk, pp, pt, rng, p, c):
             break
 
 
-@njit(cache=True)
+@njit_no_refcount
 def pay(S, RB, pk, pp, pt, rng, p, amount, to):
     """p pays `amount` to a player, the pot or the bank, raising cash if it must; a player who
     cannot is bankrupt to the creditor. True when paid in full."""
@@ -628,7 +631,7 @@ def pay(S, RB, pk, pp, pt, rng, p, amount, to):
 # Moving
 
 
-@njit(cache=True)
+@njit_no_refcount
 def roll_die(S, rng):
     if S[DICE_POS] < S[DICE_N]:  # scripted dice (tests)
         S[DICE_POS] += 1
@@ -636,7 +639,7 @@ def roll_die(S, rng):
     return randint(rng, RNG_TABLE, 6) + 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def pass_go(S, RB, p, landed):
     bank_pays(S, p, RB[R_SALARY])
     if landed:
@@ -644,7 +647,7 @@ def pass_go(S, RB, p, landed):
     S[LAPPED + p] = 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def advance_by(S, RB, p, steps):
     sq = S[POS + p] + steps
     if sq >= N_SQ:
@@ -653,7 +656,7 @@ def advance_by(S, RB, p, steps):
     S[POS + p] = sq
 
 
-@njit(cache=True)
+@njit_no_refcount
 def advance_to(S, RB, p, target):
     """Move forward to `target`, collecting the salary when passing or landing on GO."""
     if target < S[POS + p] or (target == 0 and S[POS + p] != 0):
@@ -661,13 +664,13 @@ def advance_to(S, RB, p, target):
     S[POS + p] = target
 
 
-@njit(cache=True)
+@njit_no_refcount
 def send_to_jail(S, p):
     S[POS + p] = JAIL_SQUARE
     S[JAIL + p] = 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def offer_deed(S, RB, pk, pp, pt, rng, p, sq):
     """p landed on unowned deed sq: buys it at the printed price (mortgaging other deeds first
     if its bot likes) or it is auctioned."""
@@ -688,7 +691,7 @@ def offer_deed(S, RB, pk, pp, pt, rng, p, sq):
         auction(S, RB, pk, pp, pt, rng, sq, p, -1, RB[R_AUCTION_MIN])
 
 
-@njit(cache=True)
+@njit_no_refcount
 def charge_rent(S, RB, pk, pp, pt, rng, p, sq, amount):
     o = S[OWNER + sq]
     paid = amount if S[CASH + p] >= amount else min(amount, liquid_value(S, RB, p))
@@ -698,7 +701,7 @@ def charge_rent(S, RB, pk, pp, pt, rng, p, sq, amount):
     pay(S, RB, pk, pp, pt, rng, p, amount, o)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def land(S, RB, pk, pp, pt, rng, p, mode, mult):
     """Act on the square p stands on. mode 0: a roll; 1: a card's nearest railroad (rent x
     mult); 2: a card's nearest utility (mult x a fresh roll). A card that moves the token
@@ -742,7 +745,7 @@ def land(S, RB, pk, pp, pt, rng, p, mode, mult):
         return
 
 
-@njit(cache=True)
+@njit_no_refcount
 def draw_card(S, RB, pk, pp, pt, rng, p, d):
     """p draws the top card of deck d (0 Chance, 1 Community Chest) and follows it. A card goes
     under the deck at once, except a Get Out of Jail Free card, which p keeps. Returns -1, or
@@ -804,7 +807,7 @@ def draw_card(S, RB, pk, pp, pt, rng, p, d):
 # Building, mortgages and trades between rolls
 
 
-@njit(cache=True)
+@njit_no_refcount
 def any_buildable_group(S, RB, p):
     for g in range(N_GROUPS):
         if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
@@ -812,7 +815,7 @@ def any_buildable_group(S, RB, p):
     return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def builds_wanted(S, RB, pk, pp, pt, rng, q):
     """How many houses and hotels q would buy now if the bank had plenty: a dry run of its
     build decisions, undone afterwards. Returns (houses, hotels)."""
@@ -844,7 +847,7 @@ def builds_wanted(S, RB, pk, pp, pt, rng, q):
     return houses, hotels
 
 
-@njit(cache=True)
+@njit_no_refcount
 def shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel):
     """The bank has fewer houses (hotel=False) or hotels than the players want: they go one at
     a time to the highest bidder among the players wanting one (at least the bidder's own
@@ -886,7 +889,7 @@ def shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel):
         S[G_SHORTAGE_AUCTIONS] += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def build_phase(S, RB, pk, pp, pt, rng, p):
     cheapest = cheapest_house(S, RB, p)
     if cheapest == 0 or S[CASH + p] < cheapest:
@@ -926,7 +929,7 @@ def build_phase(S, RB, pk, pp, pt, rng, p):
         build_one(S, RB, p, sq, RB[R_SQ_HOUSE + sq])
 
 
-@njit(cache=True)
+@njit_no_refcount
 def move_jail_cards(S, RB, src, dst, n):
     for _ in range(n):
         d = 0 if S[GOOJF + 2 * src] > 0 else 1
@@ -934,7 +937,7 @@ def move_jail_cards(S, RB, src, dst, n):
         S[GOOJF + 2 * dst + d] += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def execute_trade(S, RB, pk, pp, pt, rng, p, q):
     ng = S[TR_N_GIVE]
     nr = S[TR_N_GET]
@@ -961,14 +964,11 @@ def execute_trade(S, RB, pk, pp, pt, rng, p, q):
             receive_mortgaged(S, RB, pk, pp, pt, rng, p, sq)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def trade_phase(S, RB, pk, pp, pt, rng, p):
     """p may propose up to MAX_OFFERS_PER_TURN trades; each partner answers, possibly with a
-    counter-offer (more cash) that p takes or leaves. A player who found nothing to propose
-    does not look again until the board changes."""
-    mark = trade_mark(S)
-    if S[TRADE_SCAN + p] == mark:
-        return
+    counter-offer (more cash) that p takes or leaves. Called when ``trade_scan_due``: a player
+    who found nothing to propose does not look again until the trade mark changes."""
     n = RB[R_PLAYERS]
     for _ in range(MAX_OFFERS_PER_TURN):
         q = propose_trade(pk, pp, pt, p, S, RB, rng)
@@ -990,22 +990,45 @@ def trade_phase(S, RB, pk, pp, pt, rng, p):
         execute_trade(S, RB, pk, pp, pt, rng, p, q)
 
 
-@njit(cache=True)
+@njit_no_refcount
+def trade_scan_due(S, RB, p):
+    """Trading is on and the trade mark changed since p last found nothing to propose."""
+    return RB[R_TRADING] == 1 and S[TRADE_SCAN + p] != trade_mark(S)
+
+
+@njit_no_refcount
+def management_memo_holds(S, RB, pk, pp, p):
+    """p had nothing to lift or build, and nothing that would change that has changed."""
+    return S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB)
+
+
+@njit_no_refcount
+def window_idle(S, RB, pk, pp, p):
+    """p's window would do nothing (``manage`` would return at once). Most windows are idle,
+    and these checks cost less than the call of ``manage`` with its six array arguments."""
+    return not trade_scan_due(S, RB, p) and S[VERIFY_MEMOS] == 0 and management_memo_holds(S, RB, pk, pp, p)
+
+
+@njit_no_refcount
 def manage(S, RB, pk, pp, pt, rng, p):
     """A window for trades, lifting mortgages and building. A bot that had nothing to lift or
     build is not asked again until its own deeds, the bank's supply or (as its policy says,
     ``management_settled``) its cash or the rents it faces make a difference: the answer
-    would be the same, so this only saves time."""
-    if RB[R_TRADING] == 1:
+    would be the same, so this only saves time. With VERIFY_MEMOS set (tests) the skipped
+    windows are played anyway and must change nothing."""
+    if trade_scan_due(S, RB, p):
         trade_phase(S, RB, pk, pp, pt, rng, p)
     if S[G_STATUS] != OK or S[ALIVE + p] == 0:
         return
-    if S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB):
+    settled = management_memo_holds(S, RB, pk, pp, p)
+    if settled and S[VERIFY_MEMOS] == 0:
         return
     board = S[G_BOARD]
     for _ in range(N_SQ):
         if S[G_STATUS] != OK or S[ALIVE + p] == 0:
             return
+        if S[MORT_N + p] == 0:  # nothing to lift: no need to ask (a call costs more than this)
+            break
         sq = choose_unmortgage(pk, pp, pt, p, S, RB, rng)
         if sq < 0:
             break
@@ -1016,6 +1039,8 @@ def manage(S, RB, pk, pp, pt, rng, p):
         lift_mortgage(S, RB, p, sq, cost)
     if S[G_STATUS] == OK:
         build_phase(S, RB, pk, pp, pt, rng, p)
+    if settled and S[G_BOARD] != board and S[G_STATUS] == OK:
+        S[G_STATUS] = ERR_MEMO
     if S[G_BOARD] == board:
         S[MEMO_BOARD + p] = management_key(S, p)
         note_settled(pk, pp, p, S, RB)
@@ -1027,20 +1052,20 @@ def manage(S, RB, pk, pp, pt, rng, p):
 # A turn
 
 
-@njit(cache=True)
+@njit_no_refcount
 def move_and_land(S, RB, pk, pp, pt, rng, p, d1, d2):
     S[G_DICE] = d1 + d2
     advance_by(S, RB, p, d1 + d2)
     land(S, RB, pk, pp, pt, rng, p, 0, 0)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def snake_eyes(S, RB, p, d1, d2):
     if d1 == 1 and d2 == 1 and RB[R_SNAKE_EYES] > 0:
         bank_pays(S, p, RB[R_SNAKE_EYES])
 
 
-@njit(cache=True)
+@njit_no_refcount
 def play_turn(S, RB, pk, pp, pt, rng, p):
     """Seat p's whole turn: leaving jail or trying to, rolls (doubles roll again; the third
     double goes to jail), then trades, mortgages and building; under the official "at any
@@ -1092,7 +1117,7 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
             move_and_land(S, RB, pk, pp, pt, rng, p, d1, d2)
             if S[ALIVE + p] == 0 or S[JAIL + p] > 0 or d1 != d2 or S[G_STATUS] != OK:
                 break
-    if S[ALIVE + p] == 1 and S[G_STATUS] == OK:
+    if S[ALIVE + p] == 1 and S[G_STATUS] == OK and not window_idle(S, RB, pk, pp, p):
         manage(S, RB, pk, pp, pt, rng, p)
     if RB[R_ANY_TIME] == 1:  # "at any time": everyone else's window, in seat order after p
         n = RB[R_PLAYERS]
@@ -1100,7 +1125,7 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
             q = (p + i) % n
             if S[G_STATUS] != OK or S[G_ALIVE_N] < 2:
                 break
-            if S[ALIVE + q] == 1:
+            if S[ALIVE + q] == 1 and not window_idle(S, RB, pk, pp, q):
                 manage(S, RB, pk, pp, pt, rng, q)
 
 
@@ -1108,7 +1133,7 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
 # Invariants
 
 
-@njit(cache=True)
+@njit_no_refcount
 def check_invariants(S, RB):
     """OK, or the code of the first broken invariant."""
     n = RB[R_PLAYERS]
@@ -1222,7 +1247,7 @@ def start_state(RB):
     return S
 
 
-@njit(cache=True)
+@njit_no_refcount
 def finish(S, RB, capped, detail, game_out, seat_out, group_out, row):
     n = RB[R_PLAYERS]
     t = S[G_TURN]
@@ -1267,7 +1292,7 @@ def finish(S, RB, capped, detail, game_out, seat_out, group_out, row):
     game_out[row, G_STATUS_OUT] = S[G_STATUS]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def play_game(S, S0, RB, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_out, group_out, row):
     """Play game number `game` of the run with master seed `seed` from the state S0."""
     for s in range(RNG_SIZE // 4):

@@ -11,6 +11,13 @@ Money is whole dollars. The bank's balance ``G_BANK`` starts at minus the money 
 
 from numba import njit
 
+# Decorator for the game's compiled functions that never allocate an array (all but the ones
+# that create state buffers). Without numba's reference counting (the private `_nrt=False`
+# flag), a call that LLVM does not inline no longer pays an atomic increment and decrement for
+# each of its array arguments (about a dozen per call with six arrays), which was a large part
+# of the time of the many small decision calls.
+njit_no_refcount = njit(cache=True, _nrt=False)
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 N_SQ = 40
@@ -109,11 +116,14 @@ G_DOUBLES = G_START_TURN + 1  # doubles rolled so far this turn (position files)
 G_BOARD = G_DOUBLES + 1  # counts every change of deeds, buildings or mortgages
 P_BOARD = G_BOARD + 1  # [p]: counts changes of p's own deeds, buildings and mortgages
 # Management memo: when p last had nothing to lift or build, its P_BOARD and the bank's supply
-# (management_key; -1: none), its cash and the highest rent it faced then
+# (management_key; -1: none), the cash below which it stays idle (or, when MEMO_EXACT, the
+# only cash at which it does) and the highest rent it faced then
 MEMO_BOARD = P_BOARD + MAX_PLAYERS  # [p]
 MEMO_CASH = MEMO_BOARD + MAX_PLAYERS  # [p]
-MEMO_RENT = MEMO_CASH + MAX_PLAYERS  # [p]
-RENT_BOARD = MEMO_RENT + MAX_PLAYERS  # [p]: G_BOARD when RENT_MAX[p] was computed (-1: never)
+MEMO_EXACT = MEMO_CASH + MAX_PLAYERS  # [p]
+MEMO_RENT = MEMO_EXACT + MAX_PLAYERS  # [p]
+# [p]: the sum of the opponents' P_BOARD counters when RENT_MAX[p] was computed (-1: never)
+RENT_BOARD = MEMO_RENT + MAX_PLAYERS
 RENT_MAX = RENT_BOARD + MAX_PLAYERS  # [p]: the highest street rent p's opponents charge then
 TRADE_STAMP = RENT_MAX + MAX_PLAYERS  # [p * MAX_PLAYERS + q]: trade_mark when p last offered q a trade
 TR_GIVE = TRADE_STAMP + MAX_PLAYERS * MAX_PLAYERS  # trade scratch: deeds the proposer gives
@@ -135,7 +145,10 @@ DICE_N = BUF + N_BUF
 DICE_POS = DICE_N + 1
 MAX_SCRIPT = 64
 DICE_SCRIPT = DICE_POS + 1
-STATE_SIZE = DICE_SCRIPT + MAX_SCRIPT
+# Tests set VERIFY_MEMOS in a starting state: every window the memos would skip is played
+# anyway, and one that changes anything stops the game with a status code.
+VERIFY_MEMOS = DICE_SCRIPT + MAX_SCRIPT
+STATE_SIZE = VERIFY_MEMOS + 1
 
 # ---- per-seat statistics --------------------------------------------------------------------
 (
