@@ -19,7 +19,6 @@ which corner a Token goes to and with which card; whom to hit with a Chance card
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.chance.layout import (
     BLDS_LEFT,
@@ -81,6 +80,7 @@ from sim.chance.optimal import (
     SEAT_HDR0,
     STRIDES,
 )
+from sim.core.jit import njit_no_refcount
 from sim.core.rng import randint, uniform
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
 
@@ -143,14 +143,14 @@ DIST_STEP = 4  # dist field d: the player's skyline is (d * 4 .. d * 4 + 3) shor
 # Reading the board
 
 
-@njit(cache=True)
+@njit_no_refcount
 def requirement(S, RB, i):
     """The value a Cash card must beat to be played on property i."""
     top = S[TOP_VALUE + i]
     return top if top > 0 else RB[R_PROP_VALUE + i]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def property_gain(S, RB, p, i):
     """Skyline length seat p gains by holding property i at the round end (a new pair of a
     colour adds a gray building); taking it from an opponent counts a little extra."""
@@ -170,7 +170,7 @@ def property_gain(S, RB, p, i):
     return gain
 
 
-@njit(cache=True)
+@njit_no_refcount
 def best_single_play(S, RB, p, v, free_parking):
     """Best property for one Cash card of value v, and its gain ((-1, 0.0) when none)."""
     best = -1
@@ -185,7 +185,7 @@ def best_single_play(S, RB, p, v, free_parking):
     return best, best_gain
 
 
-@njit(cache=True)
+@njit_no_refcount
 def max_value(S, first, n):
     """Largest of S[first : first + n] (n >= 1)."""
     best = S[first]
@@ -194,7 +194,7 @@ def max_value(S, first, n):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def p_bust_within(n_flips, pile_n, pile_bankrupt, lucky_held):
     """Chance that n forced flips from a pile holding pile_bankrupt Bankrupts among pile_n
     cards draw more Bankrupts than the Lucky Breaks held (hypergeometric tail)."""
@@ -238,18 +238,18 @@ def situation_key(cash_lo=None, cash_hi=None, cash_n=None, taken=None, left=None
     return float(key)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def _field(key, shift, bits):
     return (key >> shift) & ((1 << bits) - 1)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def _matches(value, key, shift, bits):
     f = _field(key, shift, bits)
     return f == (1 << bits) - 1 or f == value
 
 
-@njit(cache=True)
+@njit_no_refcount
 def situation_matches(S, keyf):
     """Does the flip situation at S[SIT:] match the packed pattern (see situation_key)?"""
     key = np.int64(keyf)
@@ -270,7 +270,7 @@ def situation_matches(S, keyf):
     )
 
 
-@njit(cache=True)
+@njit_no_refcount
 def optimal_threshold(pt, p, pile, f, h, t):
     """The turn-optimal threshold for seat p (flip while the objective's weight flipped is
     below it; 0 cashes out) at pile index `pile`, f flips left, h Lucky Breaks in front and
@@ -296,7 +296,7 @@ def optimal_threshold(pt, p, pile, f, h, t):
     return int(u[DATA0 * 8 + int(off) + ((lev * F + f - 1) * H + h) * piles + pile])
 
 
-@njit(cache=True)
+@njit_no_refcount
 def optimal_flip(pt, p, S):
     """The turn-optimal decision from the policy table for the situation at S[SIT:]."""
     if pt.shape[0] == 0 or S[SIT + S_PILE_N] == 0:
@@ -316,7 +316,7 @@ def optimal_flip(pt, p, S):
     return s < th
 
 
-@njit(cache=True)
+@njit_no_refcount
 def should_flip(pk, pp, pt, p, S, rng):
     """True to flip another card, False to cash out. Reads the situation at S[SIT:];
     `pt` holds lookup tables for table-driven policies."""
@@ -328,7 +328,7 @@ def should_flip(pk, pp, pt, p, S, rng):
     return policy_flip(pk, pp, pt, p, S, rng)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def policy_flip(pk, pp, pt, p, S, rng):
     """The decision of seat p's own policy (should_flip without a forced situation)."""
     kind = pk[p]
@@ -365,7 +365,7 @@ def policy_flip(pk, pp, pt, p, S, rng):
     return gain > stop * loss
 
 
-@njit(cache=True)
+@njit_no_refcount
 def want_flip2(pk, pp, o, stake, p_bust2, target_sky, rng, S):
     """Seat o decides whether to play its Flip 2 on a player who stopped with `stake` useful
     Cash in front of them; two more flips bust them with chance p_bust2."""
@@ -380,7 +380,7 @@ def want_flip2(pk, pp, o, stake, p_bust2, target_sky, rng, S):
     return stake >= pp[o, 1]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def want_nope_flip2(pk, pp, p, stake, p_bust2, rng):
     """Seat p decides whether to answer a Flip 2 played on it with a Nope!."""
     kind = pk[p]
@@ -393,7 +393,7 @@ def want_nope_flip2(pk, pp, p, stake, p_bust2, rng):
     return stake >= pp[p, 2]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def want_nope_cash(pk, pp, o, length_at_stake, rng):
     """Seat o decides whether to block a Cash card played on a property it holds."""
     if pk[o] == RANDOM:
@@ -401,7 +401,7 @@ def want_nope_cash(pk, pp, o, length_at_stake, rng):
     return length_at_stake >= pp[o, 3]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_play(pk, pp, p, S, RB, rng, n_cash, fp_available, blocked_mask):
     """Next Cash card to play and where: (k, i) plays S[BUF_VALUE + k] on property i, (-1, -1)
     stops (the rest is discarded). Properties whose bit is set in blocked_mask are closed to
@@ -478,7 +478,7 @@ def choose_play(pk, pp, p, S, RB, rng, n_cash, fp_available, blocked_mask):
     return -1, -1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_token(pk, pp, p, S, RB, rng, n_flipped, n_draw, n_discard, last_chance):
     """Corner for a Token (0 GO, 1 Free Parking, 2 Just Visiting, 3 Go to Jail) or -1 to keep
     it. Cash values on offer: flipped this turn at BUF_VALUE, in the draw pile at BUF_VALUE2,
@@ -523,7 +523,7 @@ def choose_token(pk, pp, p, S, RB, rng, n_flipped, n_draw, n_discard, last_chanc
     return -1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_cash_card(pk, pp, p, S, RB, rng, n_cash):
     """Which of the Cash values at S[BUF_VALUE:] to take from a pile (GO / Just Visiting):
     the one with the best single play, the smaller between equals; -1 when there is none."""
@@ -546,7 +546,7 @@ def choose_cash_card(pk, pp, p, S, RB, rng, n_cash):
     return best_k
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_jail_target(pk, pp, p, S, RB, rng):
     """Property whose top Cash card (an opponent's) goes back to its owner, or -1."""
     n_props = RB[R_PROPS]
@@ -576,7 +576,7 @@ def choose_jail_target(pk, pp, p, S, RB, rng):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_victim(pk, pp, p, S, RB, rng):
     """Opponent who loses a building to a Chance card: the leader (-1 when nobody has one)."""
     n = RB[R_PLAYERS]

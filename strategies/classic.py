@@ -41,12 +41,10 @@ from sim.classic.board import (
     unmortgage_cost,
 )
 from sim.classic.layout import (
-    njit_no_refcount,
     ALIVE,
     CASH,
     G_HOUSES,
     GOOJF,
-    G_BOARD,
     GOWN,
     HOTEL,
     LEVEL,
@@ -87,6 +85,7 @@ from sim.classic.layout import (
     rng_policy,
 )
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
+from sim.core.jit import njit_no_refcount
 from sim.core.rng import randint, uniform
 
 RANDOM, BUY_ALL, THREE_HOUSES, JAIL_STAYER, TRADER, STRONG = range(6)

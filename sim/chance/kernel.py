@@ -145,6 +145,7 @@ from sim.chance.rules import (
     NOPE,
     TOKEN,
 )
+from sim.core.jit import njit_no_refcount
 from sim.core.rng import randint, seed_state, shuffle
 from strategies.chance import (
     choose_cash_card,
@@ -185,30 +186,30 @@ FLIP_OK, FLIP_BUST, FLIP_NONE = range(3)
 # Small accessors
 
 
-@njit(cache=True)
+@njit_no_refcount
 def card_kind(RB, p, c):
     return RB[R_DECK_KIND + p * MAX_DECK + c]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def card_value(RB, p, c):
     return RB[R_DECK_VALUE + p * MAX_DECK + c]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def building_length(RB, b):
     """Length of a building of kind b (b == n_props is a gray building)."""
     return RB[R_GRAY_LEN] if b == RB[R_PROPS] else RB[R_PROP_LENGTH + b]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def kind_range(RB, p, kind):
     """Deck indices [first, end) of seat p's cards of one kind."""
     k = R_KIND_FIRST + p * N_KIND_SLOTS + kind
     return RB[k], RB[k + 1]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def find_card(S, RB, p, kind, loc):
     """A card of seat p of the given kind at the given location, or -1."""
     first, end = kind_range(RB, p, kind)
@@ -218,7 +219,7 @@ def find_card(S, RB, p, kind, loc):
     return -1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def has_cards_at(S, RB, p, loc):
     for c in range(RB[R_DECK_SIZE + p]):
         if S[WHERE + p * MAX_DECK + c] == loc:
@@ -226,7 +227,7 @@ def has_cards_at(S, RB, p, loc):
     return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def list_cash(S, RB, p, loc, values_at):
     """Write seat p's Cash values at a location to S[values_at:] and their card indices to
     S[BUF_CARD:]; return how many."""
@@ -244,7 +245,7 @@ def list_cash(S, RB, p, loc, values_at):
 # Piles, board and buildings
 
 
-@njit(cache=True)
+@njit_no_refcount
 def push_card(S, RB, i, p, c, fp):
     """Put seat p's card c on top of property i (fp: placed through Free Parking)."""
     k = i * MAX_STACK + S[STACK_N + i]
@@ -257,7 +258,7 @@ def push_card(S, RB, i, p, c, fp):
     S[G_BOARD_CHANGES] += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def pop_card(S, RB, i):
     """Take the top card off property i; return its code."""
     S[G_BOARD_CHANGES] += 1
@@ -273,7 +274,7 @@ def pop_card(S, RB, i):
     return code
 
 
-@njit(cache=True)
+@njit_no_refcount
 def all_covered(S, RB):
     """Every property that still counts for the round end has a card on it."""
     count_exhausted = RB[R_EXHAUSTED_COUNT] == 1
@@ -283,7 +284,7 @@ def all_covered(S, RB):
     return True
 
 
-@njit(cache=True)
+@njit_no_refcount
 def rebuild_pile(S, RB, rng, p, from_discard, from_board, from_held):
     """Gather seat p's cards from the chosen locations into its draw pile and shuffle it.
     A held Token always goes back with the board cards: it is good for one round only."""
@@ -304,7 +305,7 @@ def rebuild_pile(S, RB, rng, p, from_discard, from_board, from_held):
     shuffle(rng, rng_deck(p), S, DRAW_PILE + p * MAX_DECK, n)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def take_from_pile(S, p, c):
     """Remove card c from seat p's draw pile (order is not kept; callers shuffle after)."""
     base = DRAW_PILE + p * MAX_DECK
@@ -316,7 +317,7 @@ def take_from_pile(S, p, c):
             return
 
 
-@njit(cache=True)
+@njit_no_refcount
 def move_building(S, RB, src, dst, b):
     """Move one building of kind b (n_props = gray) from seat src to seat dst; -1 is the supply."""
     n_props = RB[R_PROPS]
@@ -339,7 +340,7 @@ def move_building(S, RB, src, dst, b):
         S[BLDS_LEFT + b] += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def shortest_building(S, RB, p):
     """Seat p's shortest building kind (n_props = gray), or -1; ties go to the cheaper colour."""
     best = -1
@@ -351,7 +352,7 @@ def shortest_building(S, RB, p):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def stat(S, p, col):
     return STATS + p * N_SEAT_COLS + col
 
@@ -360,7 +361,7 @@ def stat(S, p, col):
 # Playing Cash cards
 
 
-@njit(cache=True)
+@njit_no_refcount
 def place_cards(S, RB, pk, pp, rng, p, first, n_cards, allow_fp):
     """Seat p plays its cards S[first : first + n_cards] (deck indices) one at a time where its
     policy says. A played card's entry becomes -1; the caller disposes of the rest."""
@@ -406,7 +407,7 @@ def place_cards(S, RB, pk, pp, rng, p, first, n_cards, allow_fp):
     S[G_STATUS] = ERR_LOOP
 
 
-@njit(cache=True)
+@njit_no_refcount
 def play_from(S, RB, pk, pp, rng, p, loc):
     """GO / Just Visiting: seat p chooses one Cash card from its draw (loc DRAW, which is then
     shuffled) or discard pile and plays it at once; a card that finds no place is discarded."""
@@ -427,7 +428,7 @@ def play_from(S, RB, pk, pp, rng, p, loc):
         S[WHERE + p * MAX_DECK + c] = DISCARD
 
 
-@njit(cache=True)
+@njit_no_refcount
 def go_to_jail(S, RB, pk, pp, rng, p):
     """Send an opponent's top Cash card on one property back to its owner's discard pile."""
     i = choose_jail_target(pk, pp, p, S, RB, rng)
@@ -440,7 +441,7 @@ def go_to_jail(S, RB, pk, pp, rng, p):
     S[WHERE + code] = DISCARD  # a card code is also its WHERE index
 
 
-@njit(cache=True)
+@njit_no_refcount
 def corner_action(S, RB, pk, pp, rng, p, corner):
     """Carry out a corner's action for seat p, from a Token or from the Chance card naming it."""
     if corner == GO:
@@ -457,7 +458,7 @@ def corner_action(S, RB, pk, pp, rng, p, corner):
 # A turn
 
 
-@njit(cache=True)
+@njit_no_refcount
 def flip_one(S, RB, rng, p):
     """Flip seat p's top card into the turn area: FLIP_OK, FLIP_BUST or FLIP_NONE (no card)."""
     if S[DRAW_N + p] == 0:
@@ -485,7 +486,7 @@ def flip_one(S, RB, rng, p):
     return FLIP_OK
 
 
-@njit(cache=True)
+@njit_no_refcount
 def min_target(S, RB, p):
     """Smallest value a Cash card must beat to take a property worth taking (NO_TARGET if none)."""
     best = NO_TARGET
@@ -496,7 +497,7 @@ def min_target(S, RB, p):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def fill_situation(S, RB, p, flips, limit):
     """Summarize seat p's turn for its flip decision into S[SIT:]."""
     for k in range(N_SIT):
@@ -539,7 +540,7 @@ def fill_situation(S, RB, p, flips, limit):
     S[SIT + S_ROUND_ENDING] = S[G_ROUND_ENDING]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def note_flip(S, RB, p, c, flips):
     """Update the flip situation after seat p flipped card c (cheaper than fill_situation:
     the board does not change while a player flips)."""
@@ -563,7 +564,7 @@ def note_flip(S, RB, p, c, flips):
             S[SIT + S_USEFUL_CASH_SUM] += v
 
 
-@njit(cache=True)
+@njit_no_refcount
 def draw_chance(S, RB, pk, pp, rng, p):
     """Draw the top Chance card (reshuffling the deck when it runs out) and carry it out.
     Returns the change to this turn's flip limit."""
@@ -608,7 +609,7 @@ def draw_chance(S, RB, pk, pp, rng, p):
     return 0
 
 
-@njit(cache=True)
+@njit_no_refcount
 def pile_bankrupts(S, RB, p):
     n = 0
     for k in range(S[DRAW_N + p]):
@@ -617,7 +618,7 @@ def pile_bankrupts(S, RB, p):
     return n
 
 
-@njit(cache=True)
+@njit_no_refcount
 def flip2_window(S, RB, pk, pp, rng, p):
     """After seat p stops, opponents in turn order may play held Flip 2 cards on p, one at a
     time, passing round the table again while any is played; p may answer each with a Nope!,
@@ -667,7 +668,7 @@ def flip2_window(S, RB, pk, pp, rng, p):
             return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def use_tokens(S, RB, pk, pp, rng, p, busted):
     """Seat p may play Tokens (held from earlier turns, or flipped this turn) to free corners."""
     # Once the round end is triggered, every turn is the player's last of the round, and a
@@ -699,7 +700,7 @@ def use_tokens(S, RB, pk, pp, rng, p, busted):
         corner_action(S, RB, pk, pp, rng, p, corner)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def play_turn(S, RB, pk, pp, pt, rng, p):
     S[T_N] = 0
     S[T_LUCKY] = 0
@@ -768,7 +769,7 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
 # Rounds and whole games
 
 
-@njit(cache=True)
+@njit_no_refcount
 def stalled(S, RB):
     """No player can flip any more this round."""
     for p in range(RB[R_PLAYERS]):
@@ -777,7 +778,7 @@ def stalled(S, RB):
     return True
 
 
-@njit(cache=True)
+@njit_no_refcount
 def end_round(S, RB, first):
     """Award a building for each covered property, then gray buildings for new colour sets,
     most valuable colour first, while grays last."""
@@ -808,7 +809,7 @@ def end_round(S, RB, first):
                     S[stat(S, o, SC_GRAYS)] += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def check_invariants(S, RB):
     """OK, or the code of the first broken invariant."""
     n_players = RB[R_PLAYERS]
@@ -897,7 +898,7 @@ def check_invariants(S, RB):
     return OK
 
 
-@njit(cache=True)
+@njit_no_refcount
 def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row):
     """Play game number `game` of the run with master seed `seed` into output row `row`."""
     n_players = RB[R_PLAYERS]

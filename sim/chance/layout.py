@@ -10,7 +10,7 @@ Conventions: a card is (seat p, index c in that seat's deck). Per-seat card tabl
 indexed ``p * MAX_DECK + c``; a card on the board is coded ``p * MAX_DECK + c`` too.
 """
 
-from numba import njit
+from sim.core.jit import njit_no_refcount
 
 MAX_PLAYERS = 4
 MAX_DECK = 64  # cards in one token deck
@@ -176,13 +176,13 @@ SEAT_COLS = (
 RNG_TABLE = 0  # die rolls and the Chance deck
 
 
-@njit(cache=True)
+@njit_no_refcount
 def rng_deck(p):
     """Offset of seat p's deck-shuffling stream."""
     return 4 * (1 + p)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def rng_policy(p):
     """Offset of seat p's policy stream (random choices of its bot)."""
     return 4 * (1 + MAX_PLAYERS + p)

@@ -4,7 +4,6 @@ mortgaged, and what a player is worth. Compiled helpers shared by the kernel and
 
 
 from sim.classic.layout import (
-    njit_no_refcount,
     ALIVE,
     CASH,
     G_HOTELS,
@@ -49,6 +48,7 @@ from sim.classic.layout import (
     TR_N_GET,
     TR_N_GIVE,
 )
+from sim.core.jit import njit_no_refcount
 
 # square kinds (same codes as sim/classic/rules.py, which this module must not import)
 K_GO, K_STREET, K_RAILROAD, K_UTILITY, K_CHANCE, K_CHEST, K_TAX, K_JAIL, K_FREE_PARKING, K_GO_TO_JAIL = range(10)

@@ -45,7 +45,6 @@ from sim.classic.board import (
     unmortgage_cost,
 )
 from sim.classic.layout import (
-    njit_no_refcount,
     ALIVE,
     BANK,
     BUF,
@@ -181,6 +180,7 @@ from sim.classic.rules import (
     FX_REPAIRS,
     JAIL_SQUARE,
 )
+from sim.core.jit import njit_no_refcount
 from sim.core.rng import randint, seed_state, shuffle
 from strategies.classic import (
     JAIL_CARD,

@@ -11,13 +11,6 @@ Money is whole dollars. The bank's balance ``G_BANK`` starts at minus the money 
 
 from numba import njit
 
-# Decorator for the game's compiled functions that never allocate an array (all but the ones
-# that create state buffers). Without numba's reference counting (the private `_nrt=False`
-# flag), a call that LLVM does not inline no longer pays an atomic increment and decrement for
-# each of its array arguments (about a dozen per call with six arrays), which was a large part
-# of the time of the many small decision calls.
-njit_no_refcount = njit(cache=True, _nrt=False)
-
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 N_SQ = 40
