@@ -18,18 +18,15 @@ docs/deal.md), and ``smart`` also weighs how close each opponent is to winning.
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
-
-from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
+from sim.core.jit import njit_no_refcount
 from sim.core.rng import randint, uniform
 from sim.deal.board import (
     base_rent,
     can_build,
     can_place,
     can_take,
-    cvalue,
     ctype,
+    cvalue,
     is_complete,
     n_complete,
     payable,
@@ -38,13 +35,9 @@ from sim.deal.board import (
 )
 from sim.deal.layout import (
     BANK,
-    COLL_VER,
-    MEMO_KINDS,
-    PLACE_MEMO_COLOUR,
-    PLACE_MEMO_GAIN,
-    PLACE_MEMO_VER,
     BANK_VAL,
     BUILDING,
+    COLL_VER,
     G_PLAYS_LEFT,
     GROUP,
     GRP,
@@ -57,13 +50,17 @@ from sim.deal.layout import (
     LOOSE,
     MAX_GROUP,
     MAX_HAND,
+    MEMO_KINDS,
     NC,
     NG,
+    PLACE_MEMO_COLOUR,
+    PLACE_MEMO_GAIN,
+    PLACE_MEMO_VER,
+    R_BIRTHDAY,
     R_CARD_C1,
     R_CARD_C2,
     R_CARD_KIND,
     R_DEBT,
-    R_BIRTHDAY,
     R_FORCED_FROM_FULL,
     R_HOTEL_RENT,
     R_HOUSE_RENT,
@@ -90,8 +87,6 @@ from sim.deal.rules import (
     DEBT_COLLECTOR,
     DOUBLE_RENT,
     FORCED_DEAL,
-    HOTEL as T_HOTEL,
-    HOUSE as T_HOUSE,
     JUST_SAY_NO,
     MONEY,
     PASS_GO,
@@ -102,6 +97,13 @@ from sim.deal.rules import (
     WILD,
     WILD_ANY,
 )
+from sim.deal.rules import (
+    HOTEL as T_HOTEL,
+)
+from sim.deal.rules import (
+    HOUSE as T_HOUSE,
+)
+from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
 
 RANDOM, BANKER, SET_BUILDER, AGGRESSIVE, SMART = range(5)
 M_BANK, M_PLACE, M_ACTION = range(3)
@@ -169,7 +171,7 @@ P_MIN_CHARGE, P_PASS_GO, P_BUILD_W, P_KEEP_ACTION, P_PAY_KEEP, P_DOUBLE_MIN, P_T
 # Valuations shared by the heuristic bots
 
 
-@njit(cache=True)
+@njit_no_refcount
 def action_worth(RB, card):
     """A rough standing value of holding an action card (what banking it gives up)."""
     t = ctype(RB, card)
@@ -188,7 +190,7 @@ def action_worth(RB, card):
     return 0.5  # Pass Go
 
 
-@njit(cache=True)
+@njit_no_refcount
 def place_gain(S, RB, pp, p, card, c):
     """What seat p gains by adding this property card to its colour-c group."""
     n = S[GRP_N + p * NG + c]
@@ -206,7 +208,7 @@ def place_gain(S, RB, pp, p, card, c):
     return g
 
 
-@njit(cache=True)
+@njit_no_refcount
 def best_colour(S, RB, pp, p, card):
     """(colour, gain) of the best place for a property card seat p does not hold yet; (-1, 0)
     when it can stand nowhere (an any-colour wild without an ordinary property)."""
@@ -232,7 +234,7 @@ def best_colour(S, RB, pp, p, card):
     return best, max(best_g, 0.0)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def placing_option(S, RB, pp, p, card):
     """best_colour, remembered per card name while seat p's collection is unchanged (COLL_VER):
     it reads nothing else that changes during a game, and only the card's name."""
@@ -243,7 +245,7 @@ def placing_option(S, RB, pp, p, card):
     return remember_placing(S, RB, pp, p, card, i if kind < MEMO_KINDS else -1)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def remember_placing(S, RB, pp, p, card, i):
     """best_colour, kept in memo slot i (none when i < 0): placing_option's slow path, a
     function of its own so that the lookup stays small enough to be inlined."""
@@ -255,7 +257,7 @@ def remember_placing(S, RB, pp, p, card, i):
     return c, g
 
 
-@njit(cache=True)
+@njit_no_refcount
 def holding_value(S, RB, pp, p, card):
     """What seat p loses if this property card (in its collection) leaves."""
     g = S[GROUP + card]
@@ -267,7 +269,7 @@ def holding_value(S, RB, pp, p, card):
     return pp[p, P_PROP_W] * S[GRP_N + p * NG + g] / size + 0.5 * cvalue(RB, card)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def threat(S, RB, pp, p, t):
     """Weight on hurting opponent t: more for an opponent close to winning."""
     return 1.0 + pp[p, P_THREAT] * n_complete(S, RB, t)
@@ -277,7 +279,7 @@ def threat(S, RB, pp, p, t):
 # Choosing a play
 
 
-@njit(cache=True)
+@njit_no_refcount
 def bank_score(S, RB, pp, p, card):
     v = cvalue(RB, card)
     w = pp[p, P_BANK_W] * v
@@ -288,7 +290,7 @@ def bank_score(S, RB, pp, p, card):
     return w
 
 
-@njit(cache=True)
+@njit_no_refcount
 def charge_total(S, RB, p, amount, single):
     """What charging `amount` collects: from every opponent, or (single) from the best one.
     Returns (total, best target)."""
@@ -310,7 +312,7 @@ def charge_total(S, RB, p, amount, single):
     return total, best_t
 
 
-@njit(cache=True)
+@njit_no_refcount
 def n_in_hand(S, RB, p, card_type):
     n = 0
     for k in range(S[HAND_N + p]):
@@ -318,7 +320,7 @@ def n_in_hand(S, RB, p, card_type):
     return n
 
 
-@njit(cache=True)
+@njit_no_refcount
 def rent_option(S, RB, pp, p, card):
     """Best (score, colour, doubles, target) for a rent card; score -1 when not worth playing."""
     t = ctype(RB, card)
@@ -349,7 +351,7 @@ def rent_option(S, RB, pp, p, card):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def steal_option(S, RB, pp, p, card, forced):
     """Best (score, their card, my card, target) for Sly Deal (forced False) or Forced Deal."""
     n_players = RB[R_PLAYERS]
@@ -395,7 +397,7 @@ def steal_option(S, RB, pp, p, card, forced):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def breaker_option(S, RB, pp, p):
     """Best (score, colour, target) for a Deal Breaker."""
     n_players = RB[R_PLAYERS]
@@ -417,7 +419,7 @@ def breaker_option(S, RB, pp, p):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_play(pk, pp, p, S, RB, rng):
     """Seat p's next play: (k, mode, a, b, t), k = -1 to end the turn.
 
@@ -496,7 +498,7 @@ def choose_play(pk, pp, p, S, RB, rng):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def same_kind_earlier(S, RB, p, k):
     """An earlier card in seat p's hand has the same name as the card at position k."""
     kind = RB[R_CARD_KIND + S[HAND_ + p * MAX_HAND + k]]
@@ -506,7 +508,7 @@ def same_kind_earlier(S, RB, p, k):
     return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def random_target(S, RB, p, rng, need_stealable, need_complete):
     """A random opponent with a stealable card / a complete set (-1 if none)."""
     n_players = RB[R_PLAYERS]
@@ -527,7 +529,7 @@ def random_target(S, RB, p, rng, need_stealable, need_complete):
     return -1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def opponent_ok(S, RB, q, need_stealable, need_complete):
     if need_complete:
         return n_complete(S, RB, q) > 0
@@ -539,7 +541,7 @@ def opponent_ok(S, RB, q, need_stealable, need_complete):
     return True
 
 
-@njit(cache=True)
+@njit_no_refcount
 def random_group_card(S, RB, q, rng, p, allow_complete):
     """A random property card of seat q outside complete sets (all, if allow_complete)."""
     n = 0
@@ -558,7 +560,7 @@ def random_group_card(S, RB, q, rng, p, allow_complete):
     return -1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def random_colour(S, RB, p, rng, card, place):
     """A random colour: where the card may stand (place), or a rent card's colours where p has
     properties. -1 if none."""
@@ -576,7 +578,7 @@ def random_colour(S, RB, p, rng, card, place):
     return -1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def colour_ok(S, RB, p, card, c, place):
     if place:
         return can_place(S, RB, p, card, c)
@@ -590,7 +592,7 @@ def colour_ok(S, RB, p, card, c, place):
     return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def action_legal(S, RB, p, card):
     t = ctype(RB, card)
     if t == RENT or t == RENT_ANY or t == T_HOUSE or t == T_HOTEL:
@@ -614,7 +616,7 @@ def action_legal(S, RB, p, card):
     return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def random_target_exists(S, RB, p, need_stealable, need_complete):
     n_players = RB[R_PLAYERS]
     for j in range(1, n_players):
@@ -623,7 +625,7 @@ def random_target_exists(S, RB, p, need_stealable, need_complete):
     return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def play_modes(S, RB, p, card):
     """Bit set of the legal modes of a hand card: 1 bank, 2 place, 4 action."""
     t = ctype(RB, card)
@@ -638,7 +640,7 @@ def play_modes(S, RB, p, card):
     return m
 
 
-@njit(cache=True)
+@njit_no_refcount
 def random_play(pp, p, S, RB, rng):
     """A random playable card, a random legal mode for it, random legal details."""
     o = rng_policy(p)
@@ -706,7 +708,7 @@ def random_play(pp, p, S, RB, rng):
 # Other decisions
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_received_colour(pk, pp, q, S, RB, rng, card):
     """Colour a two-colour wild takes when seat q receives it off its own turn."""
     c1 = RB[R_CARD_C1 + card]
@@ -716,7 +718,7 @@ def choose_received_colour(pk, pp, q, S, RB, rng, card):
     return c1 if place_gain(S, RB, pp, q, card, c1) >= place_gain(S, RB, pp, q, card, c2) else c2
 
 
-@njit(cache=True)
+@njit_no_refcount
 def stake_value(S, RB, pp, victim, action, stake):
     """What the victim stands to lose: `stake` is the amount charged (rent, Debt Collector,
     Birthday), the card taken (Sly / Forced Deal) or the colour (Deal Breaker)."""
@@ -727,7 +729,7 @@ def stake_value(S, RB, pp, victim, action, stake):
     return 100.0  # Deal Breaker
 
 
-@njit(cache=True)
+@njit_no_refcount
 def want_just_say_no(pk, pp, s, S, RB, rng, actor, victim, action, stake, defending):
     """Seat s decides whether to play a Just Say No: defending (s is the victim) or countering
     (s is the actor answering the victim's Just Say No)."""
@@ -743,7 +745,7 @@ def want_just_say_no(pk, pp, s, S, RB, rng, actor, victim, action, stake, defend
     return at_stake >= pp[s, P_JSN]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def pay_cost(S, RB, pp, p, card):
     """How much seat p minds giving this card, per the card's value."""
     v = cvalue(RB, card)
@@ -761,7 +763,7 @@ def pay_cost(S, RB, pp, p, card):
 NO_COST = -(1 << 31)  # S[SCRATCH4 + k] of a payment candidate whose cost is not computed yet
 
 
-@njit(cache=True)
+@njit_no_refcount
 def swap_cost(S, RB, pp, p, k):
     """1000 x the cost of payment candidate k, computed on first use."""
     c = S[SCRATCH4 + k]
@@ -771,7 +773,7 @@ def swap_cost(S, RB, pp, p, k):
     return c
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
     """Seat p pays `amount` with some of the n candidate cards at S[SCRATCH:]: set
     S[SCRATCH3 + k] to 1 for each card given. The kernel checks the total covers the debt.
@@ -868,7 +870,7 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
         hotels_with_houses(S, RB, p, n)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def hotels_with_houses(S, RB, p, n):
     """A House given while its Hotel stays would leave the Hotel on nothing: give the Hotel too."""
     for k in range(n):
@@ -881,7 +883,7 @@ def hotels_with_houses(S, RB, p, n):
                         S[SCRATCH3 + j] = 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def keep_score(S, RB, pp, p, card):
     """How much seat p wants to keep a hand card (the lowest is discarded)."""
     t = ctype(RB, card)
@@ -893,7 +895,7 @@ def keep_score(S, RB, pp, p, card):
     return action_worth(RB, card) + 0.1 * cvalue(RB, card)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_discard(pk, pp, p, S, RB, rng):
     """Hand position of the card seat p discards over the hand limit."""
     n = S[HAND_N + p]
@@ -913,7 +915,7 @@ def choose_discard(pk, pp, p, S, RB, rng):
 # Rearranging wilds
 
 
-@njit(cache=True)
+@njit_no_refcount
 def plan_arrangement(pk, pp, p, S, RB, rng):
     """Where seat p's wilds should stand: writes (card, colour) pairs to S[SCRATCH2:] and
     S[SCRATCH3:] and returns how many. The random bot leaves its wilds where they are.

@@ -4,13 +4,12 @@ Everything here only reads ``S`` and ``RB`` (layout in sim/deal/layout.py); the 
 every change of state. Colours are 0 .. NC - 1; a property group g is a colour or LOOSE.
 """
 
-from numba import njit
 
+from sim.core.jit import njit_no_refcount
 from sim.deal.layout import (
     BANK_VAL,
     COMPLETE,
-    NCOMP,
-    PAYV,
+    GROUP,
     GRP,
     GRP_N,
     GRP_ORD,
@@ -22,8 +21,10 @@ from sim.deal.layout import (
     MAX_HAND,
     MAX_RENT,
     NC,
+    NCOMP,
     NG,
     OWNER,
+    PAYV,
     PROP,
     R_BUILDABLE,
     R_CARD_C1,
@@ -38,44 +39,43 @@ from sim.deal.layout import (
     R_PLAYERS,
     R_RENT,
     R_SET_SIZE,
-    GROUP,
     WHERE,
 )
 from sim.deal.rules import PROPERTY, WILD, WILD_ANY
 
 
-@njit(cache=True)
+@njit_no_refcount
 def ctype(RB, c):
     return RB[R_CARD_TYPE + c]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def cvalue(RB, c):
     return RB[R_CARD_VALUE + c]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def hand_card(S, p, k):
     return S[HAND_ + p * MAX_HAND + k]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def gi(p, g):
     """Index of seat p's group g in the per-group tables."""
     return p * NG + g
 
 
-@njit(cache=True)
+@njit_no_refcount
 def group_card(S, p, g, k):
     return S[GRP + (p * NG + g) * MAX_GROUP + k]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def n_in(S, p, g):
     return S[GRP_N + p * NG + g]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def is_complete(S, RB, p, c):
     """Seat p's cards of colour c make a complete set (cached; see compute_complete)."""
     if c >= NC:
@@ -83,7 +83,7 @@ def is_complete(S, RB, p, c):
     return S[COMPLETE + p * NC + c] == 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def compute_complete(S, RB, p, c):
     """Seat p's cards of colour c make a complete set, computed from the group."""
     if c >= NC:
@@ -94,13 +94,13 @@ def compute_complete(S, RB, p, c):
     return S[GRP_ORD + p * NG + c] > 0 or RB[R_NEEDS_PROPERTY] == 0
 
 
-@njit(cache=True)
+@njit_no_refcount
 def n_complete(S, RB, p):
     """Complete sets of different colours held by seat p (cached)."""
     return S[NCOMP + p]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def cards_needed(S, RB, p, c):
     """Cards seat p still needs to complete colour c (0 when complete; an all-wild set that
     needs an ordinary property counts one)."""
@@ -110,7 +110,7 @@ def cards_needed(S, RB, p, c):
     return max(need, 1)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def base_rent(RB, c, n):
     """Rent of n cards of colour c, buildings aside (n is capped at the set size)."""
     if n <= 0:
@@ -119,7 +119,7 @@ def base_rent(RB, c, n):
     return RB[R_RENT + c * MAX_RENT + min(n, size) - 1]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def rent_of(S, RB, p, c):
     """The rent seat p charges for colour c, with its House and Hotel on a complete set."""
     r = base_rent(RB, c, S[GRP_N + p * NG + c])
@@ -134,7 +134,7 @@ def rent_of(S, RB, p, c):
     return r
 
 
-@njit(cache=True)
+@njit_no_refcount
 def building_value(S, RB, p):
     v = 0
     for c in range(NC):
@@ -145,13 +145,13 @@ def building_value(S, RB, p):
     return v
 
 
-@njit(cache=True)
+@njit_no_refcount
 def payable(S, RB, p):
     """Everything seat p could pay with: bank, properties (and buildings if the rule allows)."""
     return S[PAYV + p]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def compute_payable(S, RB, p):
     """payable, computed from the bank, the groups and the buildings."""
     v = S[BANK_VAL + p]
@@ -162,7 +162,7 @@ def compute_payable(S, RB, p):
     return v
 
 
-@njit(cache=True)
+@njit_no_refcount
 def can_take(RB, card, c):
     """The card may stand in colour c (any owner)."""
     t = RB[R_CARD_TYPE + card]
@@ -175,7 +175,7 @@ def can_take(RB, card, c):
     return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def can_place(S, RB, p, card, c):
     """Seat p may put this property card in its colour-c group now: an any-colour wild needs
     an ordinary property of that colour already there."""
@@ -186,7 +186,7 @@ def can_place(S, RB, p, card, c):
     return True
 
 
-@njit(cache=True)
+@njit_no_refcount
 def stealable(S, RB, t, card):
     """Sly Deal / Forced Deal may take this card of seat t: a property not in a complete set."""
     if S[WHERE + card] != PROP or S[OWNER + card] != t:
@@ -194,7 +194,7 @@ def stealable(S, RB, t, card):
     return not is_complete(S, RB, t, S[GROUP + card])
 
 
-@njit(cache=True)
+@njit_no_refcount
 def n_stealable(S, RB, t):
     n = 0
     for g in range(NG):
@@ -203,7 +203,7 @@ def n_stealable(S, RB, t):
     return n
 
 
-@njit(cache=True)
+@njit_no_refcount
 def can_build(S, RB, p, c, hotel):
     """A House (hotel=False) or Hotel may go on seat p's colour c now."""
     if c < 0 or c >= NC or RB[R_BUILDABLE + c] == 0 or not is_complete(S, RB, p, c):
@@ -213,7 +213,7 @@ def can_build(S, RB, p, c, hotel):
     return S[HOUSE + p * NC + c] < 0
 
 
-@njit(cache=True)
+@njit_no_refcount
 def seat_after(p, j, n_players):
     """The seat j places after seat p in turn order (0 <= j < n_players): (p + j) % n_players
     without a division."""
@@ -221,6 +221,6 @@ def seat_after(p, j, n_players):
     return q - n_players if q >= n_players else q
 
 
-@njit(cache=True)
+@njit_no_refcount
 def n_players(RB):
     return RB[R_PLAYERS]

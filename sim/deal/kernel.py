@@ -14,17 +14,17 @@ module checks that every decision is legal and carries it out.
 
 import numpy as np
 from numba import njit, prange
-from numba.core import cgutils
-from numba.extending import intrinsic
 
+from sim.core.jit import njit_no_refcount
+from sim.core.rng import seed_state, shuffle
 from sim.deal.board import (
-    compute_complete,
-    compute_payable,
     can_build,
     can_place,
     can_take,
-    cvalue,
+    compute_complete,
+    compute_payable,
     ctype,
+    cvalue,
     is_complete,
     n_complete,
     payable,
@@ -34,19 +34,16 @@ from sim.deal.board import (
 )
 from sim.deal.layout import (
     ANY_WILDS,
+    ARRANGED_VER,
     BANK,
     BANK_,
     BANK_N,
     BANK_VAL,
     BUILDING,
     BUILDINGS,
-    ARRANGED_VER,
     CFLAG,
     COLL_VER,
     COMPLETE,
-    NCOMP,
-    PAYV,
-    REPAIRED_VER,
     DISC_N,
     DISC_PILE,
     DISCARD,
@@ -77,8 +74,10 @@ from sim.deal.layout import (
     MAX_HAND,
     N_SEAT_COLS,
     NC,
+    NCOMP,
     NG,
     OWNER,
+    PAYV,
     POS,
     PROP,
     R_BIRTHDAY,
@@ -107,6 +106,7 @@ from sim.deal.layout import (
     R_SETS_TO_WIN,
     R_START_HAND,
     R_WIN_ANY_TURN,
+    REPAIRED_VER,
     RNG_SIZE,
     RNG_TABLE,
     SC_BANK,
@@ -151,8 +151,6 @@ from sim.deal.rules import (
     DEBT_COLLECTOR,
     DOUBLE_RENT,
     FORCED_DEAL,
-    HOTEL as T_HOTEL,
-    HOUSE as T_HOUSE,
     JUST_SAY_NO,
     PASS_GO,
     PROPERTY,
@@ -162,7 +160,12 @@ from sim.deal.rules import (
     WILD,
     WILD_ANY,
 )
-from sim.core.rng import seed_state, shuffle
+from sim.deal.rules import (
+    HOTEL as T_HOTEL,
+)
+from sim.deal.rules import (
+    HOUSE as T_HOUSE,
+)
 from strategies.deal import (
     M_ACTION,
     M_BANK,
@@ -204,7 +207,7 @@ STATUS_NAMES = (
 )
 
 
-@njit(cache=True)
+@njit_no_refcount
 def stat(p, col):
     return STATS + p * N_SEAT_COLS + col
 
@@ -213,7 +216,7 @@ def stat(p, col):
 # Moving cards: the only functions that change the card lists
 
 
-@njit(cache=True)
+@njit_no_refcount
 def refresh(S, RB, p, g):
     """Bring the cached complete flag of seat p's group g up to date."""
     if g >= NC:
@@ -226,7 +229,7 @@ def refresh(S, RB, p, g):
         S[G_SETS_CHANGED] = 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def take_out(S, RB, c):
     """Remove card c from whatever list holds it (its WHERE is left for the caller to set).
     Returns the group (colour) it left, or -1. The caller repairs a group that lost a card
@@ -296,7 +299,7 @@ def take_out(S, RB, c):
     return g
 
 
-@njit(cache=True)
+@njit_no_refcount
 def to_hand(S, p, c):
     n = S[HAND_N + p]
     S[HAND_ + p * MAX_HAND + n] = c
@@ -307,7 +310,7 @@ def to_hand(S, p, c):
     S[POS + c] = n
 
 
-@njit(cache=True)
+@njit_no_refcount
 def to_bank(S, RB, p, c):
     n = S[BANK_N + p]
     S[BANK_ + p * MAX_CARDS + n] = c
@@ -320,7 +323,7 @@ def to_bank(S, RB, p, c):
     S[POS + c] = n
 
 
-@njit(cache=True)
+@njit_no_refcount
 def to_group(S, RB, p, g, c):
     gidx = p * NG + g
     n = S[GRP_N + gidx]
@@ -340,7 +343,7 @@ def to_group(S, RB, p, g, c):
     refresh(S, RB, p, g)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def to_discard(S, c):
     n = S[DISC_N]
     S[DISC_PILE + n] = c
@@ -351,7 +354,7 @@ def to_discard(S, c):
     S[POS + c] = n
 
 
-@njit(cache=True)
+@njit_no_refcount
 def to_draw_top(S, c):
     n = S[DRAW_N]
     S[DRAW_PILE + n] = c
@@ -362,7 +365,7 @@ def to_draw_top(S, c):
     S[POS + c] = n
 
 
-@njit(cache=True)
+@njit_no_refcount
 def to_draw_bottom(S, c):
     n = S[DRAW_N]
     for j in range(n, 0, -1):
@@ -377,7 +380,7 @@ def to_draw_bottom(S, c):
     S[POS + c] = 0
 
 
-@njit(cache=True)
+@njit_no_refcount
 def to_building(S, RB, p, col, c):
     if ctype(RB, c) == T_HOUSE:
         S[HOUSE + p * NC + col] = c
@@ -397,7 +400,7 @@ def to_building(S, RB, p, col, c):
 # Keeping a collection legal
 
 
-@njit(cache=True)
+@njit_no_refcount
 def home_for_any_wild(S, RB, p):
     """A colour where seat p's any-colour wild may stand (has an ordinary property), preferring
     the incomplete colour closest to completion; LOOSE when there is none."""
@@ -414,7 +417,7 @@ def home_for_any_wild(S, RB, p):
     return best
 
 
-@njit(cache=True)
+@njit_no_refcount
 def move_buildings_off(S, RB, p, col, own_turn):
     """Seat p's set of colour col no longer carries buildings: each goes to another complete
     set when the house rule allows it now, else to p's bank."""
@@ -441,7 +444,7 @@ def move_buildings_off(S, RB, p, col, own_turn):
             to_bank(S, RB, p, b)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def repair(S, RB, p, own_turn):
     """After seat p lost or moved property cards: any-colour wilds left without an ordinary
     property go to a colour that has one (or LOOSE), loose ones come home when they can, and
@@ -482,7 +485,7 @@ def repair(S, RB, p, own_turn):
         S[REPAIRED_VER + p] = ver
 
 
-@njit(cache=True)
+@njit_no_refcount
 def receive_property(S, RB, pk, pp, rng, q, card):
     """Seat q receives a property card (payment, Sly Deal, Forced Deal): q's bot picks the
     colour of a wild; an any-colour wild with no ordinary property to join waits in LOOSE."""
@@ -499,7 +502,7 @@ def receive_property(S, RB, pk, pp, rng, q, card):
     to_group(S, RB, q, g, card)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def apply_arrangement(S, RB, pk, pp, rng, p):
     """On its own turn seat p may move its wilds between colours (free, any number of times).
     Skipped when p's collection is as it was when the last plan moved nothing."""
@@ -532,7 +535,7 @@ def apply_arrangement(S, RB, pk, pp, rng, p):
 # Drawing
 
 
-@njit(cache=True)
+@njit_no_refcount
 def reshuffle(S, RB, rng):
     n = S[DISC_N]
     for k in range(n):
@@ -545,7 +548,7 @@ def reshuffle(S, RB, rng):
     S[G_RESHUFFLES] += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def draw_cards(S, RB, rng, p, n):
     for _ in range(n):
         if S[DRAW_N] == 0:
@@ -563,7 +566,7 @@ def draw_cards(S, RB, rng, p, n):
 # Payments and Just Say No
 
 
-@njit(cache=True)
+@njit_no_refcount
 def collect(S, RB, pk, pp, rng, debtor, creditor, amount, is_rent):
     """The debtor pays `amount` from the table to the creditor, no change given. A debtor who
     cannot cover it gives everything they could pay with and stays in the game."""
@@ -634,7 +637,7 @@ def collect(S, RB, pk, pp, rng, debtor, creditor, amount, is_rent):
         S[stat(creditor, SC_RENT_COLLECTED)] += paid
 
 
-@njit(cache=True)
+@njit_no_refcount
 def find_in_hand(S, RB, p, card_type):
     for k in range(S[HAND_N + p]):
         c = S[HAND_ + p * MAX_HAND + k]
@@ -643,7 +646,7 @@ def find_in_hand(S, RB, p, card_type):
     return -1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def blocked_by_just_say_no(S, RB, pk, pp, rng, actor, victim, action, stake):
     """The victim may answer an action with a Just Say No, the actor may answer that with
     another, and so on. True when the action is cancelled for this victim."""
@@ -673,7 +676,7 @@ def blocked_by_just_say_no(S, RB, pk, pp, rng, actor, victim, action, stake):
 # Playing one card
 
 
-@njit(cache=True)
+@njit_no_refcount
 def play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
     """Seat p plays its hand card number k: to the bank, to its collection as colour a, or for
     its action (a, b, t: see strategies/deal.py choose_play). False if the play is illegal."""
@@ -796,7 +799,7 @@ def play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
     return False  # Just Say No and Double the Rent have no action of their own
 
 
-@njit(cache=True)
+@njit_no_refcount
 def steal_set(S, RB, p, t, col):
     """Deal Breaker: seat p takes seat t's complete set of colour col with its buildings. From an
     over-full group p takes a complete set (ordinary properties first, then two-colour wilds,
@@ -832,7 +835,7 @@ def steal_set(S, RB, p, t, col):
 # Turns and games
 
 
-@njit(cache=True)
+@njit_no_refcount
 def note_sets(S, RB):
     """Count newly completed sets for each seat (the sets_made statistic)."""
     S[G_SETS_CHANGED] = 0
@@ -844,7 +847,7 @@ def note_sets(S, RB):
             S[CFLAG + i] = done
 
 
-@njit(cache=True)
+@njit_no_refcount
 def check_win(S, RB, p):
     """After anything happened on seat p's turn: p wins with enough complete sets; with
     win_on_any_turn another seat may win too (p first, then the others in turn order)."""
@@ -859,7 +862,7 @@ def check_win(S, RB, p):
             return
 
 
-@njit(cache=True)
+@njit_no_refcount
 def after_play(S, RB, p, check):
     if S[G_SETS_CHANGED] == 1:  # else no complete flag moved since the last count
         note_sets(S, RB)
@@ -869,7 +872,7 @@ def after_play(S, RB, p, check):
         check_win(S, RB, p)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def play_turn(S, RB, pk, pp, rng, p, check):
     S[G_CURRENT] = p
     S[stat(p, SC_TURNS)] += 1
@@ -913,7 +916,7 @@ def play_turn(S, RB, pk, pp, rng, p, check):
     after_play(S, RB, p, check)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def no_cards_in_play(S, RB):
     """No card in the draw pile, the discards or any hand."""
     if S[DRAW_N] > 0 or S[DISC_N] > 0:
@@ -924,7 +927,7 @@ def no_cards_in_play(S, RB):
     return True
 
 
-@njit(cache=True)
+@njit_no_refcount
 def setup_game(S, RB, rng):
     """Shuffle the shared deck, deal the opening hands one card at a time, then any extra cards."""
     S[:] = 0
@@ -956,7 +959,7 @@ def setup_game(S, RB, rng):
     S[G_WINNER] = -1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, row):
     """Play game number `game` of the run with master seed `seed` into output row `row`."""
     n_players = RB[R_PLAYERS]
@@ -1014,7 +1017,7 @@ def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, row):
 # Invariants
 
 
-@njit(cache=True)
+@njit_no_refcount
 def check_invariants(S, RB):
     """OK, or the code of the first broken invariant: every card in exactly one list and its
     recorded place matching; group and bank totals right; wilds only where they may stand;
@@ -1135,24 +1138,6 @@ def new_state():
     return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64)
 
 
-@intrinsic
-def unmanaged(typingctx, arr):
-    """The same array without its reference count (a null meminfo): numba's incref and decref
-    of it, at every call that takes it, are then no-ops instead of atomic operations. The
-    caller must keep the original array alive while the view is in use."""
-
-    def codegen(context, builder, signature, args):
-        src = context.make_array(arr)(context, builder, value=args[0])
-        view = context.make_array(arr)(context, builder)
-        for name in ("nitems", "itemsize", "data", "shape", "strides"):
-            setattr(view, name, getattr(src, name))
-        view.meminfo = cgutils.get_null_value(src.meminfo.type)
-        view.parent = cgutils.get_null_value(src.parent.type)
-        return view._getvalue()
-
-    return arr(arr), codegen
-
-
 @njit(cache=True, parallel=True)
 def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out):
     """Play games first .. first + n_games - 1 into game_out[n, N_GAME_COLS] and
@@ -1160,27 +1145,6 @@ def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out):
     RB: rules buffer; pk/pp: each seat's policy kind and parameters."""
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
-        S_own, rng_own = new_state()
-        # Private copies: numba counts references to every array passed to a call with atomic
-        # operations, and arrays shared by the threads made those a contended cache line.
-        RB_own = RB.copy()
-        pk_own = pk.copy()
-        pp_own = pp.copy()
-        # The games run on views without reference counts: the atomic increfs and decrefs at
-        # every call took about a quarter of the CPU time (sampled with perf). The owners
-        # above stay alive until the block's last line.
-        S = unmanaged(S_own)
-        rng = unmanaged(rng_own)
-        RBl = unmanaged(RB_own)
-        pkl = unmanaged(pk_own)
-        ppl = unmanaged(pp_own)
+        S, rng = new_state()
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
-            play_game(S, RBl, pkl, ppl, rng, seed, first + row, check, game_out, seat_out, row)
-        keep_alive(S_own, rng_own, RB_own, pk_own, pp_own)
-
-
-@njit(cache=True)
-def keep_alive(*arrays):
-    """A use of the owners of unmanaged views after the views' last use (numba frees an array
-    after its last use in the code)."""
-    return len(arrays)
+            play_game(S, RB, pk, pp, rng, seed, first + row, check, game_out, seat_out, row)

@@ -16,8 +16,10 @@ comes; they count for nothing).
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
+
+from sim.core.jit import njit_no_refcount
 
 MAX_PLAYERS = 5
 MAX_CARDS = 160  # cards in a game, shared deck plus every seat's extra cards
@@ -200,7 +202,7 @@ assert len(SEAT_COLS) == N_SEAT_COLS
 RNG_TABLE = 0  # shuffles of the draw pile
 
 
-@njit(cache=True)
+@njit_no_refcount
 def rng_policy(p):
     """Offset of seat p's policy stream (random choices of its bot)."""
     return 4 * (1 + p)
@@ -229,7 +231,7 @@ def _bits_float(typingctx, x):
     return types.float64(types.int64), codegen
 
 
-@njit(cache=True)
+@njit_no_refcount
 def store_float(S, at, x):
     """Keep float64 x in S[at] (low 32 bits) and S[at + 1] (high 32 bits)."""
     bits = _float_bits(x)
@@ -237,7 +239,7 @@ def store_float(S, at, x):
     S[at + 1] = bits >> 32
 
 
-@njit(cache=True)
+@njit_no_refcount
 def load_float(S, at):
     """The float64 that store_float kept at S[at]."""
     return _bits_float((np.int64(S[at + 1]) << 32) | (np.int64(S[at]) & 0xFFFFFFFF))

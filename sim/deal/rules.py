@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.deal import layout as L
 from sim.core import rule_changes
 from sim.core.rule_changes import choice, parse_bool
+from sim.deal import layout as L
 
 # ---------------------------------------------------------------------------------------------
 # Card types. The kernel branches on these codes.
