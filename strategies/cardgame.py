@@ -84,6 +84,7 @@ from sim.cardgame.layout import (
     SEEN,
     rng_policy,
 )
+from sim.core.jit import njit_no_refcount
 from sim.core.rng import randint, uniform
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError re-exported)
 
@@ -148,7 +149,7 @@ parse_policy = CATALOG.parse
 # Valuation
 
 
-@njit(cache=True)
+@njit_no_refcount
 def evaluate(A, o, RB, pp, danger):
     """A heuristic worth of the hand A[o:o+NK] (money-like units)."""
     v = 0.0
@@ -211,7 +212,7 @@ def evaluate(A, o, RB, pp, danger):
     return v
 
 
-@njit(cache=True)
+@njit_no_refcount
 def fixed_worth(RB, pp, k):
     """What `evaluate` gives one card of kind k when that is a constant (bonus cards), else -1."""
     if k == K_GO:
@@ -227,7 +228,7 @@ def fixed_worth(RB, pp, k):
     return -1.0
 
 
-@njit(cache=True)
+@njit_no_refcount
 def danger_now(S, RB, pp, p):
     """Does an opponent look close to going out (public information only)?"""
     n = RB[R_PLAYERS]
@@ -244,13 +245,13 @@ def danger_now(S, RB, pp, p):
     return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def copy_hand(S, p, dst):
     for k in range(NK):
         S[dst + k] = S[KC + p * NK + k]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def feed_cost(S, RB, pp, p, kind):
     """What handing `kind` to the table costs: the number of opponents seen collecting it."""
     if pp[P_FEED] == 0.0:
@@ -262,7 +263,7 @@ def feed_cost(S, RB, pp, p, kind):
     return pp[P_FEED] * 100.0 * cost
 
 
-@njit(cache=True)
+@njit_no_refcount
 def worst_kind(S, RB, pp, p, o, danger, use_feed, v0, known_k, known_v):
     """The kind in the what-if hand S[o:o+NK] whose loss costs least; returns (kind, value of the
     hand without it, `evaluate` of the hand without it or NaN when that was not needed). `v0`:
@@ -298,7 +299,7 @@ def worst_kind(S, RB, pp, p, o, danger, use_feed, v0, known_k, known_v):
     return best_k, best_v, best_raw
 
 
-@njit(cache=True)
+@njit_no_refcount
 def after_discards(S, RB, pp, p, o, r, danger, use_feed):
     """Value of the what-if hand at S[o:] after the r best discards (greedy, one at a time)."""
     raw = evaluate(S, o, RB, pp, danger)
@@ -309,7 +310,7 @@ def after_discards(S, RB, pp, p, o, r, danger, use_feed):
     return v
 
 
-@njit(cache=True)
+@njit_no_refcount
 def pile_kind(S, RB, q, depth):
     """Kind of the card `depth` below the top of pile q."""
     return RB[R_KIND + S[PILE_ + q * MAX_CARDS + S[PILE_N + q] - 1 - depth]]
@@ -319,7 +320,7 @@ def pile_kind(S, RB, q, depth):
 # Decisions
 
 
-@njit(cache=True)
+@njit_no_refcount
 def trade_partner_ok(S, RB, p, q):
     """May seat p trade with pile q: another seat's pile, or an imaginary player's in the
     imaginary-pile mode."""
@@ -330,13 +331,13 @@ def trade_partner_ok(S, RB, p, q):
     return True
 
 
-@njit(cache=True)
+@njit_no_refcount
 def max_k(S, RB, p, q, pre):
     """Most cards p may trade with pile q (pre: after discarding one card first)."""
     return min(RB[R_MAX_TRADE], S[PILE_N + q], S[PILE_N + p] + pre)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def random_move(S, RB, p, rng, big):
     """A uniformly random legal move, as (move, pile, cards, pre-discard)."""
     o = rng_policy(p)
@@ -383,7 +384,7 @@ def random_move(S, RB, p, rng, big):
     return MV_DOUBLE3, dummy, 2, 0
 
 
-@njit(cache=True)
+@njit_no_refcount
 def draw_value(S, RB, pp, p, pk, danger, plus):
     """Expected worth of drawing one card and discarding the worst, and `evaluate` of the hand.
     Smart: averaged over the kinds not visible to p (neither in its hand nor in any pile), each
@@ -420,7 +421,7 @@ def draw_value(S, RB, pp, p, pk, danger, plus):
     return x * exact + (1.0 - x) * flat, base
 
 
-@njit(cache=True)
+@njit_no_refcount
 def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc, pre_kind, base, plus):
     """Worth of p's hand after trading k cards with pile q (pre: after first discarding its
     worst card, of kind `pre_kind`), less what the cards given away would feed q.
@@ -475,7 +476,7 @@ def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, disc, pre_k
     return v - cost
 
 
-@njit(cache=True)
+@njit_no_refcount
 def plan_discards(S, RB, p, q, k, pre, danger, disc):
     """Remember the discards a chosen k-card trade with pile q was weighed with (see layout.py):
     the pre-discard, or the discards after the trade."""
@@ -494,7 +495,7 @@ def plan_discards(S, RB, p, q, k, pre, danger, disc):
     S[PLAN_SEAT] = p + 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def planned_discard(S, p, danger):
     """The next planned kind to discard when p's hand is the one it was planned for, else -1."""
     n = S[PLAN_N]
@@ -510,7 +511,7 @@ def planned_discard(S, p, danger):
     return w
 
 
-@njit(cache=True)
+@njit_no_refcount
 def same_trade_earlier(S, RB, p, q, k, pre, depth):
     """Was a k-card trade with an earlier pile already weighed that `trade_value` must score the
     same: the same top k kinds, and both piles a seat's or both an imaginary player's?"""
@@ -601,7 +602,7 @@ def choose_move(pk, pp, p, S, RB, rng, big):
     return mv, bq, bk, bpre
 
 
-@njit(cache=True)
+@njit_no_refcount
 def choose_discard(pk, pp, p, S, RB, rng):
     """Index in p's hand of the card to discard (or pass)."""
     n = S[HAND_N + p]

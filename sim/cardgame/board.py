@@ -5,8 +5,6 @@ what-if copy in the scratch area), so a bot can ask "could I go out / what would
 about a hand it does not hold. The kernel owns every change of state.
 """
 
-from numba import njit
-
 from sim.cardgame.layout import (
     K_DOUBLE,
     K_FP,
@@ -45,15 +43,16 @@ from sim.cardgame.layout import (
     R_WILD_ANY_GROUP,
     RAIL,
 )
+from sim.core.jit import njit_no_refcount
 
 
-@njit(cache=True)
+@njit_no_refcount
 def need_of(RB, c):
     """Cards that make group c complete (railroads: the rules' minimum)."""
     return RB[R_RAIL_MIN] if c == RAIL else RB[R_SIZE + c]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def full_value(RB, c, n):
     """Value of a complete group c of n cards."""
     if c == RAIL:
@@ -61,7 +60,7 @@ def full_value(RB, c, n):
     return RB[R_GVAL + c]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def n_houses(A, o):
     h = 0
     for i in range(MAX_HOUSE_NO):
@@ -69,7 +68,7 @@ def n_houses(A, o):
     return h
 
 
-@njit(cache=True)
+@njit_no_refcount
 def chain_len(A, o, j):
     """Numbered houses: the length of the j-th chain 1, 2, ... (0-based j), the longest first."""
     n = 0
@@ -81,7 +80,7 @@ def chain_len(A, o, j):
     return n
 
 
-@njit(cache=True)
+@njit_no_refcount
 def houses_in_order(A, o, RB, buildable):
     """Can the hand's house and hotel cards all stand on its `buildable` complete groups?"""
     hotels = A[o + K_HOTEL]
@@ -110,7 +109,7 @@ def houses_in_order(A, o, RB, buildable):
     return True
 
 
-@njit(cache=True)
+@njit_no_refcount
 def can_go_out(A, o, RB):
     """Is this a complete hand: at least one complete group, every group held complete (Chance
     cards filling gaps), houses and hotels legal, no Go to Jail without its way out?"""
@@ -140,7 +139,7 @@ def can_go_out(A, o, RB):
     return not (RB[R_JAIL_BLOCKS] and A[o + K_JAIL] > 0 and A[o + K_JAILFREE] == 0)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def complete_hand_bound(A, o, RB):
     """The most cards a complete hand made of some of these cards can hold: all of them but the
     properties of groups that even every Chance card could not complete (`can_go_out` needs
@@ -155,7 +154,7 @@ def complete_hand_bound(A, o, RB):
     return n
 
 
-@njit(cache=True)
+@njit_no_refcount
 def wild_fits(A, o, RB, c, extra):
     """May a wild be counted in group c (which already has `extra` wilds in it)?"""
     n = A[o + c] + extra
@@ -165,7 +164,7 @@ def wild_fits(A, o, RB, c, extra):
     return n < top
 
 
-@njit(cache=True)
+@njit_no_refcount
 def wild_matters(A, o, RB, c, extra):
     """Does one more wild in group c (which already has `extra` wilds in it) change anything
     `score_placed` reads: whether the group is complete, or its value (railroads)? A placement
@@ -175,7 +174,7 @@ def wild_matters(A, o, RB, c, extra):
     return n + 1 >= need and (n < need or full_value(RB, c, n + 1) != full_value(RB, c, n))
 
 
-@njit(cache=True)
+@njit_no_refcount
 def score_placed(A, o, RB, impr, w0, w1, P):
     """Score of a hand with its wilds (if any) placed in groups w0 and w1 (-1: unused);
     `impr`: the holder may score improvements. Writes (groups, improvements, bonus, doubling)
@@ -265,7 +264,7 @@ def score_placed(A, o, RB, impr, w0, w1, P):
     return total + doubled
 
 
-@njit(cache=True)
+@njit_no_refcount
 def hand_score(A, o, RB, goer, P):
     """A hand's score (before the table-wide Mr. Monopoly and jackpot awards). Whoever went out
     places up to two Chance cards where they score most; nobody else can use them."""

@@ -113,6 +113,7 @@ from sim.cardgame.layout import (
     STATS,
     WHERE,
 )
+from sim.core.jit import njit_no_refcount
 from sim.core.rng import seed_state, shuffle
 from strategies.cardgame import (
     MV_DOUBLE3,
@@ -144,7 +145,7 @@ STATUS_NAMES = (
 T_ON, T_OUT, T_STALL = range(3)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def stat(p, col):
     return STATS + p * N_SEAT_COLS + col
 
@@ -153,7 +154,7 @@ def stat(p, col):
 # Moving cards
 
 
-@njit(cache=True)
+@njit_no_refcount
 def to_hand(S, RB, p, c):
     n = S[HAND_N + p]
     S[HAND_ + p * MAX_CARDS + n] = c
@@ -164,7 +165,7 @@ def to_hand(S, RB, p, c):
     S[KC + p * NK + RB[R_KIND + c]] += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def from_hand(S, RB, p, i):
     """Take the card at index i out of p's hand (the last card fills the gap)."""
     base = HAND_ + p * MAX_CARDS
@@ -178,7 +179,7 @@ def from_hand(S, RB, p, i):
     return c
 
 
-@njit(cache=True)
+@njit_no_refcount
 def pile_push(S, q, c):
     n = S[PILE_N + q]
     S[PILE_ + q * MAX_CARDS + n] = c
@@ -188,14 +189,14 @@ def pile_push(S, q, c):
     S[POS + c] = n
 
 
-@njit(cache=True)
+@njit_no_refcount
 def pile_pop(S, q):
     n = S[PILE_N + q] - 1
     S[PILE_N + q] = n
     return S[PILE_ + q * MAX_CARDS + n]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def draw_push(S, c):
     n = S[DRAW_N]
     S[DRAW_PILE + n] = c
@@ -205,14 +206,14 @@ def draw_push(S, c):
     S[POS + c] = n
 
 
-@njit(cache=True)
+@njit_no_refcount
 def draw_pop(S):
     n = S[DRAW_N] - 1
     S[DRAW_N] = n
     return S[DRAW_PILE + n]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def seen_changes(S, p):
     """Seat p's public record (SEEN) is about to change: another seat's discard plan, weighed
     with the old record, no longer holds."""
@@ -220,7 +221,7 @@ def seen_changes(S, p):
         S[PLAN_SEAT] = 0
 
 
-@njit(cache=True)
+@njit_no_refcount
 def discard(S, RB, p, i):
     """Card i of p's hand onto p's own pile, in view of everyone."""
     c = from_hand(S, RB, p, i)
@@ -232,7 +233,7 @@ def discard(S, RB, p, i):
     pile_push(S, p, c)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def take_top(S, RB, p, q):
     """The top card of pile q into p's hand, in view of everyone."""
     c = pile_pop(S, q)
@@ -242,7 +243,7 @@ def take_top(S, RB, p, q):
     S[stat(p, SC_TRADED_CARDS)] += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def move_block(S, src, dst, k):
     """The top k cards of pile src onto pile dst, keeping their order."""
     n = S[PILE_N + src]
@@ -255,7 +256,7 @@ def move_block(S, src, dst, k):
 # A hand
 
 
-@njit(cache=True)
+@njit_no_refcount
 def deal_hand(S, RB, rng):
     """Gather every card, shuffle and deal: hand_size to each seat, face_up onto every pile."""
     n_cards = RB[R_CARDS]
@@ -293,7 +294,7 @@ def deal_hand(S, RB, rng):
         S[G_BANK_PAID] += RB[R_JACKPOT_ADD]
 
 
-@njit(cache=True)
+@njit_no_refcount
 def reshuffle(S, RB, rng):
     """Every pile's cards under its top card become the new draw pile, shuffled."""
     for q in range(RB[R_N_PILES]):
@@ -311,7 +312,7 @@ def reshuffle(S, RB, rng):
         S[POS + S[DRAW_PILE + i]] = i
 
 
-@njit(cache=True)
+@njit_no_refcount
 def discard_down(S, RB, pk, pp, rng, p, at_least):
     """p discards (its own choice) until at most hand_limit cards, and at least `at_least`."""
     done = 0
@@ -364,7 +365,7 @@ def excess_plan(S, RB, p):
     return can_go_out(S, o, RB)
 
 
-@njit(cache=True)
+@njit_no_refcount
 def drop_planned(S, RB, p):
     """Discard the cards excess_plan dropped."""
     o = SCRATCH3
@@ -485,7 +486,7 @@ def score_hand(S, RB, goer, hand_row, kind_row, record):
 # Turns
 
 
-@njit(cache=True)
+@njit_no_refcount
 def legal_move(S, RB, p, mv, q, k, pre):
     if mv == MV_DRAW:
         return S[DRAW_N] > 0
@@ -505,7 +506,7 @@ def legal_move(S, RB, p, mv, q, k, pre):
     return False
 
 
-@njit(cache=True)
+@njit_no_refcount
 def do_move(S, RB, pk, pp, rng, p, mv, q, k, pre):
     """Carry out a legal move; returns the least number of discards that must follow."""
     if mv == MV_DRAW:
@@ -597,7 +598,7 @@ def play_big_turn(S, RB, pk, pp, rng, p):
     return T_ON
 
 
-@njit(cache=True)
+@njit_no_refcount
 def pass_left(S, RB, pk, pp, rng):
     """Every seat passes one card (its own choice) to the seat on its left, all at once."""
     n = RB[R_PLAYERS]
@@ -675,7 +676,7 @@ def run_hand(S, RB, pk, pp, rng, check, hand_row, kind_row, record):
 # A match
 
 
-@njit(cache=True)
+@njit_no_refcount
 def new_match(S, RB):
     n = RB[R_PLAYERS]
     S[:] = 0
@@ -688,7 +689,7 @@ def new_match(S, RB):
     S[G_POT_WON] = -1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def match_over(S, RB):
     if S[G_HAND] >= RB[R_MAX_HANDS]:
         return True
@@ -741,7 +742,7 @@ def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, hand_ou
 # Invariants
 
 
-@njit(cache=True)
+@njit_no_refcount
 def check_invariants(S, RB):
     """OK, or the code of the first broken invariant: every card in exactly one list with its
     recorded place matching, the hands' kind counts right, and all money (seats plus the

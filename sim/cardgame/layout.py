@@ -16,7 +16,7 @@ Chance wild, a house of a given number, the hotel, a token naming a colour, or o
 bonus cards.
 """
 
-from numba import njit
+from sim.core.jit import njit_no_refcount
 
 MAX_PLAYERS = 6
 MAX_PILES = MAX_PLAYERS + 2  # one per seat, plus up to two imaginary players' piles
@@ -199,7 +199,7 @@ N_STREAMS = 1 + MAX_PLAYERS
 RNG_SIZE = 4 * N_STREAMS
 
 
-@njit(cache=True)
+@njit_no_refcount
 def rng_policy(p):
     """Offset of seat p's policy stream."""
     return 4 * (1 + p)
