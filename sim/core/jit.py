@@ -7,7 +7,8 @@ from numba import njit
 # (its private `_nrt=False` flag), a call that LLVM does not inline no longer pays an atomic
 # increment and decrement for each array argument: about a dozen per call with six arrays,
 # which was a large part of the time of the many small decision calls. Measured bit-identical
-# and 1.3-1.7x faster in classic Monopoly, 1.2-1.3x in Monopoly Chance. A function that
-# allocates fails to compile with it (a typing error), so the mistake cannot pass silently.
+# and 1.2-1.7x faster in every game (docs/architecture.md). A function that allocates, or
+# calls one that does, fails to compile with it (a typing error), so the mistake cannot pass
+# silently.
 # Should a numba release drop the private flag, plain njit(cache=True) changes only the speed.
 njit_no_refcount = njit(cache=True, _nrt=False)
