@@ -185,34 +185,3 @@ def test_a_saved_preset_round_trips(tmp_path, monkeypatch):
     by_spec = api.simulate(30, 3, [spec, "trader", "greedy"], seed=4, threads=1)
     assert (by_name["policy_0"] == "cg_mine").all()
     pd.testing.assert_frame_equal(by_name.drop(columns="policy_0"), by_spec.drop(columns="policy_0"))
-
-
-def test_the_tuner_can_limit_matches_that_never_end(tmp_path):
-    """A wiki match stops at max_hands when nobody reached the target (hit_hand_limit): with at
-    most 4 hands most matches stop that way (they last about 6), so the never-ending limit drops
-    that cap although its matches are shorter."""
-    from sim.cli import main
-
-    spec = tmp_path / "cap.toml"
-    spec.write_text("""
-name = "cap"
-game = "cardgame"
-seed = 9
-players = 4
-seats = ["greedy", "greedy", "greedy", "greedy"]
-[search]
-"rule.max_hands" = [4, 40]
-[goals]
-never_ending = { max = 0.05 }
-objective = "minimize mean_turns"
-[race]
-first_games = 100
-max_games = 300
-finalists = 1
-confirm_games = 300
-""")
-    main(["tune", str(spec), "--out", str(tmp_path / "out"), "--no-progress", "--threads", "1"])
-    df = pd.read_csv(tmp_path / "out" / "candidates.csv")
-    assert df.iloc[0]["rule.max_hands"] == 40 and df.iloc[0]["meets_never_ending"] == "yes"
-    capped = df[df["rule.max_hands"] == 4].iloc[0]
-    assert capped["stage"] == "dropped" and "misses never_ending" in capped["reason"]

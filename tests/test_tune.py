@@ -238,19 +238,22 @@ def test_same_result_whatever_threads_and_after_resume(tmp_path):
     pd.testing.assert_frame_equal(a, b)
 
 
-@pytest.mark.parametrize("game, key, values, best, shorter", [
-    ("deal", "rule.sets_to_win", [2, 3], 2, True),
-    ("classic", "rule.max_rounds", [20, 500], 500, False),
+@pytest.mark.parametrize("game, players, key, values, best, shorter", [
+    ("deal", 2, "rule.sets_to_win", [2, 3], 2, True),
+    ("classic", 2, "rule.max_rounds", [20, 500], 500, False),
+    ("cardgame", 4, "rule.max_hands", [4, 40], 40, False),
 ])
-def test_other_games_tune_through_their_adapters(tmp_path, game, key, values, best, shorter):
+def test_other_games_tune_through_their_adapters(tmp_path, game, players, key, values, best, shorter):
     """Deal: fewer sets to win is the shorter game, and it meets the limit. Classic: a 20-round
     cap would be shorter still, but most 2-player games (about 60 rounds) would never end, so
-    the never-ending limit rules it out before the objective is looked at."""
+    the never-ending limit rules it out before the objective is looked at. The card game: a
+    wiki match stops at max_hands when nobody reached the target (hit_hand_limit); matches
+    last about 6 hands, so a 4-hand cap is dropped the same way."""
     text = f"""
 name = "{game}"
 game = "{game}"
 seed = 9
-players = 2
+players = {players}
 [search]
 "{key}" = {values}
 [goals]
