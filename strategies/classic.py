@@ -905,9 +905,8 @@ def management_settled(pk, pp, p, S, RB):
     are now (the kernel checked management_key): is the answer still nothing? Yes while its
     cash stays below the cash at which it would act; a bot that mortgages to build (fund=1)
     and could do so now decides differently with less cash too, so only while its cash is the
-    same (MEMO_EXACT). The strong
-    bot's reserve follows the highest rent it faces, so that must not have changed either.
-    Random bots are always asked again."""
+    same (MEMO_EXACT). The strong bot's reserve follows the highest rent it faces, so that
+    must not have changed either. Random bots are always asked again."""
     if pk[p] == RANDOM:
         return False
     if pk[p] == STRONG and max_opponent_rent(S, RB, p) != S[MEMO_RENT + p]:

@@ -87,6 +87,8 @@ from sim.deal.rules import (
     DEBT_COLLECTOR,
     DOUBLE_RENT,
     FORCED_DEAL,
+    HOTEL as T_HOTEL,
+    HOUSE as T_HOUSE,
     JUST_SAY_NO,
     MONEY,
     PASS_GO,
@@ -97,12 +99,6 @@ from sim.deal.rules import (
     WILD,
     WILD_ANY,
 )
-from sim.deal.rules import (
-    HOTEL as T_HOTEL,
-)
-from sim.deal.rules import (
-    HOUSE as T_HOUSE,
-)
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
 
 RANDOM, BANKER, SET_BUILDER, AGGRESSIVE, SMART = range(5)
@@ -110,6 +106,8 @@ M_BANK, M_PLACE, M_ACTION = range(3)
 N_PARAMS = 16
 WIN_SCORE = 1000.0
 ANY_BIT = 1 << 16  # marks an any-colour wild in plan_arrangement's colour masks
+# Card names numbered below this have a bit in an int64 "already scored" mask (sign bit spared)
+SEEN_KINDS = 62
 
 # name -> Param(slot, low, high, meaning)
 PARAMS = {
@@ -383,7 +381,7 @@ def steal_option(S, RB, pp, p, card, forced):
             for k in range(S[GRP_N + t * NG + g]):
                 theirs = S[GRP + (t * NG + g) * MAX_GROUP + k]
                 kind = RB[R_CARD_KIND + theirs]
-                if kind < 62:
+                if kind < SEEN_KINDS:
                     if (seen >> kind) & 1:
                         continue
                     seen |= 1 << kind
@@ -437,7 +435,7 @@ def choose_play(pk, pp, p, S, RB, rng):
         card = S[HAND_ + p * MAX_HAND + k]
         # A later copy of a card name scores exactly as the first did, and ties keep the first.
         kind = RB[R_CARD_KIND + card]
-        if kind < 62:
+        if kind < SEEN_KINDS:
             if (seen >> kind) & 1:
                 continue
             seen |= 1 << kind

@@ -151,6 +151,8 @@ from sim.deal.rules import (
     DEBT_COLLECTOR,
     DOUBLE_RENT,
     FORCED_DEAL,
+    HOTEL as T_HOTEL,
+    HOUSE as T_HOUSE,
     JUST_SAY_NO,
     PASS_GO,
     PROPERTY,
@@ -159,12 +161,6 @@ from sim.deal.rules import (
     SLY_DEAL,
     WILD,
     WILD_ANY,
-)
-from sim.deal.rules import (
-    HOTEL as T_HOTEL,
-)
-from sim.deal.rules import (
-    HOUSE as T_HOUSE,
 )
 from strategies.deal import (
     M_ACTION,
