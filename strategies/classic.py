@@ -227,14 +227,17 @@ def max_opponent_rent(S, RB, p):
     if S[RENT_BOARD + p] == key:
         return S[RENT_MAX + p]
     best = 0
-    for sq in range(N_SQ):
-        o = S[OWNER + sq]
-        if o >= 0 and o != p and S[MORT + sq] == 0 and RB[R_SQ_KIND + sq] == K_STREET:
-            lv = S[LEVEL + sq]
-            r = RB[R_SQ_RENT + sq * N_LEVELS + lv]
-            if lv == 0 and has_group(S, RB, o, RB[R_SQ_GROUP + sq]):
-                r *= 2
-            best = max(best, r)
+    for g in range(N_GROUPS):  # the deeds group by group (fewer squares than the board)
+        size = RB[R_GROUP_SIZE + g]
+        for k in range(size):
+            sq = group_sq(RB, g, k)
+            o = S[OWNER + sq]
+            if o >= 0 and o != p and S[MORT + sq] == 0 and RB[R_SQ_KIND + sq] == K_STREET:
+                lv = S[LEVEL + sq]
+                r = RB[R_SQ_RENT + sq * N_LEVELS + lv]
+                if lv == 0 and S[GOWN + o * N_GROUPS + g] == size:
+                    r *= 2
+                best = max(best, r)
     S[RENT_BOARD + p] = key
     S[RENT_MAX + p] = best
     return best
@@ -651,19 +654,27 @@ def main_holder(S, RB, p, g):
         return -1
     best = -1
     best_n = 0
+    owned = mine
     for q in range(RB[R_PLAYERS]):
         if q == p:
             continue
         n = S[GOWN + q * N_GROUPS + g]
         if n > 0 and S[ALIVE + q] == 0:
             return -1
+        owned += n
         if n > best_n:
             best = q
             best_n = n
-    for k in range(size):
-        if S[OWNER + group_sq(RB, g, k)] < 0:
-            return -1
+    if owned < size:  # the group counts cover every deed a player owns: the rest are unowned
+        return -1
     return best
+
+
+@njit_no_refcount
+def never_proposes(pk, pp, p):
+    """Seat p's bot never proposes a trade: a random bot, or one that pays no share of a set's
+    value for it (trade_share 0)."""
+    return pk[p] == RANDOM or pp[p, 3] <= 0.0
 
 
 @njit_no_refcount
@@ -680,7 +691,7 @@ def propose_trade(pk, pp, pt, p, S, RB, rng):
     are not repeated until something changes; and the partner gives up all its deeds of the
     group, so the number of holders of a group never grows by trading and deals cannot go
     round in circles."""
-    if pk[p] == RANDOM or pp[p, 3] <= 0.0:
+    if never_proposes(pk, pp, p):
         return -1
     epoch_mark = trade_mark(S)
     keep = reserve(pk, pp, p, S, RB)

@@ -196,6 +196,7 @@ from strategies.classic import (
     jail_choice,
     lift_received_mortgage,
     management_settled,
+    never_proposes,
     note_settled,
     max_bid,
     propose_trade,
@@ -991,22 +992,33 @@ def trade_phase(S, RB, pk, pp, pt, rng, p):
 
 
 @njit_no_refcount
-def trade_scan_due(S, RB, p):
-    """Trading is on and the trade mark changed since p last found nothing to propose."""
-    return RB[R_TRADING] == 1 and S[TRADE_SCAN + p] != trade_mark(S)
+def trade_scan_due(S, RB, pk, pp, p):
+    """Trading is on, the trade mark changed since p last found nothing to propose, and p's bot
+    makes offers at all (with VERIFY_MEMOS, also one that never does: it must find nothing)."""
+    return (RB[R_TRADING] == 1 and S[TRADE_SCAN + p] != trade_mark(S)
+            and (S[VERIFY_MEMOS] != 0 or not never_proposes(pk, pp, p)))
+
+
+@njit_no_refcount
+def nothing_to_manage(S, RB, p):
+    """p has no mortgage to lift and no whole colour group to build on: ``manage`` would ask
+    its bot nothing, whatever its cash."""
+    return S[MORT_N + p] == 0 and cheapest_house(S, RB, p) == 0
 
 
 @njit_no_refcount
 def management_memo_holds(S, RB, pk, pp, p):
-    """p had nothing to lift or build, and nothing that would change that has changed."""
-    return S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB)
+    """p had nothing to lift or build, and nothing that would change that has changed; or p
+    has nothing to lift or build on at all."""
+    return ((S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB))
+            or nothing_to_manage(S, RB, p))
 
 
 @njit_no_refcount
 def window_idle(S, RB, pk, pp, p):
     """p's window would do nothing (``manage`` would return at once). Most windows are idle,
     and these checks cost less than the call of ``manage`` with its six array arguments."""
-    return not trade_scan_due(S, RB, p) and S[VERIFY_MEMOS] == 0 and management_memo_holds(S, RB, pk, pp, p)
+    return not trade_scan_due(S, RB, pk, pp, p) and S[VERIFY_MEMOS] == 0 and management_memo_holds(S, RB, pk, pp, p)
 
 
 @njit_no_refcount
@@ -1016,7 +1028,7 @@ def manage(S, RB, pk, pp, pt, rng, p):
     ``management_settled``) its cash or the rents it faces make a difference: the answer
     would be the same, so this only saves time. With VERIFY_MEMOS set (tests) the skipped
     windows are played anyway and must change nothing."""
-    if trade_scan_due(S, RB, p):
+    if trade_scan_due(S, RB, pk, pp, p):
         trade_phase(S, RB, pk, pp, pt, rng, p)
     if S[G_STATUS] != OK or S[ALIVE + p] == 0:
         return
@@ -1121,8 +1133,9 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
         manage(S, RB, pk, pp, pt, rng, p)
     if RB[R_ANY_TIME] == 1:  # "at any time": everyone else's window, in seat order after p
         n = RB[R_PLAYERS]
-        for i in range(1, n):
-            q = (p + i) % n
+        q = p
+        for _ in range(n - 1):
+            q = q + 1 if q + 1 < n else 0  # (p + i) % n without a division
             if S[G_STATUS] != OK or S[G_ALIVE_N] < 2:
                 break
             if S[ALIVE + q] == 1 and not window_idle(S, RB, pk, pp, q):
