@@ -85,7 +85,7 @@ from sim.classic.layout import (
     rng_policy,
 )
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, uniform
 
 RANDOM, BUY_ALL, THREE_HOUSES, JAIL_STAYER, TRADER, STRONG = range(6)
@@ -208,38 +208,38 @@ def opponent_levels(S, RB, p):
 
 
 @njit_no_refcount
-def opponents_board(S, RB, p):
-    """Changes whenever an opponent's deeds, buildings or mortgages change: the sum of their
-    P_BOARD counters (which only grow)."""
-    v = 0
-    for q in range(RB[R_PLAYERS]):
-        if q != p:
-            v += S[P_BOARD + q]
-    return v
+def max_rent_of(S, RB, o):
+    """The highest street rent o's streets charge now, remembered until o's deeds, buildings
+    or mortgages change (its P_BOARD counter)."""
+    if S[RENT_BOARD + o] == S[P_BOARD + o]:
+        return S[RENT_MAX + o]
+    best = 0
+    for g in range(N_GROUPS):
+        mine = S[GOWN + o * N_GROUPS + g]
+        if mine == 0:
+            continue
+        size = RB[R_GROUP_SIZE + g]
+        for k in range(size):
+            sq = group_sq(RB, g, k)
+            if S[OWNER + sq] == o and S[MORT + sq] == 0 and RB[R_SQ_KIND + sq] == K_STREET:
+                lv = S[LEVEL + sq]
+                r = RB[R_SQ_RENT + sq * N_LEVELS + lv]
+                if lv == 0 and mine == size:
+                    r *= 2
+                best = max(best, r)
+    S[RENT_BOARD + o] = S[P_BOARD + o]
+    S[RENT_MAX + o] = best
+    return best
 
 
 @njit_no_refcount
 def max_opponent_rent(S, RB, p):
-    """The highest street rent an opponent's square charges now (remembered until an
-    opponent's deeds or buildings change: the strong bot's reserve asks for it at every
-    decision)."""
-    key = opponents_board(S, RB, p)
-    if S[RENT_BOARD + p] == key:
-        return S[RENT_MAX + p]
+    """The highest street rent an opponent's square charges now (the strong bot's reserve asks
+    for it at every decision; each owner's highest is remembered)."""
     best = 0
-    for g in range(N_GROUPS):  # the deeds group by group (fewer squares than the board)
-        size = RB[R_GROUP_SIZE + g]
-        for k in range(size):
-            sq = group_sq(RB, g, k)
-            o = S[OWNER + sq]
-            if o >= 0 and o != p and S[MORT + sq] == 0 and RB[R_SQ_KIND + sq] == K_STREET:
-                lv = S[LEVEL + sq]
-                r = RB[R_SQ_RENT + sq * N_LEVELS + lv]
-                if lv == 0 and S[GOWN + o * N_GROUPS + g] == size:
-                    r *= 2
-                best = max(best, r)
-    S[RENT_BOARD + p] = key
-    S[RENT_MAX + p] = best
+    for q in range(RB[R_PLAYERS]):
+        if q != p:
+            best = max(best, max_rent_of(S, RB, q))
     return best
 
 
@@ -910,7 +910,7 @@ def note_settled(pk, pp, p, S, RB):
     S[MEMO_RENT + p] = max_opponent_rent(S, RB, p) if pk[p] == STRONG else 0
 
 
-@njit_no_refcount
+@njit_inline
 def management_settled(pk, pp, p, S, RB):
     """Seat p found nothing to lift or build with its own deeds and the bank's supply as they
     are now (the kernel checked management_key): is the answer still nothing? Yes while its

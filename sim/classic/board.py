@@ -47,6 +47,7 @@ from sim.classic.layout import (
     TR_JAIL_GIVE,
     TR_N_GET,
     TR_N_GIVE,
+    WHOLE_N,
 )
 from sim.core.jit import njit_no_refcount
 
@@ -327,6 +328,8 @@ def trade_mark(S):
 def cheapest_house(S, RB, p):
     """The lowest house price on the colour groups p holds whole (0 when none)."""
     best = 0
+    if S[WHOLE_N + p] == 0:
+        return best
     for g in range(N_GROUPS):
         if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
             cost = RB[R_SQ_HOUSE + group_sq(RB, g, 0)]

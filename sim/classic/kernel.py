@@ -87,6 +87,7 @@ from sim.classic.layout import (
     MAX_PLAYERS,
     MEMO_BOARD,
     VERIFY_MEMOS,
+    WHOLE_N,
     P_BOARD,
     RENT_BOARD,
     MORT,
@@ -180,7 +181,7 @@ from sim.classic.rules import (
     FX_REPAIRS,
     JAIL_SQUARE,
 )
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, seed_state, shuffle
 from strategies.classic import (
     JAIL_CARD,
@@ -298,6 +299,7 @@ def set_owner(S, RB, sq, p):
     if old >= 0:
         if S[GOWN + old * N_GROUPS + g] == size:
             S[gstat(old, g, GS_FULL_TURNS)] += t - S[gstat(old, g, GS_FULL_SINCE)]
+            S[WHOLE_N + old] -= RB[R_GROUP_STREETS + g]
         S[GOWN + old * N_GROUPS + g] -= 1
         if S[MORT + sq] == 1:
             S[MORT_N + old] -= 1
@@ -309,6 +311,7 @@ def set_owner(S, RB, sq, p):
         if S[MORT + sq] == 1:
             S[MORT_N + p] += 1
         if S[GOWN + p * N_GROUPS + g] == size:
+            S[WHOLE_N + p] += RB[R_GROUP_STREETS + g]
             S[gstat(p, g, GS_FULL_SINCE)] = t
             if S[gstat(p, g, GS_FIRST_FULL)] == 0:
                 S[gstat(p, g, GS_FIRST_FULL)] = t + 1
@@ -991,7 +994,7 @@ def trade_phase(S, RB, pk, pp, pt, rng, p):
         execute_trade(S, RB, pk, pp, pt, rng, p, q)
 
 
-@njit_no_refcount
+@njit_inline
 def trade_scan_due(S, RB, pk, pp, p):
     """Trading is on, the trade mark changed since p last found nothing to propose, and p's bot
     makes offers at all (with VERIFY_MEMOS, also one that never does: it must find nothing)."""
@@ -999,22 +1002,22 @@ def trade_scan_due(S, RB, pk, pp, p):
             and (S[VERIFY_MEMOS] != 0 or not never_proposes(pk, pp, p)))
 
 
-@njit_no_refcount
-def nothing_to_manage(S, RB, p):
+@njit_inline
+def nothing_to_manage(S, p):
     """p has no mortgage to lift and no whole colour group to build on: ``manage`` would ask
     its bot nothing, whatever its cash."""
-    return S[MORT_N + p] == 0 and cheapest_house(S, RB, p) == 0
+    return S[MORT_N + p] == 0 and S[WHOLE_N + p] == 0
 
 
-@njit_no_refcount
+@njit_inline
 def management_memo_holds(S, RB, pk, pp, p):
     """p had nothing to lift or build, and nothing that would change that has changed; or p
     has nothing to lift or build on at all."""
     return ((S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB))
-            or nothing_to_manage(S, RB, p))
+            or nothing_to_manage(S, p))
 
 
-@njit_no_refcount
+@njit_inline
 def window_idle(S, RB, pk, pp, p):
     """p's window would do nothing (``manage`` would return at once). Most windows are idle,
     and these checks cost less than the call of ``manage`` with its six array arguments."""
@@ -1169,6 +1172,7 @@ def check_invariants(S, RB):
     # deeds and group counts
     for p in range(n):
         mort = 0
+        whole = 0
         for g in range(N_GROUPS):
             cnt = 0
             for k in range(RB[R_GROUP_SIZE + g]):
@@ -1178,7 +1182,9 @@ def check_invariants(S, RB):
                     mort += S[MORT + sq]
             if cnt != S[GOWN + p * N_GROUPS + g]:
                 return ERR_DEEDS
-        if mort != S[MORT_N + p]:
+            if RB[R_GROUP_STREETS + g] == 1 and cnt == RB[R_GROUP_SIZE + g]:
+                whole += 1
+        if mort != S[MORT_N + p] or whole != S[WHOLE_N + p]:
             return ERR_DEEDS
     houses = S[G_HOUSES]
     hotels = S[G_HOTELS]
