@@ -144,7 +144,7 @@ def coin(pp, p, rng):
     return uniform(rng, rng_policy(p)) < pp[p, 7]
 
 
-@njit_no_refcount
+@njit_inline
 def set_value(pp, p, RB, g):
     """What holding the whole of group g is worth to seat p, beyond the printed prices."""
     if RB[R_GROUP_STREETS + g] == 0:
@@ -208,11 +208,9 @@ def opponent_levels(S, RB, p):
 
 
 @njit_no_refcount
-def max_rent_of(S, RB, o):
-    """The highest street rent o's streets charge now, remembered until o's deeds, buildings
-    or mortgages change (its P_BOARD counter)."""
-    if S[RENT_BOARD + o] == S[P_BOARD + o]:
-        return S[RENT_MAX + o]
+def remember_max_rent(S, RB, o):
+    """The highest street rent o's streets charge now, remembered under o's P_BOARD counter
+    (which moves with o's deeds, buildings and mortgages)."""
     best = 0
     for g in range(N_GROUPS):
         mine = S[GOWN + o * N_GROUPS + g]
@@ -235,11 +233,12 @@ def max_rent_of(S, RB, o):
 @njit_no_refcount
 def max_opponent_rent(S, RB, p):
     """The highest street rent an opponent's square charges now (the strong bot's reserve asks
-    for it at every decision; each owner's highest is remembered)."""
+    for it at every decision). Each owner's highest is remembered; only a rescan is a call."""
     best = 0
     for q in range(RB[R_PLAYERS]):
         if q != p:
-            best = max(best, max_rent_of(S, RB, q))
+            r = S[RENT_MAX + q] if S[RENT_BOARD + q] == S[P_BOARD + q] else remember_max_rent(S, RB, q)
+            best = max(best, r)
     return best
 
 
@@ -776,23 +775,24 @@ def spare_deed(S, RB, p, q, g, gap):
     that covers the gap, else the dearest."""
     best = -1
     best_price = 0
-    for sq in range(N_SQ):
-        if S[OWNER + sq] != p or S[MORT + sq] == 1:
+    for h in range(N_GROUPS):  # by group, not square: ties go to the lower square explicitly
+        if h == g or S[GOWN + p * N_GROUPS + h] != 1:
             continue
-        h = RB[R_SQ_GROUP + sq]
-        if h == g or S[GOWN + p * N_GROUPS + h] != 1 or completes_deal(S, RB, q, sq):
-            continue
-        if not deed_tradable(S, RB, sq, p):
-            continue
-        dup = False
-        for k in range(S[TR_N_GIVE]):
-            dup = dup or S[TR_GIVE + k] == sq
-        if dup:
-            continue
-        price = RB[R_SQ_PRICE + sq]
-        if best < 0 or covers_better(price, best_price, gap):
-            best = sq
-            best_price = price
+        for j in range(RB[R_GROUP_SIZE + h]):
+            sq = group_sq(RB, h, j)
+            if S[OWNER + sq] != p or S[MORT + sq] == 1 or completes_deal(S, RB, q, sq):
+                continue
+            if not deed_tradable(S, RB, sq, p):
+                continue
+            dup = False
+            for k in range(S[TR_N_GIVE]):
+                dup = dup or S[TR_GIVE + k] == sq
+            if dup:
+                continue
+            price = RB[R_SQ_PRICE + sq]
+            if best < 0 or covers_better(price, best_price, gap) or (price == best_price and sq < best):
+                best = sq
+                best_price = price
     return best
 
 

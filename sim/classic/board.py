@@ -49,7 +49,7 @@ from sim.classic.layout import (
     TR_N_GIVE,
     WHOLE_N,
 )
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount
 
 # square kinds (same codes as sim/classic/rules.py, which this module must not import)
 K_GO, K_STREET, K_RAILROAD, K_UTILITY, K_CHANCE, K_CHEST, K_TAX, K_JAIL, K_FREE_PARKING, K_GO_TO_JAIL = range(10)
@@ -89,7 +89,7 @@ def group_mortgaged(S, RB, g):
     return False
 
 
-@njit_no_refcount
+@njit_inline
 def group_min_max(S, RB, g):
     lo = HOTEL
     hi = 0
@@ -324,7 +324,7 @@ def trade_mark(S):
     return S[G_EPOCH] * 64 + (S[G_ROUND] // 8) % 64 + 1
 
 
-@njit_no_refcount
+@njit_inline
 def cheapest_house(S, RB, p):
     """The lowest house price on the colour groups p holds whole (0 when none)."""
     best = 0

@@ -12,7 +12,7 @@ from numba import njit
 # silently.
 # Should a numba release drop the private flag, plain njit(cache=True) changes only the speed.
 njit_no_refcount = njit(cache=True, _nrt=False)
-# The same, and inlined by numba into every caller: for the few small checks made several times
-# a turn, which LLVM keeps out of line, so that their callers do not pass each array argument
-# as seven words.
+# The same, and inlined by numba into every caller: for small helpers called several times a
+# turn that LLVM keeps out of line, so that their callers do not pass each array argument as
+# seven words.
 njit_inline = njit(cache=True, _nrt=False, inline="always")
