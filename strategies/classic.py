@@ -208,9 +208,8 @@ def opponent_levels(S, RB, p):
 
 
 @njit_no_refcount
-def remember_max_rent(S, RB, o):
-    """The highest street rent o's streets charge now, remembered under o's P_BOARD counter
-    (which moves with o's deeds, buildings and mortgages)."""
+def max_rent_of(S, RB, o):
+    """The highest street rent o's streets charge now."""
     best = 0
     for g in range(N_GROUPS):
         mine = S[GOWN + o * N_GROUPS + g]
@@ -225,20 +224,21 @@ def remember_max_rent(S, RB, o):
                 if lv == 0 and mine == size:
                     r *= 2
                 best = max(best, r)
-    S[RENT_BOARD + o] = S[P_BOARD + o]
-    S[RENT_MAX + o] = best
     return best
 
 
 @njit_no_refcount
 def max_opponent_rent(S, RB, p):
     """The highest street rent an opponent's square charges now (the strong bot's reserve asks
-    for it at every decision). Each owner's highest is remembered; only a rescan is a call."""
+    for it at every decision). Each owner's highest is remembered under its P_BOARD counter,
+    which moves with its deeds, buildings and mortgages (kernel.check_invariants rescans)."""
     best = 0
     for q in range(RB[R_PLAYERS]):
         if q != p:
-            r = S[RENT_MAX + q] if S[RENT_BOARD + q] == S[P_BOARD + q] else remember_max_rent(S, RB, q)
-            best = max(best, r)
+            if S[RENT_BOARD + q] != S[P_BOARD + q]:
+                S[RENT_MAX + q] = max_rent_of(S, RB, q)
+                S[RENT_BOARD + q] = S[P_BOARD + q]
+            best = max(best, S[RENT_MAX + q])
     return best
 
 
@@ -484,7 +484,7 @@ def short_of_build_to(pp, p, S, RB):
     return False
 
 
-@njit_no_refcount
+@njit_inline
 def choose_funding(pk, pp, pt, p, S, RB, rng):
     """A deed to mortgage now to pay for houses, or -1. Bots with fund=1 mortgage the cheapest
     deed outside their complete groups while a complete group is below build_to and the cash

@@ -90,6 +90,7 @@ from sim.classic.layout import (
     WHOLE_N,
     P_BOARD,
     RENT_BOARD,
+    RENT_MAX,
     MORT,
     MORT_N,
     N_BUF,
@@ -197,6 +198,7 @@ from strategies.classic import (
     jail_choice,
     lift_received_mortgage,
     management_settled,
+    max_rent_of,
     never_proposes,
     note_settled,
     max_bid,
@@ -222,7 +224,8 @@ GAME_COLS = ("winner", "rounds", "turns", "hit_turn_limit", "auctions", "trades"
              "bankruptcies", "status")
 
 # Status codes: 0 is a clean game, anything else an invariant failure.
-OK, ERR_MONEY, ERR_CASH, ERR_DEEDS, ERR_BUILDINGS, ERR_EVEN, ERR_DECK, ERR_ILLEGAL, ERR_PLAYERS, ERR_MEMO = range(10)
+(OK, ERR_MONEY, ERR_CASH, ERR_DEEDS, ERR_BUILDINGS, ERR_EVEN, ERR_DECK, ERR_ILLEGAL, ERR_PLAYERS, ERR_MEMO,
+ ERR_RENT_MEMO) = range(11)
 STATUS_NAMES = (
     "ok",
     "money created or lost (players + pot + bank != 0)",
@@ -234,6 +237,7 @@ STATUS_NAMES = (
     "a policy made an illegal move",
     "a bankrupt player still holds something, or a position is out of range",
     "a window the management memo skipped would have changed the board (VERIFY_MEMOS)",
+    "a remembered highest rent differs from a fresh scan",
 )
 
 MAX_OFFERS_PER_TURN = 2
@@ -893,7 +897,7 @@ def shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel):
         S[G_SHORTAGE_AUCTIONS] += 1
 
 
-@njit_no_refcount
+@njit_inline
 def build_phase(S, RB, pk, pp, pt, rng, p):
     cheapest = cheapest_house(S, RB, p)
     if cheapest == 0 or S[CASH + p] < cheapest:
@@ -968,7 +972,7 @@ def execute_trade(S, RB, pk, pp, pt, rng, p, q):
             receive_mortgaged(S, RB, pk, pp, pt, rng, p, sq)
 
 
-@njit_no_refcount
+@njit_inline
 def trade_phase(S, RB, pk, pp, pt, rng, p):
     """p may propose up to MAX_OFFERS_PER_TURN trades; each partner answers, possibly with a
     counter-offer (more cash) that p takes or leaves. Called when ``trade_scan_due``: a player
@@ -1233,6 +1237,9 @@ def check_invariants(S, RB):
             seen |= 1 << k
         if held == 1 and (seen >> RB[R_GOOJF_CARD + d]) & 1:
             return ERR_DECK
+    for p in range(n):
+        if S[RENT_BOARD + p] == S[P_BOARD + p] and S[RENT_MAX + p] != max_rent_of(S, RB, p):
+            return ERR_RENT_MEMO
     return OK
 
 
