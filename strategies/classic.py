@@ -597,7 +597,7 @@ def choose_sale(pk, pp, pt, p, S, RB, rng, need):
     return best
 
 
-@njit_no_refcount
+@njit_inline
 def choose_unmortgage(pk, pp, pt, p, S, RB, rng):
     """A mortgaged deed to lift now, or -1. A bot that mortgages to build (fund=1) lifts
     mortgages only once its complete groups reach build_to."""
@@ -676,7 +676,7 @@ def never_proposes(pk, pp, p):
     return pk[p] == RANDOM or pp[p, 3] <= 0.0
 
 
-@njit_no_refcount
+@njit_inline
 def propose_trade(pk, pp, pt, p, S, RB, rng):
     """Fill the trade scratch (TR_*) with an offer from p and return the partner, or -1.
 
@@ -895,7 +895,7 @@ def action_cash(pk, pp, p, S, RB):
     return int(np.ceil(least))
 
 
-@njit_no_refcount
+@njit_inline
 def note_settled(pk, pp, p, S, RB):
     """Seat p found nothing to lift or build: remember what else the answer depended on (the
     cash at which it would act or, for a bot that mortgages to build and could, its cash
