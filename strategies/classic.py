@@ -85,7 +85,7 @@ from sim.classic.layout import (
     rng_policy,
 )
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, uniform
 
 RANDOM, BUY_ALL, THREE_HOUSES, JAIL_STAYER, TRADER, STRONG = range(6)
@@ -144,7 +144,7 @@ def coin(pp, p, rng):
     return uniform(rng, rng_policy(p)) < pp[p, 7]
 
 
-@njit_no_refcount
+@njit_inline
 def set_value(pp, p, RB, g):
     """What holding the whole of group g is worth to seat p, beyond the printed prices."""
     if RB[R_GROUP_STREETS + g] == 0:
@@ -208,35 +208,37 @@ def opponent_levels(S, RB, p):
 
 
 @njit_no_refcount
-def opponents_board(S, RB, p):
-    """Changes whenever an opponent's deeds, buildings or mortgages change: the sum of their
-    P_BOARD counters (which only grow)."""
-    v = 0
-    for q in range(RB[R_PLAYERS]):
-        if q != p:
-            v += S[P_BOARD + q]
-    return v
+def max_rent_of(S, RB, o):
+    """The highest street rent o's streets charge now."""
+    best = 0
+    for g in range(N_GROUPS):
+        mine = S[GOWN + o * N_GROUPS + g]
+        if mine == 0:
+            continue
+        size = RB[R_GROUP_SIZE + g]
+        for k in range(size):
+            sq = group_sq(RB, g, k)
+            if S[OWNER + sq] == o and S[MORT + sq] == 0 and RB[R_SQ_KIND + sq] == K_STREET:
+                lv = S[LEVEL + sq]
+                r = RB[R_SQ_RENT + sq * N_LEVELS + lv]
+                if lv == 0 and mine == size:
+                    r *= 2
+                best = max(best, r)
+    return best
 
 
 @njit_no_refcount
 def max_opponent_rent(S, RB, p):
-    """The highest street rent an opponent's square charges now (remembered until an
-    opponent's deeds or buildings change: the strong bot's reserve asks for it at every
-    decision)."""
-    key = opponents_board(S, RB, p)
-    if S[RENT_BOARD + p] == key:
-        return S[RENT_MAX + p]
+    """The highest street rent an opponent's square charges now (the strong bot's reserve asks
+    for it at every decision). Each owner's highest is remembered under its P_BOARD counter,
+    which moves with its deeds, buildings and mortgages (kernel.check_invariants rescans)."""
     best = 0
-    for sq in range(N_SQ):
-        o = S[OWNER + sq]
-        if o >= 0 and o != p and S[MORT + sq] == 0 and RB[R_SQ_KIND + sq] == K_STREET:
-            lv = S[LEVEL + sq]
-            r = RB[R_SQ_RENT + sq * N_LEVELS + lv]
-            if lv == 0 and has_group(S, RB, o, RB[R_SQ_GROUP + sq]):
-                r *= 2
-            best = max(best, r)
-    S[RENT_BOARD + p] = key
-    S[RENT_MAX + p] = best
+    for q in range(RB[R_PLAYERS]):
+        if q != p:
+            if S[RENT_BOARD + q] != S[P_BOARD + q]:
+                S[RENT_MAX + q] = max_rent_of(S, RB, q)
+                S[RENT_BOARD + q] = S[P_BOARD + q]
+            best = max(best, S[RENT_MAX + q])
     return best
 
 
@@ -482,7 +484,7 @@ def short_of_build_to(pp, p, S, RB):
     return False
 
 
-@njit_no_refcount
+@njit_inline
 def choose_funding(pk, pp, pt, p, S, RB, rng):
     """A deed to mortgage now to pay for houses, or -1. Bots with fund=1 mortgage the cheapest
     deed outside their complete groups while a complete group is below build_to and the cash
@@ -595,7 +597,7 @@ def choose_sale(pk, pp, pt, p, S, RB, rng, need):
     return best
 
 
-@njit_no_refcount
+@njit_inline
 def choose_unmortgage(pk, pp, pt, p, S, RB, rng):
     """A mortgaged deed to lift now, or -1. A bot that mortgages to build (fund=1) lifts
     mortgages only once its complete groups reach build_to."""
@@ -651,22 +653,30 @@ def main_holder(S, RB, p, g):
         return -1
     best = -1
     best_n = 0
+    owned = mine
     for q in range(RB[R_PLAYERS]):
         if q == p:
             continue
         n = S[GOWN + q * N_GROUPS + g]
         if n > 0 and S[ALIVE + q] == 0:
             return -1
+        owned += n
         if n > best_n:
             best = q
             best_n = n
-    for k in range(size):
-        if S[OWNER + group_sq(RB, g, k)] < 0:
-            return -1
+    if owned < size:  # the group counts cover every deed a player owns: the rest are unowned
+        return -1
     return best
 
 
 @njit_no_refcount
+def never_proposes(pk, pp, p):
+    """Seat p's bot never proposes a trade: a random bot, or one that pays no share of a set's
+    value for it (trade_share 0)."""
+    return pk[p] == RANDOM or pp[p, 3] <= 0.0
+
+
+@njit_inline
 def propose_trade(pk, pp, pt, p, S, RB, rng):
     """Fill the trade scratch (TR_*) with an offer from p and return the partner, or -1.
 
@@ -680,7 +690,7 @@ def propose_trade(pk, pp, pt, p, S, RB, rng):
     are not repeated until something changes; and the partner gives up all its deeds of the
     group, so the number of holders of a group never grows by trading and deals cannot go
     round in circles."""
-    if pk[p] == RANDOM or pp[p, 3] <= 0.0:
+    if never_proposes(pk, pp, p):
         return -1
     epoch_mark = trade_mark(S)
     keep = reserve(pk, pp, p, S, RB)
@@ -765,23 +775,24 @@ def spare_deed(S, RB, p, q, g, gap):
     that covers the gap, else the dearest."""
     best = -1
     best_price = 0
-    for sq in range(N_SQ):
-        if S[OWNER + sq] != p or S[MORT + sq] == 1:
+    for h in range(N_GROUPS):  # by group, not square: ties go to the lower square explicitly
+        if h == g or S[GOWN + p * N_GROUPS + h] != 1:
             continue
-        h = RB[R_SQ_GROUP + sq]
-        if h == g or S[GOWN + p * N_GROUPS + h] != 1 or completes_deal(S, RB, q, sq):
-            continue
-        if not deed_tradable(S, RB, sq, p):
-            continue
-        dup = False
-        for k in range(S[TR_N_GIVE]):
-            dup = dup or S[TR_GIVE + k] == sq
-        if dup:
-            continue
-        price = RB[R_SQ_PRICE + sq]
-        if best < 0 or covers_better(price, best_price, gap):
-            best = sq
-            best_price = price
+        for j in range(RB[R_GROUP_SIZE + h]):
+            sq = group_sq(RB, h, j)
+            if S[OWNER + sq] != p or S[MORT + sq] == 1 or completes_deal(S, RB, q, sq):
+                continue
+            if not deed_tradable(S, RB, sq, p):
+                continue
+            dup = False
+            for k in range(S[TR_N_GIVE]):
+                dup = dup or S[TR_GIVE + k] == sq
+            if dup:
+                continue
+            price = RB[R_SQ_PRICE + sq]
+            if best < 0 or covers_better(price, best_price, gap) or (price == best_price and sq < best):
+                best = sq
+                best_price = price
     return best
 
 
@@ -884,7 +895,7 @@ def action_cash(pk, pp, p, S, RB):
     return int(np.ceil(least))
 
 
-@njit_no_refcount
+@njit_inline
 def note_settled(pk, pp, p, S, RB):
     """Seat p found nothing to lift or build: remember what else the answer depended on (the
     cash at which it would act or, for a bot that mortgages to build and could, its cash
@@ -899,7 +910,7 @@ def note_settled(pk, pp, p, S, RB):
     S[MEMO_RENT + p] = max_opponent_rent(S, RB, p) if pk[p] == STRONG else 0
 
 
-@njit_no_refcount
+@njit_inline
 def management_settled(pk, pp, p, S, RB):
     """Seat p found nothing to lift or build with its own deeds and the bank's supply as they
     are now (the kernel checked management_key): is the answer still nothing? Yes while its

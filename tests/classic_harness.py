@@ -111,6 +111,7 @@ class Table:
         S, RB = self.S, self.RB
         S[L.GOWN : L.GOWN + L.MAX_PLAYERS * L.N_GROUPS] = 0
         S[L.MORT_N : L.MORT_N + L.MAX_PLAYERS] = 0
+        S[L.WHOLE_N : L.WHOLE_N + L.MAX_PLAYERS] = 0
         houses = hotels = 0
         for sq in range(L.N_SQ):
             o = S[L.OWNER + sq]
@@ -120,6 +121,10 @@ class Table:
             lv = S[L.LEVEL + sq]
             hotels += lv == 5
             houses += lv if lv < 5 else 0
+        for p in range(L.MAX_PLAYERS):
+            for g in range(L.N_GROUPS):
+                if RB[L.R_GROUP_STREETS + g] and S[L.GOWN + p * L.N_GROUPS + g] == RB[L.R_GROUP_SIZE + g]:
+                    S[L.WHOLE_N + p] += 1
         S[L.G_HOUSES] = RB[L.R_HOUSES] - houses
         S[L.G_HOTELS] = RB[L.R_HOTELS] - hotels
         S[L.G_ALIVE_N] = int(S[L.ALIVE : L.ALIVE + self.n].sum())

@@ -39,8 +39,10 @@ def test_a_seat_policy_change_leaves_the_dice_alone():
 
 def test_skipped_management_windows_would_change_nothing():
     # With VERIFY_MEMOS set in the starting state, every window the management memos would
-    # skip is played anyway and a window that changes the board stops the game (simulate
-    # raises); the games must be the very same games as without the check.
+    # skip is played anyway (also for a player with no mortgage and no whole colour group, and
+    # the trade scans of bots that never propose: random, buy_all) and a window that changes
+    # the board stops the game (simulate raises); the games must be the very same games as
+    # without the check.
     cases = [
         (4, None, api.ClassicRules()),
         (4, ["strong"] * 4, api.ClassicRules().replace(houses=12, hotels=4)),
@@ -48,6 +50,7 @@ def test_skipped_management_windows_would_change_nothing():
          api.ClassicRules().replace(deal_any_time=False)),
         (5, ["strong", "jail_stayer fund=1", "buy_all", "trader", "strong build_to=1"],
          api.ClassicRules().replace(even_building=False, free_parking_jackpot=True)),
+        (4, ["random", "strong", "buy_all", "trader"], api.ClassicRules().replace(houses=10, hotels=3)),
     ]
     for players, seats, rules in cases:
         start = kernel.start_state(api.pack_rules(rules, players))

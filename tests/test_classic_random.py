@@ -163,3 +163,15 @@ def test_the_independent_check_catches_a_broken_state():
     S[L.G_HOUSES] -= 1
     S[L.CASH] += 1
     assert kernel.check_invariants(S, RB) == kernel.ERR_MONEY
+
+
+def test_the_check_rescans_every_remembered_highest_rent():
+    # The strong bot's reserve remembers each owner's highest rent under the owner's P_BOARD
+    # counter; check_invariants (on after every turn with check=True) rescans each one that
+    # claims to be current, so a memo that skipped a change that mattered stops the game.
+    rules = ClassicRules(max_rounds=40)
+    S, RB = replay_final_state(rules, ["strong", "trader", "three_houses"], 2, 0)
+    current = [p for p in range(3) if S[L.RENT_BOARD + p] == S[L.P_BOARD + p]]
+    assert current and kernel.check_invariants(S, RB) == kernel.OK
+    S[L.RENT_MAX + current[0]] += 1
+    assert kernel.check_invariants(S, RB) == kernel.ERR_RENT_MEMO

@@ -47,8 +47,9 @@ from sim.classic.layout import (
     TR_JAIL_GIVE,
     TR_N_GET,
     TR_N_GIVE,
+    WHOLE_N,
 )
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount
 
 # square kinds (same codes as sim/classic/rules.py, which this module must not import)
 K_GO, K_STREET, K_RAILROAD, K_UTILITY, K_CHANCE, K_CHEST, K_TAX, K_JAIL, K_FREE_PARKING, K_GO_TO_JAIL = range(10)
@@ -88,7 +89,7 @@ def group_mortgaged(S, RB, g):
     return False
 
 
-@njit_no_refcount
+@njit_inline
 def group_min_max(S, RB, g):
     lo = HOTEL
     hi = 0
@@ -323,10 +324,12 @@ def trade_mark(S):
     return S[G_EPOCH] * 64 + (S[G_ROUND] // 8) % 64 + 1
 
 
-@njit_no_refcount
+@njit_inline
 def cheapest_house(S, RB, p):
     """The lowest house price on the colour groups p holds whole (0 when none)."""
     best = 0
+    if S[WHOLE_N + p] == 0:
+        return best
     for g in range(N_GROUPS):
         if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
             cost = RB[R_SQ_HOUSE + group_sq(RB, g, 0)]

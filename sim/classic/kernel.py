@@ -87,8 +87,10 @@ from sim.classic.layout import (
     MAX_PLAYERS,
     MEMO_BOARD,
     VERIFY_MEMOS,
+    WHOLE_N,
     P_BOARD,
     RENT_BOARD,
+    RENT_MAX,
     MORT,
     MORT_N,
     N_BUF,
@@ -180,7 +182,7 @@ from sim.classic.rules import (
     FX_REPAIRS,
     JAIL_SQUARE,
 )
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, seed_state, shuffle
 from strategies.classic import (
     JAIL_CARD,
@@ -196,6 +198,8 @@ from strategies.classic import (
     jail_choice,
     lift_received_mortgage,
     management_settled,
+    max_rent_of,
+    never_proposes,
     note_settled,
     max_bid,
     propose_trade,
@@ -220,7 +224,8 @@ GAME_COLS = ("winner", "rounds", "turns", "hit_turn_limit", "auctions", "trades"
              "bankruptcies", "status")
 
 # Status codes: 0 is a clean game, anything else an invariant failure.
-OK, ERR_MONEY, ERR_CASH, ERR_DEEDS, ERR_BUILDINGS, ERR_EVEN, ERR_DECK, ERR_ILLEGAL, ERR_PLAYERS, ERR_MEMO = range(10)
+(OK, ERR_MONEY, ERR_CASH, ERR_DEEDS, ERR_BUILDINGS, ERR_EVEN, ERR_DECK, ERR_ILLEGAL, ERR_PLAYERS, ERR_MEMO,
+ ERR_RENT_MEMO) = range(11)
 STATUS_NAMES = (
     "ok",
     "money created or lost (players + pot + bank != 0)",
@@ -232,6 +237,7 @@ STATUS_NAMES = (
     "a policy made an illegal move",
     "a bankrupt player still holds something, or a position is out of range",
     "a window the management memo skipped would have changed the board (VERIFY_MEMOS)",
+    "a remembered highest rent differs from a fresh scan",
 )
 
 MAX_OFFERS_PER_TURN = 2
@@ -297,6 +303,7 @@ def set_owner(S, RB, sq, p):
     if old >= 0:
         if S[GOWN + old * N_GROUPS + g] == size:
             S[gstat(old, g, GS_FULL_TURNS)] += t - S[gstat(old, g, GS_FULL_SINCE)]
+            S[WHOLE_N + old] -= RB[R_GROUP_STREETS + g]
         S[GOWN + old * N_GROUPS + g] -= 1
         if S[MORT + sq] == 1:
             S[MORT_N + old] -= 1
@@ -308,6 +315,7 @@ def set_owner(S, RB, sq, p):
         if S[MORT + sq] == 1:
             S[MORT_N + p] += 1
         if S[GOWN + p * N_GROUPS + g] == size:
+            S[WHOLE_N + p] += RB[R_GROUP_STREETS + g]
             S[gstat(p, g, GS_FULL_SINCE)] = t
             if S[gstat(p, g, GS_FIRST_FULL)] == 0:
                 S[gstat(p, g, GS_FIRST_FULL)] = t + 1
@@ -889,7 +897,7 @@ def shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel):
         S[G_SHORTAGE_AUCTIONS] += 1
 
 
-@njit_no_refcount
+@njit_inline
 def build_phase(S, RB, pk, pp, pt, rng, p):
     cheapest = cheapest_house(S, RB, p)
     if cheapest == 0 or S[CASH + p] < cheapest:
@@ -964,7 +972,7 @@ def execute_trade(S, RB, pk, pp, pt, rng, p, q):
             receive_mortgaged(S, RB, pk, pp, pt, rng, p, sq)
 
 
-@njit_no_refcount
+@njit_inline
 def trade_phase(S, RB, pk, pp, pt, rng, p):
     """p may propose up to MAX_OFFERS_PER_TURN trades; each partner answers, possibly with a
     counter-offer (more cash) that p takes or leaves. Called when ``trade_scan_due``: a player
@@ -990,23 +998,34 @@ def trade_phase(S, RB, pk, pp, pt, rng, p):
         execute_trade(S, RB, pk, pp, pt, rng, p, q)
 
 
-@njit_no_refcount
-def trade_scan_due(S, RB, p):
-    """Trading is on and the trade mark changed since p last found nothing to propose."""
-    return RB[R_TRADING] == 1 and S[TRADE_SCAN + p] != trade_mark(S)
+@njit_inline
+def trade_scan_due(S, RB, pk, pp, p):
+    """Trading is on, the trade mark changed since p last found nothing to propose, and p's bot
+    makes offers at all (with VERIFY_MEMOS, also one that never does: it must find nothing)."""
+    return (RB[R_TRADING] == 1 and S[TRADE_SCAN + p] != trade_mark(S)
+            and (S[VERIFY_MEMOS] != 0 or not never_proposes(pk, pp, p)))
 
 
-@njit_no_refcount
+@njit_inline
+def nothing_to_manage(S, p):
+    """p has no mortgage to lift and no whole colour group to build on: ``manage`` would ask
+    its bot nothing, whatever its cash."""
+    return S[MORT_N + p] == 0 and S[WHOLE_N + p] == 0
+
+
+@njit_inline
 def management_memo_holds(S, RB, pk, pp, p):
-    """p had nothing to lift or build, and nothing that would change that has changed."""
-    return S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB)
+    """p had nothing to lift or build, and nothing that would change that has changed; or p
+    has nothing to lift or build on at all."""
+    return ((S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB))
+            or nothing_to_manage(S, p))
 
 
-@njit_no_refcount
+@njit_inline
 def window_idle(S, RB, pk, pp, p):
     """p's window would do nothing (``manage`` would return at once). Most windows are idle,
     and these checks cost less than the call of ``manage`` with its six array arguments."""
-    return not trade_scan_due(S, RB, p) and S[VERIFY_MEMOS] == 0 and management_memo_holds(S, RB, pk, pp, p)
+    return not trade_scan_due(S, RB, pk, pp, p) and S[VERIFY_MEMOS] == 0 and management_memo_holds(S, RB, pk, pp, p)
 
 
 @njit_no_refcount
@@ -1016,7 +1035,7 @@ def manage(S, RB, pk, pp, pt, rng, p):
     ``management_settled``) its cash or the rents it faces make a difference: the answer
     would be the same, so this only saves time. With VERIFY_MEMOS set (tests) the skipped
     windows are played anyway and must change nothing."""
-    if trade_scan_due(S, RB, p):
+    if trade_scan_due(S, RB, pk, pp, p):
         trade_phase(S, RB, pk, pp, pt, rng, p)
     if S[G_STATUS] != OK or S[ALIVE + p] == 0:
         return
@@ -1121,8 +1140,9 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
         manage(S, RB, pk, pp, pt, rng, p)
     if RB[R_ANY_TIME] == 1:  # "at any time": everyone else's window, in seat order after p
         n = RB[R_PLAYERS]
-        for i in range(1, n):
-            q = (p + i) % n
+        q = p
+        for _ in range(n - 1):
+            q = q + 1 if q + 1 < n else 0  # (p + i) % n without a division
             if S[G_STATUS] != OK or S[G_ALIVE_N] < 2:
                 break
             if S[ALIVE + q] == 1 and not window_idle(S, RB, pk, pp, q):
@@ -1156,6 +1176,7 @@ def check_invariants(S, RB):
     # deeds and group counts
     for p in range(n):
         mort = 0
+        whole = 0
         for g in range(N_GROUPS):
             cnt = 0
             for k in range(RB[R_GROUP_SIZE + g]):
@@ -1165,7 +1186,9 @@ def check_invariants(S, RB):
                     mort += S[MORT + sq]
             if cnt != S[GOWN + p * N_GROUPS + g]:
                 return ERR_DEEDS
-        if mort != S[MORT_N + p]:
+            if RB[R_GROUP_STREETS + g] == 1 and cnt == RB[R_GROUP_SIZE + g]:
+                whole += 1
+        if mort != S[MORT_N + p] or whole != S[WHOLE_N + p]:
             return ERR_DEEDS
     houses = S[G_HOUSES]
     hotels = S[G_HOTELS]
@@ -1214,6 +1237,9 @@ def check_invariants(S, RB):
             seen |= 1 << k
         if held == 1 and (seen >> RB[R_GOOJF_CARD + d]) & 1:
             return ERR_DECK
+    for p in range(n):
+        if S[RENT_BOARD + p] == S[P_BOARD + p] and S[RENT_MAX + p] != max_rent_of(S, RB, p):
+            return ERR_RENT_MEMO
     return OK
 
 

@@ -81,7 +81,8 @@ JAIL = POS + MAX_PLAYERS  # [p]: 0 free; k >= 1 in jail with k - 1 failed rolls 
 ALIVE = JAIL + MAX_PLAYERS  # [p]
 LAPPED = ALIVE + MAX_PLAYERS  # [p]: 1 once the player has passed GO (first-lap house rule)
 MORT_N = LAPPED + MAX_PLAYERS  # [p]: mortgaged deeds held
-TRADE_SCAN = MORT_N + MAX_PLAYERS  # [p]: trade_mark when p last looked for a trade and found none
+WHOLE_N = MORT_N + MAX_PLAYERS  # [p]: whole colour groups (groups that take buildings) held by p
+TRADE_SCAN = WHOLE_N + MAX_PLAYERS  # [p]: trade_mark when p last looked for a trade and found none
 GOOJF = TRADE_SCAN + MAX_PLAYERS  # [p * 2 + d]: jail cards of deck d held by p
 OWNER = GOOJF + MAX_PLAYERS * N_DECKS  # [sq]: -1 the bank
 MORT = OWNER + N_SQ  # [sq]: 1 mortgaged
@@ -115,9 +116,9 @@ MEMO_BOARD = P_BOARD + MAX_PLAYERS  # [p]
 MEMO_CASH = MEMO_BOARD + MAX_PLAYERS  # [p]
 MEMO_EXACT = MEMO_CASH + MAX_PLAYERS  # [p]
 MEMO_RENT = MEMO_EXACT + MAX_PLAYERS  # [p]
-# [p]: the sum of the opponents' P_BOARD counters when RENT_MAX[p] was computed (-1: never)
+# [o]: o's P_BOARD counter when RENT_MAX[o] was computed (-1: never)
 RENT_BOARD = MEMO_RENT + MAX_PLAYERS
-RENT_MAX = RENT_BOARD + MAX_PLAYERS  # [p]: the highest street rent p's opponents charge then
+RENT_MAX = RENT_BOARD + MAX_PLAYERS  # [o]: the highest street rent o's streets charged then
 TRADE_STAMP = RENT_MAX + MAX_PLAYERS  # [p * MAX_PLAYERS + q]: trade_mark when p last offered q a trade
 TR_GIVE = TRADE_STAMP + MAX_PLAYERS * MAX_PLAYERS  # trade scratch: deeds the proposer gives
 TR_N_GIVE = TR_GIVE + MAX_DEEDS

@@ -12,3 +12,7 @@ from numba import njit
 # silently.
 # Should a numba release drop the private flag, plain njit(cache=True) changes only the speed.
 njit_no_refcount = njit(cache=True, _nrt=False)
+# The same, and inlined by numba into every caller: for small helpers called several times a
+# turn and for functions with one caller, which LLVM keeps out of line, so that no call passes
+# each array argument as seven words.
+njit_inline = njit(cache=True, _nrt=False, inline="always")
