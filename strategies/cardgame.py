@@ -152,12 +152,16 @@ parse_policy = CATALOG.parse
 @njit_no_refcount
 def evaluate(A, o, RB, pp, danger):
     """A heuristic worth of the hand A[o:o+NK] (money-like units)."""
-    v = 0.0
-    wilds = A[o + K_WILD]
-    missing = 0
-    best_h = 50
-    complete_b = 0
-    for c in range(NC):
+    v, missing, complete_b, best_h = add_groups(A, o, RB, pp, 0, NC, 0.0, 0, 0, 50)
+    return evaluate_with(A, o, RB, pp, danger, v, missing, complete_b, best_h)
+
+
+@njit_no_refcount
+def add_groups(A, o, RB, pp, c0, c1, v, missing, complete_b, best_h):
+    """`evaluate`'s colour groups c0 .. c1 - 1 added to its running (worth, cards missing from
+    held groups, complete buildable groups, highest house value among those); `evaluate`
+    starts from (0.0, 0, 0, 50). Reads only the property counts of those groups."""
+    for c in range(c0, c1):
         n = A[o + c]
         if n == 0:
             continue
@@ -173,6 +177,13 @@ def evaluate(A, o, RB, pp, danger):
             missing += s - n
             if RB[R_INCOMPLETE]:
                 v += n * RB[R_CVAL + c]
+    return v, missing, complete_b, best_h
+
+
+@njit_no_refcount
+def evaluate_with(A, o, RB, pp, danger, v, missing, complete_b, best_h):
+    """`evaluate` given the hand's colour groups (`add_groups` over all of them)."""
+    wilds = A[o + K_WILD]
     gap = missing - wilds
     if gap > 0:
         v -= pp[P_MISSING] * 100.0 * gap
@@ -273,23 +284,33 @@ def worst_kind(S, RB, pp, p, o, danger, use_feed, v0, known_k, known_v):
     best_k = -1
     best_v = -1e18
     best_raw = np.nan
+    # The hand's colour groups before kind k (all of them once k >= NC): `evaluate` of a hand
+    # less one card starts from there, as the groups before that card's are the hand's own.
+    g_v, g_missing, g_complete, g_best_h = 0.0, 0, 0, 50
     for k in range(NK):
         if S[o + k] == 0:
             continue
-        fixed = fixed_worth(RB, pp, k)
+        fixed = fixed_worth(RB, pp, k)  # only for kinds >= NC
         raw = np.nan
         if fixed >= 0.0:
             if np.isnan(v0):
-                v0 = evaluate(S, o, RB, pp, danger)
+                v0 = evaluate_with(S, o, RB, pp, danger, g_v, g_missing, g_complete, g_best_h)
             v = v0 - fixed  # bonus cards add a constant and never block going out
         elif k == known_k and not np.isnan(known_v):
             v = known_v
             raw = v
         else:
             S[o + k] -= 1
-            v = evaluate(S, o, RB, pp, danger)
+            if k < NC:
+                v, m, cb, bh = add_groups(S, o, RB, pp, k, NC, g_v, g_missing, g_complete, g_best_h)
+                v = evaluate_with(S, o, RB, pp, danger, v, m, cb, bh)
+            else:
+                v = evaluate_with(S, o, RB, pp, danger, g_v, g_missing, g_complete, g_best_h)
             S[o + k] += 1
             raw = v
+        if k < NC:
+            g_v, g_missing, g_complete, g_best_h = add_groups(S, o, RB, pp, k, k + 1, g_v, g_missing, g_complete,
+                                                              g_best_h)
         if use_feed:
             v -= feed_cost(S, RB, pp, p, k)
         if v > best_v:

@@ -562,6 +562,40 @@ def test_skipped_chance_placements_score_what_a_full_search_scores(rules):
     assert with_wilds > 100
 
 
+@pytest.mark.parametrize("rules", [W, V, W.replace(incomplete_groups_score=True, houses_numbered=False, max_houses=3)],
+                         ids=["wiki", "video", "wiki-variant"])
+def test_worst_kind_values_are_those_of_a_fresh_evaluation(rules):
+    """worst_kind evaluates each hand less one card from the hand's own colour groups before
+    that card's kind; evaluating every such hand from scratch (bonus cards: the whole hand's
+    value less their constant) must give the same kind and the same values, bit for bit."""
+    from strategies.cardgame import evaluate, fixed_worth, parse_policy, worst_kind
+
+    RB = pack(rules, 4)
+    S = np.zeros(L.STATE_SIZE, np.int32)
+    o = L.SCRATCH
+    for spec in ("smart", "greedy", "cautious progress=1.3 wild_risk=3"):
+        pp = parse_policy(spec)[2]
+        for i, A in enumerate(random_kind_vectors(rules, 200, 11, seed=3)):
+            for danger in (False, True):
+                whole = evaluate(A, 0, RB, pp, danger)
+                best = (-1, -1e18, np.nan)
+                for k in range(L.NK):
+                    if A[k] == 0:
+                        continue
+                    B = A.copy()
+                    B[k] -= 1
+                    fixed = fixed_worth(RB, pp, k)
+                    raw = np.nan if fixed >= 0.0 else evaluate(B, 0, RB, pp, danger)
+                    v = whole - fixed if fixed >= 0.0 else raw
+                    if v > best[1]:
+                        best = (k, v, raw)
+                S[o:o + L.NK] = A
+                v0 = whole if i % 2 else np.nan  # with and without the caller's value of the hand
+                got = worst_kind(S, RB, pp, 0, o, danger, False, v0, -1, np.nan)
+                assert (S[o:o + L.NK] == A).all()
+                assert got[:2] == best[:2] and np.array_equal(got[2], best[2], equal_nan=True), (A, danger)
+
+
 @pytest.mark.parametrize("rules", [W, W.replace(wild_completes_any_group=True)], ids=["wiki", "any-group"])
 def test_no_complete_hand_fits_under_the_bound(rules):
     """complete_hand_bound: when it is below the hand limit, no hand_limit cards of the hand
