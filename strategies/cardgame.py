@@ -152,7 +152,16 @@ parse_policy = CATALOG.parse
 @njit_no_refcount
 def evaluate(A, o, RB, pp, danger):
     """A heuristic worth of the hand A[o:o+NK] (money-like units)."""
-    v, missing, complete_b, best_h = add_groups(A, o, RB, pp, 0, NC, 0.0, 0, 0, 50)
+    return evaluate_from(A, o, RB, pp, danger, 0, 0.0, 0, 0, 50)
+
+
+@njit_no_refcount
+def evaluate_from(A, o, RB, pp, danger, k, v, missing, complete_b, best_h):
+    """`evaluate` of A given (v, missing, complete_b, best_h), `add_groups` of its colour groups
+    before kind k (all of them when k >= NC). A what-if hand that differs from a hand in one
+    kind shares the hand's groups before that kind."""
+    if k < NC:
+        v, missing, complete_b, best_h = add_groups(A, o, RB, pp, k, NC, v, missing, complete_b, best_h)
     return evaluate_with(A, o, RB, pp, danger, v, missing, complete_b, best_h)
 
 
@@ -284,28 +293,23 @@ def worst_kind(S, RB, pp, p, o, danger, use_feed, v0, known_k, known_v):
     best_k = -1
     best_v = -1e18
     best_raw = np.nan
-    # The hand's colour groups before kind k (all of them once k >= NC): `evaluate` of a hand
-    # less one card starts from there, as the groups before that card's are the hand's own.
+    # The hand's colour groups before kind k (see evaluate_from).
     g_v, g_missing, g_complete, g_best_h = 0.0, 0, 0, 50
     for k in range(NK):
         if S[o + k] == 0:
             continue
-        fixed = fixed_worth(RB, pp, k)  # only for kinds >= NC
+        fixed = fixed_worth(RB, pp, k)  # >= 0 only for bonus kinds, which come after the groups
         raw = np.nan
         if fixed >= 0.0:
             if np.isnan(v0):
-                v0 = evaluate_with(S, o, RB, pp, danger, g_v, g_missing, g_complete, g_best_h)
+                v0 = evaluate_from(S, o, RB, pp, danger, k, g_v, g_missing, g_complete, g_best_h)
             v = v0 - fixed  # bonus cards add a constant and never block going out
         elif k == known_k and not np.isnan(known_v):
             v = known_v
             raw = v
         else:
             S[o + k] -= 1
-            if k < NC:
-                v, m, cb, bh = add_groups(S, o, RB, pp, k, NC, g_v, g_missing, g_complete, g_best_h)
-                v = evaluate_with(S, o, RB, pp, danger, v, m, cb, bh)
-            else:
-                v = evaluate_with(S, o, RB, pp, danger, g_v, g_missing, g_complete, g_best_h)
+            v = evaluate_from(S, o, RB, pp, danger, k, g_v, g_missing, g_complete, g_best_h)
             S[o + k] += 1
             raw = v
         if k < NC:
@@ -428,16 +432,19 @@ def draw_value(S, RB, pp, p, pk, danger, plus):
     acc = 0.0
     _, lose, _ = worst_kind(S, RB, pp, p, o, danger, False, base, -1, np.nan)
     floor = lose - base  # what the worst discard of the current hand costs (<= 0)
+    g_v, g_missing, g_complete, g_best_h = 0.0, 0, 0, 50  # the hand's groups before kind k
     for k in range(NK):
         m = S[u + k]
-        if m <= 0:
-            continue
-        S[o + k] += 1
-        plus[k] = evaluate(S, o, RB, pp, danger)
-        gain = plus[k] - base
-        S[o + k] -= 1
-        acc += m * max(gain + floor, floor)
-        total += m
+        if m > 0:
+            S[o + k] += 1
+            plus[k] = evaluate_from(S, o, RB, pp, danger, k, g_v, g_missing, g_complete, g_best_h)
+            gain = plus[k] - base
+            S[o + k] -= 1
+            acc += m * max(gain + floor, floor)
+            total += m
+        if k < NC:
+            g_v, g_missing, g_complete, g_best_h = add_groups(S, o, RB, pp, k, k + 1, g_v, g_missing, g_complete,
+                                                              g_best_h)
     exact = base + floor if total == 0 else base + acc / total
     return x * exact + (1.0 - x) * flat, base
 

@@ -596,6 +596,29 @@ def test_worst_kind_values_are_those_of_a_fresh_evaluation(rules):
                 assert got[:2] == best[:2] and np.array_equal(got[2], best[2], equal_nan=True), (A, danger)
 
 
+@pytest.mark.parametrize("rules", [W, V], ids=["wiki", "video"])
+def test_draw_values_are_those_of_a_fresh_evaluation(rules):
+    """draw_value evaluates the hand plus each unseen kind from the hand's colour groups before
+    that kind; a fresh evaluate of each such hand must give the same value, bit for bit."""
+    from strategies.cardgame import SMART, draw_value, evaluate
+
+    checked = 0
+    for seed in range(10):
+        t = Table(["smart"] * 4, rules, seed=seed)
+        t.deal()
+        for p in range(4):
+            hand = t.S[L.KC + p * L.NK:L.KC + (p + 1) * L.NK].copy()
+            for danger in (False, True):
+                plus = np.full(L.NK, np.nan)
+                draw_value(t.S, t.RB, t.pp[p], p, SMART, danger, plus)
+                for k in np.flatnonzero(~np.isnan(plus)):
+                    B = hand.copy()
+                    B[k] += 1
+                    assert plus[k] == evaluate(B, 0, t.RB, t.pp[p], danger), (hand, k, danger)
+                    checked += 1
+    assert checked > 500
+
+
 @pytest.mark.parametrize("rules", [W, W.replace(wild_completes_any_group=True)], ids=["wiki", "any-group"])
 def test_no_complete_hand_fits_under_the_bound(rules):
     """complete_hand_bound: when it is below the hand limit, no hand_limit cards of the hand
