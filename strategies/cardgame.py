@@ -25,6 +25,7 @@ differ in what they look at:
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from sim.cardgame.board import (
     can_go_out,
@@ -87,6 +88,10 @@ from sim.cardgame.layout import (
 from sim.core.jit import njit_no_refcount
 from sim.core.rng import randint, uniform
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError re-exported)
+
+# For `evaluate`'s parts, inlined into their callers by numba: as calls (three arrays and a
+# dozen values passed) they cost as much as their work (80 ns an `evaluate`, 40 ns inlined).
+njit_inline = njit(cache=True, _nrt=False, inline="always")
 
 RANDOM, GREEDY, CAUTIOUS, TRADER, SMART = range(5)
 # Moves.
@@ -155,7 +160,7 @@ def evaluate(A, o, RB, pp, danger):
     return evaluate_from(A, o, RB, pp, danger, 0, 0.0, 0, 0, 50)
 
 
-@njit_no_refcount
+@njit_inline
 def evaluate_from(A, o, RB, pp, danger, k, v, missing, complete_b, best_h):
     """`evaluate` of A given (v, missing, complete_b, best_h), `add_groups` of its colour groups
     before kind k (all of them when k >= NC). A what-if hand that differs from a hand in one
@@ -165,7 +170,7 @@ def evaluate_from(A, o, RB, pp, danger, k, v, missing, complete_b, best_h):
     return evaluate_with(A, o, RB, pp, danger, v, missing, complete_b, best_h)
 
 
-@njit_no_refcount
+@njit_inline
 def add_groups(A, o, RB, pp, c0, c1, v, missing, complete_b, best_h):
     """`evaluate`'s colour groups c0 .. c1 - 1 added to its running (worth, cards missing from
     held groups, complete buildable groups, highest house value among those); `evaluate`
@@ -189,7 +194,7 @@ def add_groups(A, o, RB, pp, c0, c1, v, missing, complete_b, best_h):
     return v, missing, complete_b, best_h
 
 
-@njit_no_refcount
+@njit_inline
 def evaluate_with(A, o, RB, pp, danger, v, missing, complete_b, best_h):
     """`evaluate` given the hand's colour groups (`add_groups` over all of them)."""
     wilds = A[o + K_WILD]
