@@ -662,7 +662,7 @@ def test_planned_discards_are_the_discards_a_fresh_search_finds(rules, seats):
     )
 
     t = Table(list(seats), rules, seed=7)
-    S, RB, pk, pp, rng, W = t.S, t.RB, t.pk, t.pp, t.rng, t.W
+    S, RB, pk, pp, rng = t.S, t.RB, t.pk, t.pp, t.rng
     limit = int(RB[L.R_HAND_LIMIT])
 
     def check(p):
@@ -685,7 +685,7 @@ def test_planned_discards_are_the_discards_a_fresh_search_finds(rules, seats):
             p = (hand + 1 + turn) % len(seats)
             if S[L.DRAW_N] == 0 or kernel.can_go_out(S, L.KC + p * L.NK, RB):
                 break
-            mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, W, False)
+            mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, t.W, False)
             if pre:
                 planned += check(p)
             kernel.do_move(S, RB, pk, pp, rng, p, mv, q, k, pre)
