@@ -33,7 +33,7 @@ class Table:
         self.n = len(seats)
         self.RB = pack(self.rules, self.n)
         self.names = self.rules.cards()
-        self.S, self.rng = kernel.new_state()
+        self.S, self.rng, self.W = kernel.new_state()
         parsed = [parse_policy(s) for s in seats]
         self.pk = np.array([k for _, k, _ in parsed], np.int64)
         self.pp = np.ascontiguousarray(np.stack([params for _, _, params in parsed]))
@@ -110,11 +110,11 @@ class Table:
 
     def turn(self, p: int) -> str:
         """One whole turn of seat p (2-4 player hand): 'on', 'out' or 'stall'."""
-        r = kernel.play_turn(self.S, self.RB, self.pk, self.pp, self.rng, p)
+        r = kernel.play_turn(self.S, self.RB, self.pk, self.pp, self.rng, self.W, p)
         return ("on", "out", "stall")[r]
 
     def big_turn(self, p: int) -> str:
-        r = kernel.play_big_turn(self.S, self.RB, self.pk, self.pp, self.rng, p)
+        r = kernel.play_big_turn(self.S, self.RB, self.pk, self.pp, self.rng, self.W, p)
         return ("on", "out", "stall")[r]
 
     def round_end(self, first: int = 0) -> int:

@@ -147,7 +147,7 @@ def test_every_card_is_in_one_place_after_a_hand(edition, players):
     rules = CardGameRules.preset(edition)
     for seed in range(3):
         t = Table(["smart", "random", "trader", "cautious", "greedy", "smart"][:players], rules, seed=seed)
-        kernel.play_hand(t.S, t.RB, t.pk, t.pp, t.rng, True, t.hand_row, t.kind_row, True)
+        kernel.play_hand(t.S, t.RB, t.pk, t.pp, t.rng, t.W, True, t.hand_row, t.kind_row, True)
         assert int(t.S[L.G_STATUS]) == 0
         places = []
         places += [int(t.S[L.DRAW_PILE + k]) for k in range(int(t.S[L.DRAW_N]))]

@@ -562,6 +562,63 @@ def test_skipped_chance_placements_score_what_a_full_search_scores(rules):
     assert with_wilds > 100
 
 
+@pytest.mark.parametrize("rules", [W, V, W.replace(incomplete_groups_score=True, houses_numbered=False, max_houses=3)],
+                         ids=["wiki", "video", "wiki-variant"])
+def test_worst_kind_values_are_those_of_a_fresh_evaluation(rules):
+    """worst_kind evaluates each hand less one card from the hand's own colour groups before
+    that card's kind; evaluating every such hand from scratch (bonus cards: the whole hand's
+    value less their constant) must give the same kind and the same values, bit for bit."""
+    from strategies.cardgame import evaluate, fixed_worth, parse_policy, worst_kind
+
+    RB = pack(rules, 4)
+    S = np.zeros(L.STATE_SIZE, np.int32)
+    o = L.SCRATCH
+    for spec in ("smart", "greedy", "cautious progress=1.3 wild_risk=3"):
+        pp = parse_policy(spec)[2]
+        for i, A in enumerate(random_kind_vectors(rules, 200, 11, seed=3)):
+            for danger in (False, True):
+                whole = evaluate(A, 0, RB, pp, danger)
+                best = (-1, -1e18, np.nan)
+                for k in range(L.NK):
+                    if A[k] == 0:
+                        continue
+                    B = A.copy()
+                    B[k] -= 1
+                    fixed = fixed_worth(RB, pp, k)
+                    raw = np.nan if fixed >= 0.0 else evaluate(B, 0, RB, pp, danger)
+                    v = whole - fixed if fixed >= 0.0 else raw
+                    if v > best[1]:
+                        best = (k, v, raw)
+                S[o:o + L.NK] = A
+                v0 = whole if i % 2 else np.nan  # with and without the caller's value of the hand
+                got = worst_kind(S, RB, pp, 0, o, danger, False, v0, -1, np.nan)
+                assert (S[o:o + L.NK] == A).all()
+                assert got[:2] == best[:2] and np.array_equal(got[2], best[2], equal_nan=True), (A, danger)
+
+
+@pytest.mark.parametrize("rules", [W, V], ids=["wiki", "video"])
+def test_draw_values_are_those_of_a_fresh_evaluation(rules):
+    """draw_value evaluates the hand plus each unseen kind from the hand's colour groups before
+    that kind; a fresh evaluate of each such hand must give the same value, bit for bit."""
+    from strategies.cardgame import SMART, draw_value, evaluate
+
+    checked = 0
+    for seed in range(10):
+        t = Table(["smart"] * 4, rules, seed=seed)
+        t.deal()
+        for p in range(4):
+            hand = t.S[L.KC + p * L.NK:L.KC + (p + 1) * L.NK].copy()
+            for danger in (False, True):
+                plus = np.full(L.NK, np.nan)
+                draw_value(t.S, t.RB, t.pp[p], p, SMART, danger, plus)
+                for k in np.flatnonzero(~np.isnan(plus)):
+                    B = hand.copy()
+                    B[k] += 1
+                    assert plus[k] == evaluate(B, 0, t.RB, t.pp[p], danger), (hand, k, danger)
+                    checked += 1
+    assert checked > 500
+
+
 @pytest.mark.parametrize("rules", [W, W.replace(wild_completes_any_group=True)], ids=["wiki", "any-group"])
 def test_no_complete_hand_fits_under_the_bound(rules):
     """complete_hand_bound: when it is below the hand limit, no hand_limit cards of the hand
@@ -628,7 +685,7 @@ def test_planned_discards_are_the_discards_a_fresh_search_finds(rules, seats):
             p = (hand + 1 + turn) % len(seats)
             if S[L.DRAW_N] == 0 or kernel.can_go_out(S, L.KC + p * L.NK, RB):
                 break
-            mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, False)
+            mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, t.W, False)
             if pre:
                 planned += check(p)
             kernel.do_move(S, RB, pk, pp, rng, p, mv, q, k, pre)

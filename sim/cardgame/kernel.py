@@ -55,6 +55,7 @@ from sim.cardgame.layout import (
     N_SEAT_COLS,
     NK,
     OWNER,
+    PARTS,
     PILE,
     PILE_,
     PILE_N,
@@ -325,7 +326,7 @@ def discard_down(S, RB, pk, pp, rng, p, at_least):
         done += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def excess_plan(S, RB, p):
     """Next-turn going out: can p drop its cards over the hand limit and still hold a complete
     hand? Plans the drops in S[SCRATCH3:] (kind counts of the kept hand); True when it can."""
@@ -336,7 +337,7 @@ def excess_plan(S, RB, p):
     o = SCRATCH3
     for k in range(NK):
         S[o + k] = S[KC + p * NK + k]
-    P = np.zeros(4, np.int64)
+    P = S[PARTS:PARTS + 4]
     for _ in range(S[HAND_N + p] - RB[R_HAND_LIMIT]):
         best = -1
         best_v = -1
@@ -378,12 +379,12 @@ def drop_planned(S, RB, p):
             i += 1
 
 
-@njit(cache=True)
+@njit_no_refcount
 def score_hand(S, RB, goer, hand_row, kind_row, record):
     """Whoever went out takes the reward, every hand is scored and paid from the bank, Mr.
     Monopoly and the jackpot are awarded. goer -1: the hand ended with nobody out (no score)."""
     n = RB[R_PLAYERS]
-    P = np.zeros(4, np.int64)
+    P = S[PARTS:PARTS + 4]
     if goer >= 0:
         if RB[R_BIG]:
             for q in range(n):
@@ -549,13 +550,13 @@ def do_move(S, RB, pk, pp, rng, p, mv, q, k, pre):
     return 2
 
 
-@njit(cache=True)
+@njit_no_refcount
 def go_out_check(S, RB, pk, pp, rng, p):
     return can_go_out(S, KC + p * NK, RB) and want_go_out(pk[p], pp[p], p, S, RB, rng)
 
 
-@njit(cache=True)
-def play_turn(S, RB, pk, pp, rng, p):
+@njit_no_refcount
+def play_turn(S, RB, pk, pp, rng, W, p):
     """One turn of seat p in a 2-4 player hand: T_ON, T_OUT (p went out) or T_STALL."""
     S[stat(p, SC_TURNS)] += 1
     if RB[R_GO_OUT_WHEN] == 0:
@@ -567,7 +568,7 @@ def play_turn(S, RB, pk, pp, rng, p):
         if RB[R_EMPTY_DRAW] == 1:
             return T_STALL
         reshuffle(S, RB, rng)
-    mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, False)
+    mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, W, False)
     if mv < 0:
         return T_STALL
     if not legal_move(S, RB, p, mv, q, k, pre):
@@ -580,11 +581,11 @@ def play_turn(S, RB, pk, pp, rng, p):
     return T_ON
 
 
-@njit(cache=True)
-def play_big_turn(S, RB, pk, pp, rng, p):
+@njit_no_refcount
+def play_big_turn(S, RB, pk, pp, rng, W, p):
     """A 5-6 player turn: a mandatory one-card trade with another seat, both discard one."""
     S[stat(p, SC_TURNS)] += 1
-    mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, True)
+    mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, W, True)
     if mv != MV_TRADE or k != 1 or pre or q < 0 or q >= RB[R_PLAYERS] or q == p or S[PILE_N + q] == 0 or S[PILE_N + p] == 0:
         S[G_STATUS] = ERR_ILLEGAL
         return T_ON
@@ -610,7 +611,7 @@ def pass_left(S, RB, pk, pp, rng):
         to_hand(S, RB, (p + 1) % n, S[o + p])
 
 
-@njit(cache=True)
+@njit_no_refcount
 def round_end(S, RB, pk, pp, rng, first):
     """5-6 players, after every seat has had a turn: the second moment to go out (in turn
     order), then, if nobody did, every seat passes a card left. Returns who went out, or -1."""
@@ -624,17 +625,17 @@ def round_end(S, RB, pk, pp, rng, first):
     return -1
 
 
-@njit(cache=True)
-def play_hand(S, RB, pk, pp, rng, check, hand_row, kind_row, record):
+@njit_no_refcount
+def play_hand(S, RB, pk, pp, rng, W, check, hand_row, kind_row, record):
     """Deal and play one hand to its end, then score it."""
     deal_hand(S, RB, rng)
     if check and S[G_STATUS] == 0:
         S[G_STATUS] = check_invariants(S, RB)
-    run_hand(S, RB, pk, pp, rng, check, hand_row, kind_row, record)
+    run_hand(S, RB, pk, pp, rng, W, check, hand_row, kind_row, record)
 
 
-@njit(cache=True)
-def run_hand(S, RB, pk, pp, rng, check, hand_row, kind_row, record):
+@njit_no_refcount
+def run_hand(S, RB, pk, pp, rng, W, check, hand_row, kind_row, record):
     """Play a dealt hand to its end, then score it."""
     n = RB[R_PLAYERS]
     first = (S[G_DEALER] + 1) % n
@@ -645,9 +646,9 @@ def run_hand(S, RB, pk, pp, rng, check, hand_row, kind_row, record):
             break
         p = (first + i) % n
         if RB[R_BIG]:
-            r = play_big_turn(S, RB, pk, pp, rng, p)
+            r = play_big_turn(S, RB, pk, pp, rng, W, p)
         else:
-            r = play_turn(S, RB, pk, pp, rng, p)
+            r = play_turn(S, RB, pk, pp, rng, W, p)
         S[G_HTURN] += 1
         S[G_TURNS] += 1
         if check and S[G_STATUS] == 0:
@@ -701,8 +702,8 @@ def match_over(S, RB):
     return S[G_HAND] >= RB[R_N_HANDS]
 
 
-@njit(cache=True)
-def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, hand_out, kind_out, row, hrow, record):
+@njit_no_refcount
+def play_game(S, RB, pk, pp, rng, W, seed, game, check, game_out, seat_out, hand_out, kind_out, row, hrow, record):
     """Play match number `game` of the run with master seed `seed` into output row `row` (and
     its hands into hand_out[hrow], per-kind sums into kind_out[hrow], when `record`)."""
     n = RB[R_PLAYERS]
@@ -710,7 +711,7 @@ def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, hand_ou
         seed_state(rng, 4 * s, seed, game, s)
     new_match(S, RB)
     while S[G_STATUS] == 0 and not match_over(S, RB):
-        play_hand(S, RB, pk, pp, rng, check, hand_out[hrow], kind_out[hrow], record)
+        play_hand(S, RB, pk, pp, rng, W, check, hand_out[hrow], kind_out[hrow], record)
         S[G_HAND] += 1
         S[G_DEALER] = (S[G_DEALER] + 1) % n
     best = -1
@@ -791,7 +792,8 @@ def check_invariants(S, RB):
 
 @njit(cache=True)
 def new_state():
-    return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64)
+    """The state, the random streams and choose_move's float work array."""
+    return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64), np.empty((3, NK))
 
 
 @njit(cache=True, parallel=True)
@@ -802,11 +804,11 @@ def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out, hand
     without `record` those two may be any [1, ...] arrays. Contiguous blocks, one state each."""
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
-        S, rng = new_state()
+        S, rng, W = new_state()
         # Private copies: shared arrays make numba's reference counts a contended cache line.
         RBl = RB.copy()
         pkl = pk.copy()
         ppl = pp.copy()
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
-            play_game(S, RBl, pkl, ppl, rng, seed, first + row, check, game_out, seat_out, hand_out, kind_out,
+            play_game(S, RBl, pkl, ppl, rng, W, seed, first + row, check, game_out, seat_out, hand_out, kind_out,
                       row, row if record else 0, record)
