@@ -929,15 +929,14 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
     if n_wild == 0:
         return 0
     cnt = SCRATCH  # S[SCRATCH + c]: cards per colour as planned
-    done = SCRATCH + NC  # S[done + c]: colour complete as planned
     fits = SCRATCH4  # S[fits + i]: bit c set when wild i may stand in colour c; ANY_BIT: any-colour
     ord_mask = 0  # colours with an ordinary property (where an any-colour wild may stand)
     n = 0
     for c in range(NC):
         S[cnt + c] = S[GRP_ORD + p * NG + c]
-        S[done + c] = 0
         if S[cnt + c] > 0:
             ord_mask |= 1 << c
+    fit_union = 0  # colours some wild may stand in
     for g in range(NG):
         if S[GRP_N + p * NG + g] == S[GRP_ORD + p * NG + g]:
             continue  # no wild in this group
@@ -951,20 +950,24 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
                     S[fits + n] = ord_mask | ANY_BIT
                 else:
                     S[fits + n] = (1 << RB[R_CARD_C1 + card]) | (1 << RB[R_CARD_C2 + card])
+                fit_union |= S[fits + n]
                 n += 1
     if n == 0:
         return 0
-    needs_prop = RB[R_NEEDS_PROPERTY] == 1
+    done = 0  # bit c: colour c complete as planned
     for c in range(NC):
         if S[cnt + c] >= RB[R_SET_SIZE + c] and S[cnt + c] > 0:
-            S[done + c] = 1
-    for _ in range(NC):
+            done |= 1 << c
+    # The colours a pass may complete: an incomplete colour needs at least one wild that fits
+    # it (and with complete_needs_property, an ordinary property).
+    open_mask = fit_union & ((1 << NC) - 1) & ~done
+    if RB[R_NEEDS_PROPERTY] == 1:
+        open_mask &= ord_mask
+    while open_mask != 0:
         best_c = -1
         best_key = 1e9
         for c in range(NC):
-            if S[done + c] == 1:
-                continue
-            if needs_prop and (ord_mask >> c) & 1 == 0:
+            if (open_mask >> c) & 1 == 0:
                 continue
             need = RB[R_SET_SIZE + c] - S[cnt + c]
             avail = 0
@@ -990,7 +993,8 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
                     S[SCRATCH3 + i] = best_c
                     S[cnt + best_c] += 1
                     need -= 1
-        S[done + best_c] = 1
+        done |= 1 << best_c
+        open_mask &= ~(1 << best_c)
     for i in range(n):
         if S[SCRATCH3 + i] >= 0:
             continue
@@ -1000,7 +1004,7 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
             if (S[fits + i] >> c) & 1 == 0:
                 continue
             key = S[cnt + c] + 0.01 * base_rent(RB, c, RB[R_SET_SIZE + c])
-            if S[done + c] == 1:
+            if (done >> c) & 1:
                 key -= 100.0  # a spare on a complete set only when nothing else
             if key > best_key:
                 best_key = key
