@@ -445,13 +445,21 @@ def repair(S, RB, p, own_turn):
     """After seat p lost or moved property cards: any-colour wilds left without an ordinary
     property go to a colour that has one (or LOOSE), loose ones come home when they can, and
     buildings leave sets that are no longer complete (or not buildable). Skipped when p's
-    collection is as it was when the last repair found nothing to do."""
+    collection is as it was when the last repair found nothing to do. Only these checks are
+    here, small enough to be inlined at the calls; the work is in repair_collection."""
     ver = S[COLL_VER + p]
     if S[REPAIRED_VER + p] == ver:
         return
     if S[ANY_WILDS + p] == 0 and S[BUILDINGS + p] == 0:
         S[REPAIRED_VER + p] = ver  # only any-colour wilds and buildings ever need a repair
         return
+    repair_collection(S, RB, p, own_turn)
+
+
+@njit_no_refcount
+def repair_collection(S, RB, p, own_turn):
+    """repair's work, for a seat with an any-colour wild or a building."""
+    ver = S[COLL_VER + p]
     for c in range(NC):
         gidx = p * NG + c
         if S[GRP_ORD + gidx] == 0 and S[GRP_N + gidx] > 0:
@@ -501,10 +509,16 @@ def receive_property(S, RB, pk, pp, rng, q, card):
 @njit_no_refcount
 def apply_arrangement(S, RB, pk, pp, rng, p):
     """On its own turn seat p may move its wilds between colours (free, any number of times).
-    Skipped when p's collection is as it was when the last plan moved nothing."""
+    Skipped when p's collection is as it was when the last plan moved nothing: only this check
+    is here, small enough to be inlined at the calls; the work is in rearrange."""
+    if S[ARRANGED_VER + p] != S[COLL_VER + p]:
+        rearrange(S, RB, pk, pp, rng, p)
+
+
+@njit_no_refcount
+def rearrange(S, RB, pk, pp, rng, p):
+    """apply_arrangement's work: plan seat p's wilds and move those the plan moves."""
     ver = S[COLL_VER + p]
-    if S[ARRANGED_VER + p] == ver:
-        return
     n = plan_arrangement(pk, pp, p, S, RB, rng)
     if n == 0:
         S[ARRANGED_VER + p] = ver
