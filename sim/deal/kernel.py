@@ -34,6 +34,7 @@ from sim.deal.board import (
 )
 from sim.deal.layout import (
     ANY_WILDS,
+    ARRANGED_COLOURS,
     ARRANGED_VER,
     BANK,
     BANK_,
@@ -522,13 +523,19 @@ def rearrange(S, RB, pk, pp, rng, p):
     n = plan_arrangement(pk, pp, p, S, RB, rng)
     if n == 0:
         S[ARRANGED_VER + p] = ver
+        S[ARRANGED_COLOURS + p] = 0
         return  # nothing to move (the random bot never rearranges)
+    colours = 0  # where the planned wilds may stand
     for k in range(n):
         card = S[SCRATCH2 + k]
         g = S[SCRATCH3 + k]
         if S[WHERE + card] != PROP or S[OWNER + card] != p:
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
+        if ctype(RB, card) == WILD:
+            colours |= (1 << RB[R_CARD_C1 + card]) | (1 << RB[R_CARD_C2 + card])
+        elif ctype(RB, card) == WILD_ANY:
+            colours = (1 << NC) - 1
         if g == S[GROUP + card]:
             continue
         if not (can_take(RB, card, g) or (g == LOOSE and ctype(RB, card) == WILD_ANY)):
@@ -539,6 +546,7 @@ def rearrange(S, RB, pk, pp, rng, p):
     repair(S, RB, p, True)
     if S[COLL_VER + p] == ver:
         S[ARRANGED_VER + p] = ver
+        S[ARRANGED_COLOURS + p] = colours
 
 
 # ---------------------------------------------------------------------------------------------
@@ -706,8 +714,14 @@ def play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
     if mode == M_PLACE:
         if not (typ == PROPERTY or typ == WILD or typ == WILD_ANY) or not can_place(S, RB, p, c, a):
             return False
+        arranged = S[ARRANGED_VER + p] == S[COLL_VER + p]
         take_out(S, RB, c)
         to_group(S, RB, p, a, c)
+        if arranged and typ == PROPERTY and (S[ARRANGED_COLOURS + p] >> a) & 1 == 0:
+            # No planned wild may stand in colour a, so the plan (see plan_arrangement) is as
+            # before and still moves nothing; repair has nothing to do either: no any-colour
+            # wild (it would cover colour a) and no set became incomplete.
+            S[ARRANGED_VER + p] = S[COLL_VER + p]
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_PLACED)] += 1
         return True

@@ -107,8 +107,12 @@ ARRANGED_VER = COLL_VER + MAX_PLAYERS  # [p], -1 when unknown
 REPAIRED_VER = ARRANGED_VER + MAX_PLAYERS  # [p]: the same for kernel.repair finding nothing to do
 ANY_WILDS = REPAIRED_VER + MAX_PLAYERS  # [p]: any-colour wilds in p's collection
 BUILDINGS = ANY_WILDS + MAX_PLAYERS  # [p]: Houses and Hotels on p's sets
+# The colours the wilds of p's last plan that moved nothing may stand in (all colours for an
+# any-colour wild), valid while ARRANGED_VER[p] is: an ordinary property of another colour
+# joining p's collection leaves that plan as it was (kernel.play_card).
+ARRANGED_COLOURS = BUILDINGS + MAX_PLAYERS  # [p]
 # scalars
-G_CURRENT = BUILDINGS + MAX_PLAYERS
+G_CURRENT = ARRANGED_COLOURS + MAX_PLAYERS
 G_PLAYS_LEFT = G_CURRENT + 1
 G_WINNER = G_PLAYS_LEFT + 1  # -1 until someone wins
 G_WIN_OWN_TURN = G_WINNER + 1
