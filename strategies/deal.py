@@ -326,10 +326,9 @@ def rent_option(S, RB, pp, p, card):
     plays_left = S[G_PLAYS_LEFT]
     max_d = min(RB[R_MAX_DOUBLES], n_in_hand(S, RB, p, DOUBLE_RENT), plays_left - 1)
     best = (-1.0, -1, 0, -1)
+    colours = (1 << NC) - 1 if single else (1 << RB[R_CARD_C1 + card]) | (1 << RB[R_CARD_C2 + card])
     for c in range(NC):
-        if S[GRP_N + p * NG + c] == 0:
-            continue
-        if not single and RB[R_CARD_C1 + card] != c and RB[R_CARD_C2 + card] != c:
+        if (colours >> c) & 1 == 0 or S[GRP_N + p * NG + c] == 0:
             continue
         r = rent_of(S, RB, p, c)
         got, target = charge_total(S, RB, p, r, single)
