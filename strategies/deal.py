@@ -776,14 +776,13 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
     S[SCRATCH3 + k] to 1 for each card given. The kernel checks the total covers the debt.
     Heuristic bots give the cards they mind least per M, then take back what is not needed."""
     val = SCRATCH5  # S[val + k]: candidate k's value
+    # Order: random for the random bot, else by cost per M (S[SCRATCH2:] holds the order).
     for k in range(n):
         S[SCRATCH3 + k] = 0
         S[val + k] = cvalue(RB, S[SCRATCH + k])
+        S[SCRATCH2 + k] = k
     if n == 0:
         return
-    # Order: random for the random bot, else by cost per M (S[SCRATCH2:] holds the order).
-    for k in range(n):
-        S[SCRATCH2 + k] = k
     if pk[p] == RANDOM:
         for i in range(n - 1, 0, -1):
             j = randint(rng, rng_policy(p), i + 1)
