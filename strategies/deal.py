@@ -918,7 +918,9 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
 
     Greedy: first complete as many sets as possible, cheapest first (sets carrying buildings
     first among equals); then each leftover two-colour wild joins the fuller of its colours,
-    each leftover any-colour wild the fullest incomplete colour with an ordinary property."""
+    each leftover any-colour wild the fullest incomplete colour with an ordinary property.
+    Only the colours a two-colour wild may stand in matter, or every colour when the seat has
+    an any-colour wild (kernel.play_card relies on this)."""
     if pk[p] == RANDOM:
         return 0
     n_wild = 0
