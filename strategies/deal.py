@@ -43,6 +43,7 @@ from sim.deal.layout import (
     GRP,
     GRP_N,
     GRP_ORD,
+    GRP_VER,
     HAND_,
     HAND_N,
     HOTEL,
@@ -76,6 +77,7 @@ from sim.deal.layout import (
     SCRATCH3,
     SCRATCH4,
     SCRATCH5,
+    SETS_VER,
     WHERE,
     load_float,
     rng_policy,
@@ -233,12 +235,27 @@ def best_colour(S, RB, pp, p, card):
 
 
 @njit_no_refcount
+def placing_key(S, RB, p, card):
+    """A number that is unchanged only while everything best_colour reads for this card name
+    in seat p's collection is (nothing else it reads changes during a game): for a property or
+    a two-colour wild, the counters of p's groups of its colours plus that of p's complete-set
+    count (each only grows, so the sum is unchanged only while each is); for an any-colour
+    wild, which may stand in any colour, p's collection counter."""
+    t = ctype(RB, card)
+    if t == WILD_ANY:
+        return S[COLL_VER + p]
+    key = S[SETS_VER + p] + S[GRP_VER + p * NC + RB[R_CARD_C1 + card]]
+    if t == WILD:
+        key += S[GRP_VER + p * NC + RB[R_CARD_C2 + card]]
+    return key
+
+
+@njit_no_refcount
 def placing_option(S, RB, pp, p, card):
-    """best_colour, remembered per card name while seat p's collection is unchanged (COLL_VER):
-    it reads nothing else that changes during a game, and only the card's name."""
+    """best_colour, remembered per card name while its placing_key is unchanged."""
     kind = RB[R_CARD_KIND + card]
     i = p * MEMO_KINDS + kind
-    if kind < MEMO_KINDS and S[PLACE_MEMO_VER + i] == S[COLL_VER + p] + 1:
+    if kind < MEMO_KINDS and S[PLACE_MEMO_VER + i] == placing_key(S, RB, p, card) + 1:
         return int(S[PLACE_MEMO_COLOUR + i]), load_float(S, PLACE_MEMO_GAIN + 2 * i)
     return remember_placing(S, RB, pp, p, card, i if kind < MEMO_KINDS else -1)
 
@@ -249,7 +266,7 @@ def remember_placing(S, RB, pp, p, card, i):
     function of its own so that the lookup stays small enough to be inlined."""
     c, g = best_colour(S, RB, pp, p, card)
     if i >= 0:
-        S[PLACE_MEMO_VER + i] = S[COLL_VER + p] + 1
+        S[PLACE_MEMO_VER + i] = placing_key(S, RB, p, card) + 1
         S[PLACE_MEMO_COLOUR + i] = c
         store_float(S, PLACE_MEMO_GAIN + 2 * i, g)
     return c, g

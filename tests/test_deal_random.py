@@ -220,13 +220,13 @@ def test_extra_just_say_no_cards_help_their_seat():
 def test_skipped_work_would_change_nothing(house):
     # The kernel skips planning a seat's wilds, and repairing its collection, while the seat's
     # collection is unchanged since a pass that changed nothing; the bots remember what placing
-    # each card name would gain while the collection is unchanged. At every turn's end, a fresh
-    # pass for each seat so marked must indeed change nothing, and every remembered gain must
-    # equal a fresh best_colour. Placing an ordinary property of a colour none of the seat's
+    # each card name would gain while its placing_key is unchanged. At every turn's end, a
+    # fresh pass for each seat so marked must indeed change nothing, and every remembered gain
+    # must equal a fresh best_colour. Placing an ordinary property of a colour none of the seat's
     # planned wilds may stand in keeps the plan marked as moving nothing: every placement of an
     # ordinary property from a hand is made on a copy, and when so marked, planned and
     # repaired anyway.
-    from strategies.deal import M_PLACE, best_colour, plan_arrangement
+    from strategies.deal import M_PLACE, best_colour, placing_key, plan_arrangement
 
     def plan_moves_nothing(S, p):
         n = plan_arrangement(t.pk, t.pp, p, S, RB, t.rng)
@@ -270,7 +270,7 @@ def test_skipped_work_would_change_nothing(house):
                 gains = S.view(np.float64)
                 for card in range(len(t.names)):
                     i = p * L.MEMO_KINDS + RB[L.R_CARD_KIND + card]
-                    if RB[L.R_CARD_TYPE + card] in (PROPERTY, WILD, WILD_ANY) and S[L.PLACE_MEMO_VER + i] == S[L.COLL_VER + p] + 1:
+                    if RB[L.R_CARD_TYPE + card] in (PROPERTY, WILD, WILD_ANY) and S[L.PLACE_MEMO_VER + i] == placing_key(S, RB, p, card) + 1:
                         c, g = best_colour(S, RB, t.pp, p, card)
                         assert (S[L.PLACE_MEMO_COLOUR + i], gains[L.PLACE_MEMO_GAIN // 2 + i]) == (c, g)
                         remembered += 1

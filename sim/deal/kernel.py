@@ -64,6 +64,7 @@ from sim.deal.layout import (
     GRP_N,
     GRP_ORD,
     GRP_VAL,
+    GRP_VER,
     HAND,
     HAND_,
     HAND_N,
@@ -142,6 +143,7 @@ from sim.deal.layout import (
     SCRATCH,
     SCRATCH2,
     SCRATCH3,
+    SETS_VER,
     STATE_SIZE,
     STATS,
     WHERE,
@@ -223,6 +225,7 @@ def refresh(S, RB, p, g):
     if new != old:
         S[COMPLETE + p * NC + g] = new
         S[NCOMP + p] += new - old
+        S[SETS_VER + p] += 1
         S[G_SETS_CHANGED] = 1
 
 
@@ -279,6 +282,8 @@ def take_out(S, RB, c):
         elif ctype(RB, c) == WILD_ANY:
             S[ANY_WILDS + p] -= 1
         S[COLL_VER + p] += 1
+        if g < NC:
+            S[GRP_VER + p * NC + g] += 1
         refresh(S, RB, p, g)
     elif w == BUILDING:
         p = S[OWNER + c]
@@ -333,6 +338,8 @@ def to_group(S, RB, p, g, c):
     elif ctype(RB, c) == WILD_ANY:
         S[ANY_WILDS + p] += 1
     S[COLL_VER + p] += 1
+    if g < NC:
+        S[GRP_VER + p * NC + g] += 1
     S[WHERE + c] = PROP
     S[OWNER + c] = p
     S[GROUP + c] = g
