@@ -43,6 +43,7 @@ from sim.deal.layout import (
     GRP,
     GRP_N,
     GRP_ORD,
+    GRP_VER,
     HAND_,
     HAND_N,
     HOTEL,
@@ -76,6 +77,7 @@ from sim.deal.layout import (
     SCRATCH3,
     SCRATCH4,
     SCRATCH5,
+    SETS_VER,
     WHERE,
     load_float,
     rng_policy,
@@ -233,12 +235,27 @@ def best_colour(S, RB, pp, p, card):
 
 
 @njit_no_refcount
+def placing_key(S, RB, p, card):
+    """A number that is unchanged only while everything best_colour reads for this card name
+    in seat p's collection is (nothing else it reads changes during a game): for a property or
+    a two-colour wild, the counters of p's groups of its colours plus that of p's complete-set
+    count (each only grows, so the sum is unchanged only while each is); for an any-colour
+    wild, which may stand in any colour, p's collection counter."""
+    t = ctype(RB, card)
+    if t == WILD_ANY:
+        return S[COLL_VER + p]
+    key = S[SETS_VER + p] + S[GRP_VER + p * NC + RB[R_CARD_C1 + card]]
+    if t == WILD:
+        key += S[GRP_VER + p * NC + RB[R_CARD_C2 + card]]
+    return key
+
+
+@njit_no_refcount
 def placing_option(S, RB, pp, p, card):
-    """best_colour, remembered per card name while seat p's collection is unchanged (COLL_VER):
-    it reads nothing else that changes during a game, and only the card's name."""
+    """best_colour, remembered per card name while its placing_key is unchanged."""
     kind = RB[R_CARD_KIND + card]
     i = p * MEMO_KINDS + kind
-    if kind < MEMO_KINDS and S[PLACE_MEMO_VER + i] == S[COLL_VER + p] + 1:
+    if kind < MEMO_KINDS and S[PLACE_MEMO_VER + i] == placing_key(S, RB, p, card) + 1:
         return int(S[PLACE_MEMO_COLOUR + i]), load_float(S, PLACE_MEMO_GAIN + 2 * i)
     return remember_placing(S, RB, pp, p, card, i if kind < MEMO_KINDS else -1)
 
@@ -249,7 +266,7 @@ def remember_placing(S, RB, pp, p, card, i):
     function of its own so that the lookup stays small enough to be inlined."""
     c, g = best_colour(S, RB, pp, p, card)
     if i >= 0:
-        S[PLACE_MEMO_VER + i] = S[COLL_VER + p] + 1
+        S[PLACE_MEMO_VER + i] = placing_key(S, RB, p, card) + 1
         S[PLACE_MEMO_COLOUR + i] = c
         store_float(S, PLACE_MEMO_GAIN + 2 * i, g)
     return c, g
@@ -326,10 +343,9 @@ def rent_option(S, RB, pp, p, card):
     plays_left = S[G_PLAYS_LEFT]
     max_d = min(RB[R_MAX_DOUBLES], n_in_hand(S, RB, p, DOUBLE_RENT), plays_left - 1)
     best = (-1.0, -1, 0, -1)
+    colours = (1 << NC) - 1 if single else (1 << RB[R_CARD_C1 + card]) | (1 << RB[R_CARD_C2 + card])
     for c in range(NC):
-        if S[GRP_N + p * NG + c] == 0:
-            continue
-        if not single and RB[R_CARD_C1 + card] != c and RB[R_CARD_C2 + card] != c:
+        if (colours >> c) & 1 == 0 or S[GRP_N + p * NG + c] == 0:
             continue
         r = rent_of(S, RB, p, c)
         got, target = charge_total(S, RB, p, r, single)
@@ -777,14 +793,13 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
     S[SCRATCH3 + k] to 1 for each card given. The kernel checks the total covers the debt.
     Heuristic bots give the cards they mind least per M, then take back what is not needed."""
     val = SCRATCH5  # S[val + k]: candidate k's value
+    # Order: random for the random bot, else by cost per M (S[SCRATCH2:] holds the order).
     for k in range(n):
         S[SCRATCH3 + k] = 0
         S[val + k] = cvalue(RB, S[SCRATCH + k])
+        S[SCRATCH2 + k] = k
     if n == 0:
         return
-    # Order: random for the random bot, else by cost per M (S[SCRATCH2:] holds the order).
-    for k in range(n):
-        S[SCRATCH2 + k] = k
     if pk[p] == RANDOM:
         for i in range(n - 1, 0, -1):
             j = randint(rng, rng_policy(p), i + 1)
@@ -920,7 +935,9 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
 
     Greedy: first complete as many sets as possible, cheapest first (sets carrying buildings
     first among equals); then each leftover two-colour wild joins the fuller of its colours,
-    each leftover any-colour wild the fullest incomplete colour with an ordinary property."""
+    each leftover any-colour wild the fullest incomplete colour with an ordinary property.
+    Only the colours a two-colour wild may stand in matter, or every colour when the seat has
+    an any-colour wild (kernel.play_card relies on this)."""
     if pk[p] == RANDOM:
         return 0
     n_wild = 0
@@ -929,15 +946,14 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
     if n_wild == 0:
         return 0
     cnt = SCRATCH  # S[SCRATCH + c]: cards per colour as planned
-    done = SCRATCH + NC  # S[done + c]: colour complete as planned
     fits = SCRATCH4  # S[fits + i]: bit c set when wild i may stand in colour c; ANY_BIT: any-colour
     ord_mask = 0  # colours with an ordinary property (where an any-colour wild may stand)
     n = 0
     for c in range(NC):
         S[cnt + c] = S[GRP_ORD + p * NG + c]
-        S[done + c] = 0
         if S[cnt + c] > 0:
             ord_mask |= 1 << c
+    fit_union = 0  # colours some wild may stand in
     for g in range(NG):
         if S[GRP_N + p * NG + g] == S[GRP_ORD + p * NG + g]:
             continue  # no wild in this group
@@ -951,20 +967,24 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
                     S[fits + n] = ord_mask | ANY_BIT
                 else:
                     S[fits + n] = (1 << RB[R_CARD_C1 + card]) | (1 << RB[R_CARD_C2 + card])
+                fit_union |= S[fits + n]
                 n += 1
     if n == 0:
         return 0
-    needs_prop = RB[R_NEEDS_PROPERTY] == 1
+    done = 0  # bit c: colour c complete as planned
     for c in range(NC):
         if S[cnt + c] >= RB[R_SET_SIZE + c] and S[cnt + c] > 0:
-            S[done + c] = 1
-    for _ in range(NC):
+            done |= 1 << c
+    # The colours a pass may complete: an incomplete colour needs at least one wild that fits
+    # it (and with complete_needs_property, an ordinary property).
+    open_mask = fit_union & ((1 << NC) - 1) & ~done
+    if RB[R_NEEDS_PROPERTY] == 1:
+        open_mask &= ord_mask
+    while open_mask != 0:
         best_c = -1
         best_key = 1e9
         for c in range(NC):
-            if S[done + c] == 1:
-                continue
-            if needs_prop and (ord_mask >> c) & 1 == 0:
+            if (open_mask >> c) & 1 == 0:
                 continue
             need = RB[R_SET_SIZE + c] - S[cnt + c]
             avail = 0
@@ -990,7 +1010,8 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
                     S[SCRATCH3 + i] = best_c
                     S[cnt + best_c] += 1
                     need -= 1
-        S[done + best_c] = 1
+        done |= 1 << best_c
+        open_mask &= ~(1 << best_c)
     for i in range(n):
         if S[SCRATCH3 + i] >= 0:
             continue
@@ -1000,7 +1021,7 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
             if (S[fits + i] >> c) & 1 == 0:
                 continue
             key = S[cnt + c] + 0.01 * base_rent(RB, c, RB[R_SET_SIZE + c])
-            if S[done + c] == 1:
+            if (done >> c) & 1:
                 key -= 100.0  # a spare on a complete set only when nothing else
             if key > best_key:
                 best_key = key

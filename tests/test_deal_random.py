@@ -220,14 +220,22 @@ def test_extra_just_say_no_cards_help_their_seat():
 def test_skipped_work_would_change_nothing(house):
     # The kernel skips planning a seat's wilds, and repairing its collection, while the seat's
     # collection is unchanged since a pass that changed nothing; the bots remember what placing
-    # each card name would gain while the collection is unchanged. At every turn's end, a fresh
-    # pass for each seat so marked must indeed change nothing, and every remembered gain must
-    # equal a fresh best_colour.
-    from strategies.deal import best_colour, plan_arrangement
+    # each card name would gain while its placing_key is unchanged. At every turn's end, a
+    # fresh pass for each seat so marked must indeed change nothing, and every remembered gain
+    # must equal a fresh best_colour. Placing an ordinary property of a colour none of the seat's
+    # planned wilds may stand in keeps the plan marked as moving nothing: every placement of an
+    # ordinary property from a hand is made on a copy, and when so marked, planned and
+    # repaired anyway.
+    from strategies.deal import M_PLACE, best_colour, placing_key, plan_arrangement
+
+    def plan_moves_nothing(S, p):
+        n = plan_arrangement(t.pk, t.pp, p, S, RB, t.rng)
+        return all(S[L.GROUP + S[L.SCRATCH2 + k]] == S[L.SCRATCH3 + k] for k in range(n))
 
     rules = DealRules().replace(**house)
     checked = 0
     remembered = 0
+    placed = 0
     for seed in range(12):
         t = Table(["smart", "set_builder", "aggressive", "banker"], rules=rules, seed=seed)
         S, RB = t.S, t.RB
@@ -237,10 +245,22 @@ def test_skipped_work_would_change_nothing(house):
             assert t.status() == "ok"
             for p in range(t.n):
                 if S[L.ARRANGED_VER + p] == S[L.COLL_VER + p]:
-                    n = plan_arrangement(t.pk, t.pp, p, S, RB, t.rng)
-                    for k in range(n):
-                        assert S[L.GROUP + S[L.SCRATCH2 + k]] == S[L.SCRATCH3 + k]
+                    assert plan_moves_nothing(S, p)
                     checked += 1
+                    for k in range(S[L.HAND_N + p]):
+                        card = S[L.HAND_ + p * L.MAX_HAND + k]
+                        if RB[L.R_CARD_TYPE + card] != PROPERTY:
+                            continue
+                        after = S.copy()
+                        assert kernel.play_card(after, RB, t.pk, t.pp, t.rng, p, k, M_PLACE, RB[L.R_CARD_C1 + card], 0, 0)
+                        if after[L.ARRANGED_VER + p] != after[L.COLL_VER + p]:
+                            continue  # the placement may change the plan
+                        assert plan_moves_nothing(after, p)
+                        ver = after[L.COLL_VER + p]
+                        after[L.REPAIRED_VER + p] = -1
+                        kernel.repair(after, RB, p, True)
+                        assert after[L.COLL_VER + p] == ver  # every card move counts
+                        placed += 1
                 if S[L.REPAIRED_VER + p] == S[L.COLL_VER + p]:
                     before = S.copy()
                     S[L.REPAIRED_VER + p] = -1
@@ -250,10 +270,10 @@ def test_skipped_work_would_change_nothing(house):
                 gains = S.view(np.float64)
                 for card in range(len(t.names)):
                     i = p * L.MEMO_KINDS + RB[L.R_CARD_KIND + card]
-                    if RB[L.R_CARD_TYPE + card] in (PROPERTY, WILD, WILD_ANY) and S[L.PLACE_MEMO_VER + i] == S[L.COLL_VER + p] + 1:
+                    if RB[L.R_CARD_TYPE + card] in (PROPERTY, WILD, WILD_ANY) and S[L.PLACE_MEMO_VER + i] == placing_key(S, RB, p, card) + 1:
                         c, g = best_colour(S, RB, t.pp, p, card)
                         assert (S[L.PLACE_MEMO_COLOUR + i], gains[L.PLACE_MEMO_GAIN // 2 + i]) == (c, g)
                         remembered += 1
             if t.winner >= 0:
                 break
-    assert checked > 500 and remembered > 500
+    assert checked > 500 and remembered > 500 and placed > 200

@@ -34,6 +34,7 @@ from sim.deal.board import (
 )
 from sim.deal.layout import (
     ANY_WILDS,
+    ARRANGED_COLOURS,
     ARRANGED_VER,
     BANK,
     BANK_,
@@ -63,6 +64,7 @@ from sim.deal.layout import (
     GRP_N,
     GRP_ORD,
     GRP_VAL,
+    GRP_VER,
     HAND,
     HAND_,
     HAND_N,
@@ -141,6 +143,7 @@ from sim.deal.layout import (
     SCRATCH,
     SCRATCH2,
     SCRATCH3,
+    SETS_VER,
     STATE_SIZE,
     STATS,
     WHERE,
@@ -222,6 +225,7 @@ def refresh(S, RB, p, g):
     if new != old:
         S[COMPLETE + p * NC + g] = new
         S[NCOMP + p] += new - old
+        S[SETS_VER + p] += 1
         S[G_SETS_CHANGED] = 1
 
 
@@ -278,6 +282,8 @@ def take_out(S, RB, c):
         elif ctype(RB, c) == WILD_ANY:
             S[ANY_WILDS + p] -= 1
         S[COLL_VER + p] += 1
+        if g < NC:
+            S[GRP_VER + p * NC + g] += 1
         refresh(S, RB, p, g)
     elif w == BUILDING:
         p = S[OWNER + c]
@@ -332,6 +338,8 @@ def to_group(S, RB, p, g, c):
     elif ctype(RB, c) == WILD_ANY:
         S[ANY_WILDS + p] += 1
     S[COLL_VER + p] += 1
+    if g < NC:
+        S[GRP_VER + p * NC + g] += 1
     S[WHERE + c] = PROP
     S[OWNER + c] = p
     S[GROUP + c] = g
@@ -445,13 +453,21 @@ def repair(S, RB, p, own_turn):
     """After seat p lost or moved property cards: any-colour wilds left without an ordinary
     property go to a colour that has one (or LOOSE), loose ones come home when they can, and
     buildings leave sets that are no longer complete (or not buildable). Skipped when p's
-    collection is as it was when the last repair found nothing to do."""
+    collection is as it was when the last repair found nothing to do. Only these checks are
+    here, small enough to be inlined at the calls; the work is in repair_collection."""
     ver = S[COLL_VER + p]
     if S[REPAIRED_VER + p] == ver:
         return
     if S[ANY_WILDS + p] == 0 and S[BUILDINGS + p] == 0:
         S[REPAIRED_VER + p] = ver  # only any-colour wilds and buildings ever need a repair
         return
+    repair_collection(S, RB, p, own_turn)
+
+
+@njit_no_refcount
+def repair_collection(S, RB, p, own_turn):
+    """repair's work, for a seat with an any-colour wild or a building."""
+    ver = S[COLL_VER + p]
     for c in range(NC):
         gidx = p * NG + c
         if S[GRP_ORD + gidx] == 0 and S[GRP_N + gidx] > 0:
@@ -501,20 +517,32 @@ def receive_property(S, RB, pk, pp, rng, q, card):
 @njit_no_refcount
 def apply_arrangement(S, RB, pk, pp, rng, p):
     """On its own turn seat p may move its wilds between colours (free, any number of times).
-    Skipped when p's collection is as it was when the last plan moved nothing."""
+    Skipped when p's collection is as it was when the last plan moved nothing: only this check
+    is here, small enough to be inlined at the calls; the work is in rearrange."""
+    if S[ARRANGED_VER + p] != S[COLL_VER + p]:
+        rearrange(S, RB, pk, pp, rng, p)
+
+
+@njit_no_refcount
+def rearrange(S, RB, pk, pp, rng, p):
+    """apply_arrangement's work: plan seat p's wilds and move those the plan moves."""
     ver = S[COLL_VER + p]
-    if S[ARRANGED_VER + p] == ver:
-        return
     n = plan_arrangement(pk, pp, p, S, RB, rng)
     if n == 0:
         S[ARRANGED_VER + p] = ver
+        S[ARRANGED_COLOURS + p] = 0
         return  # nothing to move (the random bot never rearranges)
+    colours = 0  # where the planned wilds may stand
     for k in range(n):
         card = S[SCRATCH2 + k]
         g = S[SCRATCH3 + k]
         if S[WHERE + card] != PROP or S[OWNER + card] != p:
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
+        if ctype(RB, card) == WILD:
+            colours |= (1 << RB[R_CARD_C1 + card]) | (1 << RB[R_CARD_C2 + card])
+        elif ctype(RB, card) == WILD_ANY:
+            colours = (1 << NC) - 1
         if g == S[GROUP + card]:
             continue
         if not (can_take(RB, card, g) or (g == LOOSE and ctype(RB, card) == WILD_ANY)):
@@ -525,6 +553,7 @@ def apply_arrangement(S, RB, pk, pp, rng, p):
     repair(S, RB, p, True)
     if S[COLL_VER + p] == ver:
         S[ARRANGED_VER + p] = ver
+        S[ARRANGED_COLOURS + p] = colours
 
 
 # ---------------------------------------------------------------------------------------------
@@ -692,8 +721,14 @@ def play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
     if mode == M_PLACE:
         if not (typ == PROPERTY or typ == WILD or typ == WILD_ANY) or not can_place(S, RB, p, c, a):
             return False
+        arranged = S[ARRANGED_VER + p] == S[COLL_VER + p]
         take_out(S, RB, c)
         to_group(S, RB, p, a, c)
+        if arranged and typ == PROPERTY and (S[ARRANGED_COLOURS + p] >> a) & 1 == 0:
+            # No planned wild may stand in colour a, so the plan (see plan_arrangement) is as
+            # before and still moves nothing; repair has nothing to do either: no any-colour
+            # wild (it would cover colour a) and no set became incomplete.
+            S[ARRANGED_VER + p] = S[COLL_VER + p]
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_PLACED)] += 1
         return True

@@ -107,8 +107,16 @@ ARRANGED_VER = COLL_VER + MAX_PLAYERS  # [p], -1 when unknown
 REPAIRED_VER = ARRANGED_VER + MAX_PLAYERS  # [p]: the same for kernel.repair finding nothing to do
 ANY_WILDS = REPAIRED_VER + MAX_PLAYERS  # [p]: any-colour wilds in p's collection
 BUILDINGS = ANY_WILDS + MAX_PLAYERS  # [p]: Houses and Hotels on p's sets
+# The colours the wilds of p's last plan that moved nothing may stand in (all colours for an
+# any-colour wild), valid while ARRANGED_VER[p] is: an ordinary property of another colour
+# joining p's collection leaves that plan as it was (kernel.play_card).
+ARRANGED_COLOURS = BUILDINGS + MAX_PLAYERS  # [p]
+# Counters bumped whenever a card joins or leaves seat p's group of colour c, and whenever p's
+# count of complete sets changes (keys of the placing memo, strategies/deal.py placing_key).
+GRP_VER = ARRANGED_COLOURS + MAX_PLAYERS  # [p * NC + c]
+SETS_VER = GRP_VER + MAX_PLAYERS * NC  # [p]
 # scalars
-G_CURRENT = BUILDINGS + MAX_PLAYERS
+G_CURRENT = SETS_VER + MAX_PLAYERS
 G_PLAYS_LEFT = G_CURRENT + 1
 G_WINNER = G_PLAYS_LEFT + 1  # -1 until someone wins
 G_WIN_OWN_TURN = G_WINNER + 1
@@ -124,11 +132,11 @@ SCRATCH3 = SCRATCH2 + MAX_SCRATCH
 SCRATCH4 = SCRATCH3 + MAX_SCRATCH
 SCRATCH5 = SCRATCH4 + MAX_SCRATCH
 # What placing a card of each name would gain seat p (strategies/deal.py placing_option),
-# remembered while p's collection is unchanged: [p * MEMO_KINDS + kind] for names numbered
+# remembered while what it reads is unchanged: [p * MEMO_KINDS + kind] for names numbered
 # below MEMO_KINDS. The gains are float64 in two int32 slots each, low half first (so
 # ``S.view(np.float64)[PLACE_MEMO_GAIN // 2 + i]`` reads gain i; see store_float).
 MEMO_KINDS = 64
-PLACE_MEMO_VER = SCRATCH5 + MAX_SCRATCH  # COLL_VER[p] + 1 when remembered; 0: nothing yet
+PLACE_MEMO_VER = SCRATCH5 + MAX_SCRATCH  # placing_key + 1 when remembered; 0: nothing yet
 PLACE_MEMO_COLOUR = PLACE_MEMO_VER + MAX_PLAYERS * MEMO_KINDS
 PLACE_MEMO_GAIN = (PLACE_MEMO_COLOUR + MAX_PLAYERS * MEMO_KINDS + 1) // 2 * 2  # even: float64 aligned
 STATE_SIZE = PLACE_MEMO_GAIN + 2 * MAX_PLAYERS * MEMO_KINDS
