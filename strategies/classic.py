@@ -26,16 +26,16 @@ from sim.classic.board import (
     K_STREET,
     can_build,
     can_build_on_group,
-    group_min_max,
-    group_mortgaged,
     can_mortgage,
     can_sell,
+    cheapest_house,
+    deed_tradable,
     group_buildings,
+    group_min_max,
+    group_mortgaged,
     group_sq,
     has_group,
     interest,
-    cheapest_house,
-    deed_tradable,
     trade_legal,
     trade_mark,
     unmortgage_cost,
@@ -63,6 +63,7 @@ from sim.classic.layout import (
     R_GROUP_SIZE,
     R_GROUP_STREETS,
     R_JAIL_FINE,
+    R_LEAST_LIFT,
     R_PLAYERS,
     R_RR_RENT,
     R_SQ_GROUP,
@@ -84,9 +85,9 @@ from sim.classic.layout import (
     TRADE_STAMP,
     rng_policy,
 )
-from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, uniform
+from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
 
 RANDOM, BUY_ALL, THREE_HOUSES, JAIL_STAYER, TRADER, STRONG = range(6)
 N_PARAMS = 12
@@ -607,7 +608,7 @@ def choose_unmortgage(pk, pp, pt, p, S, RB, rng):
         return -1
     if pk[p] == RANDOM and not coin(pp, p, rng):
         return -1
-    if S[CASH + p] < 33:  # the cheapest mortgage to lift (30 + 10%)
+    if S[CASH + p] < RB[R_LEAST_LIFT]:
         return -1
     room = S[CASH + p] - reserve(pk, pp, p, S, RB)
     best = -1
@@ -884,7 +885,7 @@ def action_cash(pk, pp, p, S, RB):
     if S[MORT_N + p] > 0 and pp[p, 9] >= 0.5:
         for sq in range(N_SQ):
             if S[OWNER + sq] == p and S[MORT + sq] == 1:
-                least = min(least, max(33.0, keep + unmortgage_cost(RB, sq)))
+                least = min(least, max(float(RB[R_LEAST_LIFT]), keep + unmortgage_cost(RB, sq)))
     for g in range(N_GROUPS):
         if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g) and not group_mortgaged(S, RB, g):
             lo, hi = group_min_max(S, RB, g)

@@ -7,6 +7,8 @@ Every scenario ends with the full invariant check (money conserved between playe
 bank; every deed and building in exactly one place; decks whole).
 """
 
+import dataclasses
+
 import numpy as np
 import pytest
 from classic_harness import Table
@@ -571,6 +573,18 @@ def test_lifting_a_mortgage_costs_ten_percent_more():
     t.set_cash(0, 220)
     t.manage(0)
     assert not t.mortgaged("Boardwalk") and t.cash(0) == 0
+    t.check()
+
+
+@pytest.mark.parametrize("interest_pct, lifted", [(0, True), (10, False)])
+def test_a_bot_lifts_a_mortgage_its_cash_covers_whatever_the_interest(interest_pct, lifted):
+    # $31 lifts Mediterranean Avenue's $30 mortgage without interest, not at 10% ($33).
+    t = Table([BUYER, PASSIVE], dataclasses.replace(ClassicRules(), mortgage_interest_pct=interest_pct))
+    t.own(0, "Mediterranean Avenue", mortgaged=True)
+    t.set_cash(0, 31)
+    t.manage(0)
+    assert t.mortgaged("Mediterranean Avenue") != lifted
+    assert t.cash(0) == (1 if lifted else 31)
     t.check()
 
 
