@@ -63,7 +63,6 @@ from sim.classic.layout import (
     R_GROUP_SIZE,
     R_GROUP_STREETS,
     R_JAIL_FINE,
-    R_LEAST_LIFT,
     R_PLAYERS,
     R_RR_RENT,
     R_SQ_GROUP,
@@ -608,8 +607,6 @@ def choose_unmortgage(pk, pp, pt, p, S, RB, rng):
         return -1
     if pk[p] == RANDOM and not coin(pp, p, rng):
         return -1
-    if S[CASH + p] < RB[R_LEAST_LIFT]:
-        return -1
     room = S[CASH + p] - reserve(pk, pp, p, S, RB)
     best = -1
     best_score = -1.0
@@ -885,7 +882,7 @@ def action_cash(pk, pp, p, S, RB):
     if S[MORT_N + p] > 0 and pp[p, 9] >= 0.5:
         for sq in range(N_SQ):
             if S[OWNER + sq] == p and S[MORT + sq] == 1:
-                least = min(least, max(float(RB[R_LEAST_LIFT]), keep + unmortgage_cost(RB, sq)))
+                least = min(least, keep + unmortgage_cost(RB, sq))
     for g in range(N_GROUPS):
         if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g) and not group_mortgaged(S, RB, g):
             lo, hi = group_min_max(S, RB, g)

@@ -53,7 +53,6 @@ R_SNAKE_EYES = 23
 R_MONO_MULT = 24
 R_INCOME_SQ = 25  # the Income Tax square (-1 if none), for the 10% house rule
 R_ANY_TIME = 26  # 1: every player may build, lift mortgages and trade between any two turns
-R_LEAST_LIFT = 27  # the cheapest mortgage to lift on the board (mortgage + interest)
 R_RR_RENT = 32  # [k]: rent with k + 1 railroads
 R_UTIL_MULT = R_RR_RENT + MAX_GROUP  # [k]: dice multiplier with k + 1 utilities
 R_SQ_KIND = R_UTIL_MULT + MAX_GROUP  # [sq]

@@ -388,10 +388,6 @@ def pack(rules: ClassicRules, n_players: int) -> np.ndarray:
         for k, i in enumerate(members):
             rb[L.R_GROUP_SQ + g * L.MAX_GROUP + k] = i
         rb[L.R_GROUP_STREETS + g] = int(bool(members) and rules.board[members[0]].kind == "street")
-    # interest rounded up to whole dollars, as board.interest does
-    rb[L.R_LEAST_LIFT] = min(
-        s.mortgage + (s.mortgage * rules.mortgage_interest_pct + 99) // 100 for s in rules.board if s.mortgage > 0
-    )
     for i in range(L.N_SQ):
         rb[L.R_NEXT_RR + i] = _nearest(rules, i, "railroad")
         rb[L.R_NEXT_UTIL + i] = _nearest(rules, i, "utility")
