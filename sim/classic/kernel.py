@@ -816,14 +816,6 @@ def draw_card(S, RB, pk, pp, pt, rng, p, d):
 
 
 @njit_no_refcount
-def any_buildable_group(S, RB, p):
-    for g in range(N_GROUPS):
-        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
-            return True
-    return False
-
-
-@njit_no_refcount
 def builds_wanted(S, RB, pk, pp, pt, rng, q):
     """How many houses and hotels q would buy now if the bank had plenty: a dry run of its
     build decisions, undone afterwards. Returns (houses, hotels)."""
@@ -872,7 +864,7 @@ def shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel):
         bidders = 0
         for i in range(n):
             q = (p + i) % n
-            if S[ALIVE + q] == 0 or not any_buildable_group(S, RB, q):
+            if S[ALIVE + q] == 0 or S[WHOLE_N + q] == 0:
                 continue
             sq = choose_build(pk, pp, pt, q, S, RB, rng)
             if sq < 0 or not can_build(S, RB, q, sq, True) or (S[LEVEL + sq] == HOTEL - 1) != hotel:
@@ -922,7 +914,7 @@ def build_phase(S, RB, pk, pp, pt, rng, p):
             if 0 < left < wanted:
                 for i in range(1, RB[R_PLAYERS]):
                     q = (p + i) % RB[R_PLAYERS]
-                    if S[ALIVE + q] == 1 and any_buildable_group(S, RB, q):
+                    if S[ALIVE + q] == 1 and S[WHOLE_N + q] > 0:
                         h2, t2 = builds_wanted(S, RB, pk, pp, pt, rng, q)
                         if (t2 if hotel else h2) > 0:
                             shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel)
@@ -1046,8 +1038,6 @@ def manage(S, RB, pk, pp, pt, rng, p):
     for _ in range(N_SQ):
         if S[G_STATUS] != OK or S[ALIVE + p] == 0:
             return
-        if S[MORT_N + p] == 0:  # nothing to lift: no need to ask (a call costs more than this)
-            break
         sq = choose_unmortgage(pk, pp, pt, p, S, RB, rng)
         if sq < 0:
             break
