@@ -805,10 +805,6 @@ def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out, hand
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
         S, rng, W = new_state()
-        # Private copies: shared arrays make numba's reference counts a contended cache line.
-        RBl = RB.copy()
-        pkl = pk.copy()
-        ppl = pp.copy()
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
-            play_game(S, RBl, pkl, ppl, rng, W, seed, first + row, check, game_out, seat_out, hand_out, kind_out,
+            play_game(S, RB, pk, pp, rng, W, seed, first + row, check, game_out, seat_out, hand_out, kind_out,
                       row, row if record else 0, record)
