@@ -2,7 +2,6 @@
 mortgaged, and what a player is worth. Compiled helpers shared by the kernel and the policies
 (both import this module, which imports neither)."""
 
-
 from sim.classic.layout import (
     ALIVE,
     CASH,

@@ -4,7 +4,6 @@ Everything here only reads ``S`` and ``RB`` (layout in sim/deal/layout.py); the 
 every change of state. Colours are 0 .. NC - 1; a property group g is a colour or LOOSE.
 """
 
-
 from sim.core.jit import njit_no_refcount
 from sim.deal.layout import (
     BANK_VAL,
