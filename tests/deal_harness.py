@@ -142,11 +142,11 @@ class Table:
     def play_game(self, seed: int = 0, game: int = 0, check: bool = True) -> dict:
         """A whole game (play_game resets the state). Returns the game columns as a dict, with
         the per-seat stats under "seat" (stat name -> list over seats)."""
-        game_out = np.zeros((1, kernel.N_GAME_COLS), np.int64)
-        seat_out = np.zeros((1, self.n, L.N_SEAT_COLS), np.int64)
+        game_out = np.zeros((kernel.N_GAME_COLS, 1), np.int64)
+        seat_out = np.zeros((self.n, L.N_SEAT_COLS, 1), np.int64)
         kernel.play_game(self.S, self.RB, self.pk, self.pp, self.rng, np.uint64(seed), game, check, game_out, seat_out, 0)
-        out = {name: int(game_out[0, j]) for j, name in enumerate(kernel.GAME_COLS)}
-        out["seat"] = {name: [int(v) for v in seat_out[0, :, j]] for j, name in enumerate(L.SEAT_COLS)}
+        out = {name: int(game_out[j, 0]) for j, name in enumerate(kernel.GAME_COLS)}
+        out["seat"] = {name: [int(v) for v in seat_out[:, j, 0]] for j, name in enumerate(L.SEAT_COLS)}
         return out
 
     # ---- reading back ----------------------------------------------------------------------

@@ -82,12 +82,12 @@ def replay_final_state(rules, seats, seed, game):
     RB = pack(rules, players)
     S0 = kernel.start_state(RB)
     S, rng = kernel.new_buffers()
-    go = np.zeros((1, kernel.N_GAME_COLS), np.int64)
-    so = np.zeros((1, players, L.N_SEAT_COLS), np.int64)
+    go = np.zeros((kernel.N_GAME_COLS, 1), np.int64)
+    so = np.zeros((players, L.N_SEAT_COLS, 1), np.int64)
     gr = np.zeros((0, players, L.N_GROUPS, 4), np.int64)
     kernel.play_game(S, S0, RB, kinds, params, api.landing_weights(rules), rng, np.uint64(seed), game, True,
                      False, go, so, gr, 0)
-    assert go[0, kernel.G_STATUS_OUT] == kernel.OK
+    assert go[kernel.G_STATUS_OUT, 0] == kernel.OK
     return S, RB
 
 
@@ -96,11 +96,12 @@ def run_raw(rules, seats, games, seed):
     players = len(seats)
     specs, kinds, params = api.make_table(players, seats)
     RB = pack(rules, players)
-    go = np.zeros((games, kernel.N_GAME_COLS), np.int64)
-    so = np.zeros((games, players, L.N_SEAT_COLS), np.int64)
+    go = np.zeros((kernel.N_GAME_COLS, games), np.int64)
+    so = np.zeros((players, L.N_SEAT_COLS, games), np.int64)
     gr = np.zeros((0, players, L.N_GROUPS, 4), np.int64)
     kernel.play_batch(RB, kernel.start_state(RB), kinds, params, api.landing_weights(rules), np.uint64(seed), 0,
-                      games, True, False, go, so, gr)
+                      games, True, False, go, so, gr, 0)
+    go, so = go.T, so.transpose(2, 0, 1)  # [game, column] and [game, seat, stat]
     assert (go[:, kernel.G_STATUS_OUT] == kernel.OK).all(), kernel.STATUS_NAMES[go[:, kernel.G_STATUS_OUT].max()]
     win = so[:, :, L.SC_WIN].astype(float)
     out = so[:, :, L.SC_OUT_TURN]

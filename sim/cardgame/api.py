@@ -36,7 +36,6 @@ from strategies.cardgame import CATALOG
 
 DEFAULT_TABLE = ("smart", "trader", "cautious", "greedy", "random", "smart")
 MIN_PLAYERS = 2  # any edition (video: 2-4, wiki: 3-6)
-HAND_CHUNK = 10_000  # matches per chunk when every hand is recorded (memory)
 HAND_COLS = ("hand", "dealer", "went_out", "turns", "stalled", "jackpot", "jackpot_to")
 MONEY_COLS = ("group_money", "impr_money", "bonus_money", "doubled_money", "jackpot_money")
 
@@ -62,26 +61,20 @@ def _play(games, players, seats, rules, seed, threads, chunk_size, check, progre
         packed = pack(rules, players)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    if record:
-        chunk_size = min(chunk_size, HAND_CHUNK)
 
-    def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
-        game_out = np.zeros((n, kernel.N_GAME_COLS), np.int64)
-        seat_out = np.zeros((n, players, N_SEAT_COLS), np.int64)
-        rows = n if record else 1
-        hand_out = np.zeros((rows, MAX_HAND_ROWS, N_HAND_COLS), np.int64)
-        kind_out = np.zeros((rows, NK, 4), np.int64)
+    game_out = np.zeros((kernel.N_GAME_COLS, games), np.int64)
+    seat_out = np.zeros((players, N_SEAT_COLS, games), np.int64)
+    rows = games if record else 1
+    hand_out = np.zeros((rows, MAX_HAND_ROWS, N_HAND_COLS), np.int64)
+    kind_out = np.zeros((rows, NK, 4), np.int64)
+
+    def play_chunk(first: int, n: int) -> None:
         kernel.play_batch(packed, kinds, params, np.uint64(seed), first_game + first, n, check, game_out, seat_out,
-                          hand_out, kind_out, record)
-        out = {"game": game_out, "seat": seat_out}
-        if record:
-            out["hand"] = hand_out
-            out["kind"] = kind_out.sum(axis=0, keepdims=True)
-        return out
+                          hand_out, kind_out, record, first)
 
-    out = run_chunks(play_chunk, games, chunk_size, threads, progress)
-    df = _to_frame(out["game"], out["seat"], specs, seed, rules, first_game)
-    return df, out
+    run_chunks(play_chunk, games, chunk_size, threads, progress)
+    df = _to_frame(game_out, seat_out, specs, seed, rules, first_game)
+    return df, {"hand": hand_out, "kind": kind_out}
 
 
 def simulate(

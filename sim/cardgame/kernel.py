@@ -704,8 +704,8 @@ def match_over(S, RB):
 
 @njit_no_refcount
 def play_game(S, RB, pk, pp, rng, W, seed, game, check, game_out, seat_out, hand_out, kind_out, row, hrow, record):
-    """Play match number `game` of the run with master seed `seed` into output row `row` (and
-    its hands into hand_out[hrow], per-kind sums into kind_out[hrow], when `record`)."""
+    """Play match number `game` of the run with master seed `seed` into output column `row`
+    (and its hands into hand_out[hrow], per-kind sums into kind_out[hrow], when `record`)."""
     n = RB[R_PLAYERS]
     for s in range(RNG_SIZE // 4):
         seed_state(rng, 4 * s, seed, game, s)
@@ -728,15 +728,15 @@ def play_game(S, RB, pk, pp, rng, W, seed, game, check, game_out, seat_out, hand
         S[stat(p, SC_WIN)] = 1 if S[MONEY + p] == best else 0
         S[stat(p, SC_MONEY)] = S[MONEY + p]
         for col in range(N_SEAT_COLS):
-            seat_out[row, p, col] = S[stat(p, col)]
+            seat_out[p, col, row] = S[stat(p, col)]
     capped = RB[R_TARGET] > 0 and best < RB[R_TARGET]
-    game_out[row, G_WINNER_OUT] = -1 if tie else winner
-    game_out[row, G_HANDS_OUT] = S[G_HAND]
-    game_out[row, G_TURNS_OUT] = S[G_TURNS]
-    game_out[row, G_STALLED_OUT] = S[G_STALLED]
-    game_out[row, G_CAPPED] = capped
-    game_out[row, G_TIE] = tie
-    game_out[row, G_STATUS_OUT] = S[G_STATUS]
+    game_out[G_WINNER_OUT, row] = -1 if tie else winner
+    game_out[G_HANDS_OUT, row] = S[G_HAND]
+    game_out[G_TURNS_OUT, row] = S[G_TURNS]
+    game_out[G_STALLED_OUT, row] = S[G_STALLED]
+    game_out[G_CAPPED, row] = capped
+    game_out[G_TIE, row] = tie
+    game_out[G_STATUS_OUT, row] = S[G_STATUS]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -797,14 +797,16 @@ def new_state():
 
 
 @njit(cache=True, parallel=True)
-def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out, hand_out, kind_out, record):
-    """Play matches first .. first + n_games - 1 into game_out[n, N_GAME_COLS],
-    seat_out[n, players, N_SEAT_COLS] and, when `record`, hand_out[n, MAX_HAND_ROWS, cols] and
-    kind_out[n, NK, 4] (hands holding the kind and their scores: went out, then the others);
-    without `record` those two may be any [1, ...] arrays. Contiguous blocks, one state each."""
+def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out, hand_out, kind_out, record, row0):
+    """Play matches first .. first + n_games - 1 into columns row0 .. row0 + n_games - 1 of
+    game_out[N_GAME_COLS, rows] and seat_out[players, N_SEAT_COLS, rows] (column-major, as the
+    results table stores them) and, when `record`, into rows row0 .. of
+    hand_out[rows, MAX_HAND_ROWS, cols] and kind_out[rows, NK, 4] (hands holding the kind and
+    their scores: went out, then the others); without `record` those two may be any [1, ...]
+    arrays. Contiguous blocks, one state each."""
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
         S, rng, W = new_state()
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
             play_game(S, RB, pk, pp, rng, W, seed, first + row, check, game_out, seat_out, hand_out, kind_out,
-                      row, row if record else 0, record)
+                      row0 + row, row0 + row if record else 0, record)

@@ -900,7 +900,7 @@ def check_invariants(S, RB):
 
 @njit_no_refcount
 def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row):
-    """Play game number `game` of the run with master seed `seed` into output row `row`."""
+    """Play game number `game` of the run with master seed `seed` into output column `row`."""
     n_players = RB[R_PLAYERS]
     n_props = RB[R_PROPS]
     for s in range(RNG_SIZE // 4):
@@ -1001,13 +1001,13 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
         S[stat(S, p, SC_SKY)] = S[SKY_LEN + p]
         S[stat(S, p, SC_BUILDINGS)] = S[N_BLD + p]
         for col in range(N_SEAT_COLS):
-            seat_out[row, p, col] = S[stat(S, p, col)]
-    game_out[row, G_WINNER] = best if n_best == 1 else -1
-    game_out[row, G_ROUNDS] = rounds
-    game_out[row, G_TURNS] = turns
-    game_out[row, G_STALLED] = n_stalled
-    game_out[row, G_CAPPED] = capped
-    game_out[row, G_STATUS_OUT] = S[G_STATUS]
+            seat_out[p, col, row] = S[stat(S, p, col)]
+    game_out[G_WINNER, row] = best if n_best == 1 else -1
+    game_out[G_ROUNDS, row] = rounds
+    game_out[G_TURNS, row] = turns
+    game_out[G_STALLED, row] = n_stalled
+    game_out[G_CAPPED, row] = capped
+    game_out[G_STATUS_OUT, row] = S[G_STATUS]
 
 
 @njit(cache=True)
@@ -1016,13 +1016,14 @@ def new_state():
 
 
 @njit(cache=True, parallel=True)
-def play_batch(RB, pk, pp, pt, seed, first, n_games, check, game_out, seat_out):
-    """Play games first .. first + n_games - 1 into game_out[n, N_GAME_COLS] and
-    seat_out[n, players, N_SEAT_COLS]: contiguous blocks of games, one state per block.
+def play_batch(RB, pk, pp, pt, seed, first, n_games, check, game_out, seat_out, row0):
+    """Play games first .. first + n_games - 1 into columns row0 .. row0 + n_games - 1 of
+    game_out[N_GAME_COLS, rows] and seat_out[players, N_SEAT_COLS, rows] (column-major, as the
+    results table stores them): contiguous blocks of games, one state per block.
     RB: rules buffer; pk/pp: each seat's policy kind and parameters; pt: lookup tables that
     table-driven policies read (float64, may be empty)."""
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
         S, rng = new_state()
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
-            play_game(S, RB, pk, pp, pt, rng, seed, first + row, check, game_out, seat_out, row)
+            play_game(S, RB, pk, pp, pt, rng, seed, first + row, check, game_out, seat_out, row0 + row)

@@ -80,18 +80,18 @@ def simulate(
     S0 = kernel.start_state(RB) if start is None else start
     pt = landing_weights(rules)
 
-    def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
-        game_out = np.zeros((n, kernel.N_GAME_COLS), np.int64)
-        seat_out = np.zeros((n, players, L.N_SEAT_COLS), np.int64)
-        group_out = np.zeros((n if detail else 0, players, L.N_GROUPS, 4), np.int64)
-        kernel.play_batch(RB, S0, kinds, params, pt, np.uint64(seed), first_game + first, n, check, detail,
-                          game_out, seat_out, group_out)
-        return {"game": game_out, "seat": seat_out, "group": group_out}
+    game_out = np.zeros((kernel.N_GAME_COLS, games), np.int64)
+    seat_out = np.zeros((players, L.N_SEAT_COLS, games), np.int64)
+    group_out = np.zeros((games if detail else 0, players, L.N_GROUPS, 4), np.int64)
 
-    out = run_chunks(play_chunk, games, chunk_size, threads, progress)
-    df = _to_frame(out["game"], out["seat"], specs, seed, rules, first_game)
+    def play_chunk(first: int, n: int) -> None:
+        kernel.play_batch(RB, S0, kinds, params, pt, np.uint64(seed), first_game + first, n, check, detail,
+                          game_out, seat_out, group_out, first)
+
+    run_chunks(play_chunk, games, chunk_size, threads, progress)
+    df = _to_frame(game_out, seat_out, specs, seed, rules, first_game)
     if detail:
-        df.attrs["groups"] = out["group"]
+        df.attrs["groups"] = group_out
     return df
 
 

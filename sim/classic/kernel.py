@@ -1287,30 +1287,31 @@ def finish(S, RB, capped, detail, game_out, seat_out, group_out, row):
             deeds += S[OWNER + sq] == p
         S[stat(p, SC_DEEDS)] = deeds
         for col in range(N_SEAT_COLS):
-            seat_out[row, p, col] = S[stat(p, col)]
+            seat_out[p, col, row] = S[stat(p, col)]
         if detail:
             for g in range(N_GROUPS):
                 if S[ALIVE + p] == 1 and has_group(S, RB, p, g):
                     S[gstat(p, g, GS_FULL_TURNS)] += t - S[gstat(p, g, GS_FULL_SINCE)]
                 for k in range(N_GSTAT - 1):
                     group_out[row, p, g, k] = S[gstat(p, g, k)]
-    game_out[row, G_WINNER] = best if n_best == 1 else -1
-    game_out[row, G_ROUNDS_OUT] = S[G_ROUND]
-    game_out[row, G_TURNS_OUT] = t - S[G_START_TURN]
-    game_out[row, G_CAPPED] = capped
-    game_out[row, G_AUCTIONS_OUT] = S[G_AUCTIONS]
-    game_out[row, G_TRADES_OUT] = S[G_TRADES]
-    game_out[row, G_SHORTAGES_OUT] = S[G_SHORTAGE_AUCTIONS]
+    game_out[G_WINNER, row] = best if n_best == 1 else -1
+    game_out[G_ROUNDS_OUT, row] = S[G_ROUND]
+    game_out[G_TURNS_OUT, row] = t - S[G_START_TURN]
+    game_out[G_CAPPED, row] = capped
+    game_out[G_AUCTIONS_OUT, row] = S[G_AUCTIONS]
+    game_out[G_TRADES_OUT, row] = S[G_TRADES]
+    game_out[G_SHORTAGES_OUT, row] = S[G_SHORTAGE_AUCTIONS]
     bankrupt = 0
     for p in range(n):
         bankrupt += S[ALIVE + p] == 0
-    game_out[row, G_BANKRUPTCIES] = bankrupt
-    game_out[row, G_STATUS_OUT] = S[G_STATUS]
+    game_out[G_BANKRUPTCIES, row] = bankrupt
+    game_out[G_STATUS_OUT, row] = S[G_STATUS]
 
 
 @njit_no_refcount
 def play_game(S, S0, RB, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_out, group_out, row):
-    """Play game number `game` of the run with master seed `seed` from the state S0."""
+    """Play game number `game` of the run with master seed `seed` from the state S0 into output
+    column `row` (row `row` of group_out)."""
     for s in range(RNG_SIZE // 4):
         seed_state(rng, 4 * s, seed, game, s)
     for i in range(STATE_SIZE):
@@ -1346,13 +1347,15 @@ def new_buffers():
 
 
 @njit(cache=True, parallel=True)
-def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, group_out):
-    """Play games first .. first + n_games - 1 from the state S0 into game_out[n, N_GAME_COLS],
-    seat_out[n, players, N_SEAT_COLS] and (when detail) group_out[n, players, N_GROUPS, 4]:
-    contiguous blocks of games, one state buffer per block."""
+def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, group_out, row0):
+    """Play games first .. first + n_games - 1 from the state S0 into columns
+    row0 .. row0 + n_games - 1 of game_out[N_GAME_COLS, rows] and
+    seat_out[players, N_SEAT_COLS, rows] (column-major, as the results table stores them) and,
+    when detail, rows row0 .. of group_out[rows, players, N_GROUPS, 4]: contiguous blocks of
+    games, one state buffer per block."""
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
         S, rng = new_buffers()
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
             play_game(S, S0, RB, pk, pp, pt, rng, seed, first + row, check, detail, game_out, seat_out,
-                      group_out, row)
+                      group_out, row0 + row)

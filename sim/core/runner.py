@@ -1,7 +1,8 @@
 """Run a game's batch kernel over many games, in chunks, with a progress bar.
 
-Chunks only bound memory and pace the progress bar: game g is seeded from (seed, g), so the
-tables are identical for any chunk size and any thread count.
+Chunks pace the progress bar: game g is seeded from (seed, g), so the tables are identical for
+any chunk size and any thread count. The kernels write each chunk straight into output arrays
+allocated once for the whole run, so no chunk is copied afterwards.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import sys
 from collections.abc import Callable, Iterator
 
 import numba
-import numpy as np
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -59,23 +59,21 @@ def thread_count(threads: int | None) -> Iterator[None]:
 
 
 def run_chunks(
-    play_chunk: Callable[[int, int], dict[str, np.ndarray]],
+    play_chunk: Callable[[int, int], None],
     n_games: int,
     chunk_size: int = DEFAULT_CHUNK,
     threads: int | None = None,
     progress: bool = False,
     label: str = "games",
-) -> dict[str, np.ndarray]:
-    """Call ``play_chunk(first, n)`` over consecutive chunks and concatenate its arrays."""
-    parts: list[dict[str, np.ndarray]] = []
+) -> None:
+    """Call ``play_chunk(first, n)`` over consecutive chunks of the games 0 .. n_games - 1."""
     bar = progress_bar(progress)
     with thread_count(threads), bar:
         task = bar.add_task(label, total=n_games)
         for first in range(0, n_games, chunk_size):
             n = min(chunk_size, n_games - first)
-            parts.append(play_chunk(first, n))
+            play_chunk(first, n)
             bar.advance(task, n)
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 class _Quiet:

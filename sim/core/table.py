@@ -35,27 +35,28 @@ def games_frame(
     kernel, game_out: np.ndarray, seat_out: np.ndarray, seat_cols, win_col: int, specs, seed: int, first_game: int = 0,
     **attrs,
 ) -> pd.DataFrame:
-    """The per-game table: seed, game, the kernel's game columns, then ``<stat>_<seat>`` for
-    every seat stat and ``policy_<seat>``. ``win_<seat>`` becomes the seat's share of the win
-    (ties split it). `kernel` names the game columns (GAME_COLS, status last) and the status
-    codes; a game that broke an invariant raises. `attrs` go to ``df.attrs`` with the seed and
-    the policies."""
-    bad = game_out[:, kernel.G_STATUS_OUT] != kernel.OK
+    """The per-game table from the kernel's column-major outputs game_out[column, game] and
+    seat_out[seat, stat, game] (so that each column of the table is a contiguous row): seed,
+    game, the kernel's game columns, then ``<stat>_<seat>`` for every seat stat and
+    ``policy_<seat>``. ``win_<seat>`` becomes the seat's share of the win (ties split it).
+    `kernel` names the game columns (GAME_COLS, status last) and the status codes; a game that
+    broke an invariant raises. `attrs` go to ``df.attrs`` with the seed and the policies."""
+    bad = game_out[kernel.G_STATUS_OUT] != kernel.OK
     if bad.any():
         i = int(np.argmax(bad))
-        code = int(game_out[i, kernel.G_STATUS_OUT])
+        code = int(game_out[kernel.G_STATUS_OUT, i])
         raise RuntimeError(
             f"engine invariant broken in game {first_game + i} (seed {seed}): {kernel.STATUS_NAMES[code]}"
         )
-    n, players = seat_out.shape[:2]
+    players, _, n = seat_out.shape
     cols = {"seed": np.full(n, seed, np.uint64), "game": np.arange(first_game, first_game + n, dtype=np.int64)}
     for j, name in enumerate(kernel.GAME_COLS[:-1]):  # the status column is always ok here
-        cols[name] = game_out[:, j]
-    wins = seat_out[:, :, win_col].astype(float)
-    shares = wins / np.maximum(wins.sum(axis=1, keepdims=True), 1)
+        cols[name] = game_out[j]
+    wins = seat_out[:, win_col].astype(float)
+    shares = wins / np.maximum(wins.sum(axis=0), 1)
     for s in range(players):
         for j, name in enumerate(seat_cols):
-            cols[f"{name}_{s}"] = shares[:, s] if j == win_col else seat_out[:, s, j]
+            cols[f"{name}_{s}"] = shares[s] if j == win_col else seat_out[s, j]
         cols[f"policy_{s}"] = pd.Categorical.from_codes(np.zeros(n, np.int8), [specs[s]], validate=False)
     df = pd.DataFrame(cols)
     df.attrs.update(seed=int(seed), players=players, policies=list(specs), **attrs)

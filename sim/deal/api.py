@@ -68,14 +68,15 @@ def simulate(
     except ValueError as e:
         raise UsageError(str(e)) from None
 
-    def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
-        game_out = np.zeros((n, kernel.N_GAME_COLS), np.int64)
-        seat_out = np.zeros((n, players, N_SEAT_COLS), np.int64)
-        kernel.play_batch(packed, kinds, params, np.uint64(seed), first_game + first, n, check, game_out, seat_out)
-        return {"game": game_out, "seat": seat_out}
+    game_out = np.zeros((kernel.N_GAME_COLS, games), np.int64)
+    seat_out = np.zeros((players, N_SEAT_COLS, games), np.int64)
 
-    out = run_chunks(play_chunk, games, chunk_size, threads, progress)
-    return _to_frame(out["game"], out["seat"], specs, seed, rules, deck_edits, first_game)
+    def play_chunk(first: int, n: int) -> None:
+        kernel.play_batch(packed, kinds, params, np.uint64(seed), first_game + first, n, check, game_out, seat_out,
+                          first)
+
+    run_chunks(play_chunk, games, chunk_size, threads, progress)
+    return _to_frame(game_out, seat_out, specs, seed, rules, deck_edits, first_game)
 
 
 def _to_frame(game_out, seat_out, specs, seed, rules, deck_edits, first_game) -> pd.DataFrame:

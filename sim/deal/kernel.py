@@ -992,7 +992,7 @@ def setup_game(S, RB, rng):
 
 @njit_no_refcount
 def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, row):
-    """Play game number `game` of the run with master seed `seed` into output row `row`."""
+    """Play game number `game` of the run with master seed `seed` into output column `row`."""
     n_players = RB[R_PLAYERS]
     for s in range(RNG_SIZE // 4):
         seed_state(rng, 4 * s, seed, game, s)
@@ -1033,15 +1033,15 @@ def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, row):
         S[stat(p, SC_PROPERTIES)] = props
         S[stat(p, SC_BANK)] = S[BANK_VAL + p]
         for col in range(N_SEAT_COLS):
-            seat_out[row, p, col] = S[stat(p, col)]
-    game_out[row, G_WINNER_OUT] = w
-    game_out[row, G_TURNS_OUT] = turns
-    game_out[row, G_ROUNDS_OUT] = (turns + n_players - 1) // n_players
-    game_out[row, G_CAPPED] = capped
-    game_out[row, G_STALLED] = stalled
-    game_out[row, G_RESHUFFLES_OUT] = S[G_RESHUFFLES]
-    game_out[row, G_OWN_TURN_WIN] = S[G_WIN_OWN_TURN] if w >= 0 else 0
-    game_out[row, G_STATUS_OUT] = S[G_STATUS]
+            seat_out[p, col, row] = S[stat(p, col)]
+    game_out[G_WINNER_OUT, row] = w
+    game_out[G_TURNS_OUT, row] = turns
+    game_out[G_ROUNDS_OUT, row] = (turns + n_players - 1) // n_players
+    game_out[G_CAPPED, row] = capped
+    game_out[G_STALLED, row] = stalled
+    game_out[G_RESHUFFLES_OUT, row] = S[G_RESHUFFLES]
+    game_out[G_OWN_TURN_WIN, row] = S[G_WIN_OWN_TURN] if w >= 0 else 0
+    game_out[G_STATUS_OUT, row] = S[G_STATUS]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1170,12 +1170,13 @@ def new_state():
 
 
 @njit(cache=True, parallel=True)
-def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out):
-    """Play games first .. first + n_games - 1 into game_out[n, N_GAME_COLS] and
-    seat_out[n, players, N_SEAT_COLS]: contiguous blocks of games, one state per block.
+def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out, row0):
+    """Play games first .. first + n_games - 1 into columns row0 .. row0 + n_games - 1 of
+    game_out[N_GAME_COLS, rows] and seat_out[players, N_SEAT_COLS, rows] (column-major, as the
+    results table stores them): contiguous blocks of games, one state per block.
     RB: rules buffer; pk/pp: each seat's policy kind and parameters."""
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
         S, rng = new_state()
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
-            play_game(S, RB, pk, pp, rng, seed, first + row, check, game_out, seat_out, row)
+            play_game(S, RB, pk, pp, rng, seed, first + row, check, game_out, seat_out, row0 + row)
