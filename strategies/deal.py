@@ -18,7 +18,7 @@ docs/deal.md), and ``smart`` also weighs how close each opponent is to winning.
 
 from __future__ import annotations
 
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, uniform
 from sim.deal.board import (
     base_rent,
@@ -251,7 +251,7 @@ def placing_key(S, p, card):
     return key
 
 
-@njit_no_refcount
+@njit_inline
 def placing_option(S, pp, p, card):
     """best_colour, remembered per card name while its placing_key is unchanged."""
     kind = S[R_CARD_KIND + card]
@@ -273,7 +273,7 @@ def remember_placing(S, pp, p, card, i):
     return c, g
 
 
-@njit_no_refcount
+@njit_inline
 def holding_value(S, pp, p, card):
     """What seat p loses if this property card (in its collection) leaves."""
     g = S[GROUP + card]
@@ -336,7 +336,7 @@ def n_in_hand(S, p, card_type):
     return n
 
 
-@njit_no_refcount
+@njit_inline
 def rent_option(S, pp, p, card):
     """Best (score, colour, doubles, target) for a rent card; score -1 when not worth playing."""
     t = ctype(S, card)

@@ -15,7 +15,7 @@ module checks that every decision is legal and carries it out.
 import numpy as np
 from numba import njit, prange
 
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import seed_state, shuffle
 from sim.deal.board import (
     can_build,
@@ -880,7 +880,7 @@ def note_sets(S):
             S[CFLAG + i] = done
 
 
-@njit_no_refcount
+@njit_inline
 def check_win(S, p):
     """After anything happened on seat p's turn: p wins with enough complete sets; with
     win_on_any_turn another seat may win too (p first, then the others in turn order)."""
@@ -895,7 +895,7 @@ def check_win(S, p):
             return
 
 
-@njit_no_refcount
+@njit_inline
 def after_play(S, p, check):
     if S[G_SETS_CHANGED] == 1:  # else no complete flag moved since the last count
         note_sets(S)
