@@ -3,7 +3,7 @@
 A policy is a kind (an integer) plus a float64 parameter vector, as for Monopoly Chance: one
 compiled kernel serves every policy and parameter value, and a tuner can search the
 parameters. The kernel (sim/deal/kernel.py) calls the @njit decision functions below and
-checks every answer for legality; they read the table through ``S`` / ``RB`` (offsets in
+checks every answer for legality; they read the table and the rules through ``S`` (offsets in
 sim/deal/layout.py, questions in sim/deal/board.py). Random choices use the seat's own stream.
 
 Decisions: which card to play next and how (bank, collection with a colour, action with its
@@ -18,7 +18,7 @@ docs/deal.md), and ``smart`` also weighs how close each opponent is to winning.
 
 from __future__ import annotations
 
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, uniform
 from sim.deal.board import (
     base_rent,
@@ -65,6 +65,7 @@ from sim.deal.layout import (
     R_FORCED_FROM_FULL,
     R_HOTEL_RENT,
     R_HOUSE_RENT,
+    R_KIND,
     R_MAX_DOUBLES,
     R_NEEDS_PROPERTY,
     R_PAY_BUILDINGS,
@@ -172,9 +173,9 @@ P_MIN_CHARGE, P_PASS_GO, P_BUILD_W, P_KEEP_ACTION, P_PAY_KEEP, P_DOUBLE_MIN, P_T
 
 
 @njit_no_refcount
-def action_worth(RB, card):
+def action_worth(S, card):
     """A rough standing value of holding an action card (what banking it gives up)."""
-    t = ctype(RB, card)
+    t = ctype(S, card)
     if t == DEAL_BREAKER:
         return 8.0
     if t == JUST_SAY_NO:
@@ -191,43 +192,43 @@ def action_worth(RB, card):
 
 
 @njit_no_refcount
-def place_gain(S, RB, pp, p, card, c):
+def place_gain(S, pp, p, card, c):
     """What seat p gains by adding this property card to its colour-c group."""
     n = S[GRP_N + p * NG + c]
-    size = RB[R_SET_SIZE + c]
-    if is_complete(S, RB, p, c):
+    size = S[R_SET_SIZE + c]
+    if is_complete(S, p, c):
         return 0.2  # a spare: only a cushion against payments
     after = n + 1
-    rent_gain = base_rent(RB, c, after) - base_rent(RB, c, n)
+    rent_gain = base_rent(S, c, after) - base_rent(S, c, n)
     g = pp[p, P_PROP_W] * (1.0 + 0.5 * rent_gain) * min(after, size) / size
-    has_ord = S[GRP_ORD + p * NG + c] > 0 or ctype(RB, card) == PROPERTY or RB[R_NEEDS_PROPERTY] == 0
+    has_ord = S[GRP_ORD + p * NG + c] > 0 or ctype(S, card) == PROPERTY or S[R_NEEDS_PROPERTY] == 0
     if after >= size and has_ord:
         g += pp[p, P_SET_BONUS]
-        if n_complete(S, RB, p) + 1 >= RB[R_SETS_TO_WIN]:
+        if n_complete(S, p) + 1 >= S[R_SETS_TO_WIN]:
             g += WIN_SCORE
     return g
 
 
 @njit_no_refcount
-def best_colour(S, RB, pp, p, card):
+def best_colour(S, pp, p, card):
     """(colour, gain) of the best place for a property card seat p does not hold yet; (-1, 0)
     when it can stand nowhere (an any-colour wild without an ordinary property)."""
-    t = ctype(RB, card)
+    t = ctype(S, card)
     best = -1
     best_g = -1.0
     if t == PROPERTY:
-        c = RB[R_CARD_C1 + card]
-        return int(c), place_gain(S, RB, pp, p, card, c)
+        c = S[R_CARD_C1 + card]
+        return int(c), place_gain(S, pp, p, card, c)
     if t == WILD:
-        for c in (RB[R_CARD_C1 + card], RB[R_CARD_C2 + card]):
-            g = place_gain(S, RB, pp, p, card, c)
+        for c in (S[R_CARD_C1 + card], S[R_CARD_C2 + card]):
+            g = place_gain(S, pp, p, card, c)
             if g > best_g:
                 best = int(c)
                 best_g = g
         return best, best_g
     for c in range(NC):
         if S[GRP_ORD + p * NG + c] > 0:
-            g = place_gain(S, RB, pp, p, card, c)
+            g = place_gain(S, pp, p, card, c)
             if g > best_g:
                 best = c
                 best_g = g
@@ -235,59 +236,59 @@ def best_colour(S, RB, pp, p, card):
 
 
 @njit_no_refcount
-def placing_key(S, RB, p, card):
+def placing_key(S, p, card):
     """A number that is unchanged only while everything best_colour reads for this card name
     in seat p's collection is (nothing else it reads changes during a game): for a property or
     a two-colour wild, the counters of p's groups of its colours plus that of p's complete-set
     count (each only grows, so the sum is unchanged only while each is); for an any-colour
     wild, which may stand in any colour, p's collection counter."""
-    t = ctype(RB, card)
+    t = ctype(S, card)
     if t == WILD_ANY:
         return S[COLL_VER + p]
-    key = S[SETS_VER + p] + S[GRP_VER + p * NC + RB[R_CARD_C1 + card]]
+    key = S[SETS_VER + p] + S[GRP_VER + p * NC + S[R_CARD_C1 + card]]
     if t == WILD:
-        key += S[GRP_VER + p * NC + RB[R_CARD_C2 + card]]
+        key += S[GRP_VER + p * NC + S[R_CARD_C2 + card]]
     return key
 
 
-@njit_no_refcount
-def placing_option(S, RB, pp, p, card):
+@njit_inline
+def placing_option(S, pp, p, card):
     """best_colour, remembered per card name while its placing_key is unchanged."""
-    kind = RB[R_CARD_KIND + card]
+    kind = S[R_CARD_KIND + card]
     i = p * MEMO_KINDS + kind
-    if kind < MEMO_KINDS and S[PLACE_MEMO_VER + i] == placing_key(S, RB, p, card) + 1:
+    if kind < MEMO_KINDS and S[PLACE_MEMO_VER + i] == placing_key(S, p, card) + 1:
         return int(S[PLACE_MEMO_COLOUR + i]), load_float(S, PLACE_MEMO_GAIN + 2 * i)
-    return remember_placing(S, RB, pp, p, card, i if kind < MEMO_KINDS else -1)
+    return remember_placing(S, pp, p, card, i if kind < MEMO_KINDS else -1)
 
 
 @njit_no_refcount
-def remember_placing(S, RB, pp, p, card, i):
+def remember_placing(S, pp, p, card, i):
     """best_colour, kept in memo slot i (none when i < 0): placing_option's slow path, a
     function of its own so that the lookup stays small enough to be inlined."""
-    c, g = best_colour(S, RB, pp, p, card)
+    c, g = best_colour(S, pp, p, card)
     if i >= 0:
-        S[PLACE_MEMO_VER + i] = placing_key(S, RB, p, card) + 1
+        S[PLACE_MEMO_VER + i] = placing_key(S, p, card) + 1
         S[PLACE_MEMO_COLOUR + i] = c
         store_float(S, PLACE_MEMO_GAIN + 2 * i, g)
     return c, g
 
 
-@njit_no_refcount
-def holding_value(S, RB, pp, p, card):
+@njit_inline
+def holding_value(S, pp, p, card):
     """What seat p loses if this property card (in its collection) leaves."""
     g = S[GROUP + card]
     if g >= NC:
         return 0.1
-    if is_complete(S, RB, p, g):
-        return pp[p, P_SET_BONUS] * 2.0 + rent_of(S, RB, p, g)
-    size = RB[R_SET_SIZE + g]
-    return pp[p, P_PROP_W] * S[GRP_N + p * NG + g] / size + 0.5 * cvalue(RB, card)
+    if is_complete(S, p, g):
+        return pp[p, P_SET_BONUS] * 2.0 + rent_of(S, p, g)
+    size = S[R_SET_SIZE + g]
+    return pp[p, P_PROP_W] * S[GRP_N + p * NG + g] / size + 0.5 * cvalue(S, card)
 
 
 @njit_no_refcount
-def threat(S, RB, pp, p, t):
+def threat(S, pp, p, t):
     """Weight on hurting opponent t: more for an opponent close to winning."""
-    return 1.0 + pp[p, P_THREAT] * n_complete(S, RB, t)
+    return 1.0 + pp[p, P_THREAT] * n_complete(S, t)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -295,70 +296,70 @@ def threat(S, RB, pp, p, t):
 
 
 @njit_no_refcount
-def bank_score(S, RB, pp, p, card):
-    v = cvalue(RB, card)
+def bank_score(S, pp, p, card):
+    v = cvalue(S, card)
     w = pp[p, P_BANK_W] * v
     if S[BANK_VAL + p] >= pp[p, P_BANK_TARGET]:
         w *= 0.4
-    if ctype(RB, card) != MONEY:
-        w -= pp[p, P_KEEP_ACTION] * action_worth(RB, card)
+    if ctype(S, card) != MONEY:
+        w -= pp[p, P_KEEP_ACTION] * action_worth(S, card)
     return w
 
 
 @njit_no_refcount
-def charge_total(S, RB, p, amount, single):
+def charge_total(S, p, amount, single):
     """What charging `amount` collects: from every opponent, or (single) from the best one.
     Returns (total, best target)."""
-    n_players = RB[R_PLAYERS]
+    n_players = S[R_PLAYERS]
     total = 0.0
     best_t = -1
     best_v = -1.0
     for j in range(1, n_players):
         q = seat_after(p, j, n_players)
-        v = float(min(amount, payable(S, RB, q)))
+        v = float(min(amount, payable(S, q)))
         total += v
         # ties go to the opponent with more complete sets
-        key = v + 0.01 * n_complete(S, RB, q)
+        key = v + 0.01 * n_complete(S, q)
         if key > best_v:
             best_v = key
             best_t = q
     if single:
-        return float(min(amount, payable(S, RB, best_t))), best_t
+        return float(min(amount, payable(S, best_t))), best_t
     return total, best_t
 
 
 @njit_no_refcount
-def n_in_hand(S, RB, p, card_type):
+def n_in_hand(S, p, card_type):
     n = 0
     for k in range(S[HAND_N + p]):
-        n += ctype(RB, S[HAND_ + p * MAX_HAND + k]) == card_type
+        n += ctype(S, S[HAND_ + p * MAX_HAND + k]) == card_type
     return n
 
 
-@njit_no_refcount
-def rent_option(S, RB, pp, p, card):
+@njit_inline
+def rent_option(S, pp, p, card):
     """Best (score, colour, doubles, target) for a rent card; score -1 when not worth playing."""
-    t = ctype(RB, card)
+    t = ctype(S, card)
     single = t == RENT_ANY
     plays_left = S[G_PLAYS_LEFT]
-    max_d = min(RB[R_MAX_DOUBLES], n_in_hand(S, RB, p, DOUBLE_RENT), plays_left - 1)
+    max_d = min(S[R_MAX_DOUBLES], n_in_hand(S, p, DOUBLE_RENT), plays_left - 1)
     best = (-1.0, -1, 0, -1)
-    colours = (1 << NC) - 1 if single else (1 << RB[R_CARD_C1 + card]) | (1 << RB[R_CARD_C2 + card])
+    colours = (1 << NC) - 1 if single else (1 << S[R_CARD_C1 + card]) | (1 << S[R_CARD_C2 + card])
     for c in range(NC):
         if (colours >> c) & 1 == 0 or S[GRP_N + p * NG + c] == 0:
             continue
-        r = rent_of(S, RB, p, c)
-        got, target = charge_total(S, RB, p, r, single)
+        r = rent_of(S, p, c)
+        got, target = charge_total(S, p, r, single)
         d = 0
         for dd in range(1, max_d + 1):
-            more, tt = charge_total(S, RB, p, r << dd, single)
+            more, tt = charge_total(S, p, r << dd, single)
             if more - got >= pp[p, P_DOUBLE_MIN] * (dd - d):
                 got = more
                 target = tt
                 d = dd
         if got < pp[p, P_MIN_CHARGE]:
             continue
-        score = pp[p, P_CHARGE_W] * got * (threat(S, RB, pp, p, target) if single else 1.0)
+        score = pp[p, P_CHARGE_W] * got * (threat(S, pp, p, target) if single else 1.0)
         score -= 0.5 * d  # the Double the Rent cards spent
         if score > best[0]:
             best = (score, int(c), int(d), int(target))
@@ -366,20 +367,20 @@ def rent_option(S, RB, pp, p, card):
 
 
 @njit_no_refcount
-def steal_option(S, RB, pp, p, card, forced):
+def steal_option(S, pp, p, card, forced):
     """Best (score, their card, my card, target) for Sly Deal (forced False) or Forced Deal."""
-    n_players = RB[R_PLAYERS]
+    n_players = S[R_PLAYERS]
     best = (-1.0, -1, -1, -1)
     give = -1
     give_cost = 0.0
     if forced:  # the card of mine that costs least to give away
         give_cost = 1e9
         for g in range(NG):
-            if RB[R_FORCED_FROM_FULL] == 0 and is_complete(S, RB, p, g):
+            if S[R_FORCED_FROM_FULL] == 0 and is_complete(S, p, g):
                 continue
             for k in range(S[GRP_N + p * NG + g]):
                 mine = S[GRP + (p * NG + g) * MAX_GROUP + k]
-                cost = holding_value(S, RB, pp, p, mine)
+                cost = holding_value(S, pp, p, mine)
                 if cost < give_cost:
                     give_cost = cost
                     give = mine
@@ -387,24 +388,24 @@ def steal_option(S, RB, pp, p, card, forced):
             return best
     for j in range(1, n_players):
         t = seat_after(p, j, n_players)
-        w = threat(S, RB, pp, p, t)
+        w = threat(S, pp, p, t)
         for g in range(NG):
-            if is_complete(S, RB, t, g):
+            if is_complete(S, t, g):
                 continue
             # Cards of one name in one group score alike and ties keep the first: score each
             # name once per group (bit `kind` of `seen`).
             seen = 0
             for k in range(S[GRP_N + t * NG + g]):
                 theirs = S[GRP + (t * NG + g) * MAX_GROUP + k]
-                kind = RB[R_CARD_KIND + theirs]
+                kind = S[R_CARD_KIND + theirs]
                 if kind < SEEN_KINDS:
                     if (seen >> kind) & 1:
                         continue
                     seen |= 1 << kind
-                if forced and S[GROUP + give] == g and g < NC and can_take(RB, theirs, g):
+                if forced and S[GROUP + give] == g and g < NC and can_take(S, theirs, g):
                     continue  # swapping within one colour gains little
-                _, gain = placing_option(S, RB, pp, p, theirs)
-                gain += 0.5 * w * holding_value(S, RB, pp, t, theirs)
+                _, gain = placing_option(S, pp, p, theirs)
+                gain += 0.5 * w * holding_value(S, pp, t, theirs)
                 score = pp[p, P_STEAL_W] * (gain - give_cost)
                 if score > best[0]:
                     best = (score, int(theirs), int(give), int(t))
@@ -412,20 +413,20 @@ def steal_option(S, RB, pp, p, card, forced):
 
 
 @njit_no_refcount
-def breaker_option(S, RB, pp, p):
+def breaker_option(S, pp, p):
     """Best (score, colour, target) for a Deal Breaker."""
-    n_players = RB[R_PLAYERS]
+    n_players = S[R_PLAYERS]
     best = (-1.0, -1, -1)
-    mine = n_complete(S, RB, p)
+    mine = n_complete(S, p)
     for j in range(1, n_players):
         t = seat_after(p, j, n_players)
         for c in range(NC):
-            if not is_complete(S, RB, t, c):
+            if not is_complete(S, t, c):
                 continue
-            gain = threat(S, RB, pp, p, t) * (pp[p, P_SET_BONUS] + 0.5 * rent_of(S, RB, t, c))
-            if not is_complete(S, RB, p, c):
+            gain = threat(S, pp, p, t) * (pp[p, P_SET_BONUS] + 0.5 * rent_of(S, t, c))
+            if not is_complete(S, p, c):
                 gain += 2.0 * pp[p, P_SET_BONUS]
-                if mine + 1 >= RB[R_SETS_TO_WIN]:
+                if mine + 1 >= S[R_SETS_TO_WIN]:
                     gain += WIN_SCORE
             score = pp[p, P_STEAL_W] * gain
             if score > best[0]:
@@ -434,76 +435,76 @@ def breaker_option(S, RB, pp, p):
 
 
 @njit_no_refcount
-def choose_play(pk, pp, p, S, RB, rng):
+def choose_play(pp, p, S, rng):
     """Seat p's next play: (k, mode, a, b, t), k = -1 to end the turn.
 
     k is the hand position; mode M_BANK, M_PLACE (a = colour) or M_ACTION:
     rent: a colour, b Double the Rent cards, t target (any-colour rent); Debt Collector: t;
     Sly Deal: t and their card a; Forced Deal: t, their card a, my card b; Deal Breaker: t and
     colour a; House / Hotel: colour a; Birthday, Pass Go: nothing more."""
-    if pk[p] == RANDOM:
-        return random_play(pp, p, S, RB, rng)
-    n_players = RB[R_PLAYERS]
+    if S[R_KIND + p] == RANDOM:
+        return random_play(pp, p, S, rng)
+    n_players = S[R_PLAYERS]
     best_s = 0.0
     best = (-1, 0, 0, 0, 0)
     seen = 0  # bit `kind` set once a card of that kind was scored
     for k in range(S[HAND_N + p]):
         card = S[HAND_ + p * MAX_HAND + k]
         # A later copy of a card name scores exactly as the first did, and ties keep the first.
-        kind = RB[R_CARD_KIND + card]
+        kind = S[R_CARD_KIND + card]
         if kind < SEEN_KINDS:
             if (seen >> kind) & 1:
                 continue
             seen |= 1 << kind
-        elif same_kind_earlier(S, RB, p, k):
+        elif same_kind_earlier(S, p, k):
             continue
-        t = ctype(RB, card)
+        t = ctype(S, card)
         if t == PROPERTY or t == WILD or t == WILD_ANY:
-            c, g = placing_option(S, RB, pp, p, card)
+            c, g = placing_option(S, pp, p, card)
             if c >= 0 and g > best_s:
                 best_s = g
                 best = (k, M_PLACE, int(c), 0, 0)
             continue
-        if cvalue(RB, card) > 0:
-            s = bank_score(S, RB, pp, p, card)
+        if cvalue(S, card) > 0:
+            s = bank_score(S, pp, p, card)
             if s > best_s:
                 best_s = s
                 best = (k, M_BANK, 0, 0, 0)
         if t == RENT or t == RENT_ANY:
-            s, c, d, tg = rent_option(S, RB, pp, p, card)
+            s, c, d, tg = rent_option(S, pp, p, card)
             if s > best_s:
                 best_s = s
                 best = (k, M_ACTION, int(c), int(d), int(max(tg, 0)))
         elif t == DEBT_COLLECTOR or t == BIRTHDAY:
-            amount = RB[R_DEBT] if t == DEBT_COLLECTOR else RB[R_BIRTHDAY]
-            got, tg = charge_total(S, RB, p, amount, t == DEBT_COLLECTOR)
+            amount = S[R_DEBT] if t == DEBT_COLLECTOR else S[R_BIRTHDAY]
+            got, tg = charge_total(S, p, amount, t == DEBT_COLLECTOR)
             if got >= pp[p, P_MIN_CHARGE]:
                 s = pp[p, P_CHARGE_W] * got
                 if t == DEBT_COLLECTOR:
-                    s *= threat(S, RB, pp, p, tg)
+                    s *= threat(S, pp, p, tg)
                 if s > best_s:
                     best_s = s
                     best = (k, M_ACTION, 0, 0, int(tg))
         elif t == PASS_GO:
-            s = pp[p, P_PASS_GO] * S[G_PLAYS_LEFT] / RB[R_PLAYS]
+            s = pp[p, P_PASS_GO] * S[G_PLAYS_LEFT] / S[R_PLAYS]
             if s > best_s:
                 best_s = s
                 best = (k, M_ACTION, 0, 0, 0)
         elif t == SLY_DEAL or t == FORCED_DEAL:
-            s, theirs, mine, tg = steal_option(S, RB, pp, p, card, t == FORCED_DEAL)
+            s, theirs, mine, tg = steal_option(S, pp, p, card, t == FORCED_DEAL)
             if s > best_s:
                 best_s = s
                 best = (k, M_ACTION, int(theirs), int(mine), int(tg))
         elif t == DEAL_BREAKER:
-            s, c, tg = breaker_option(S, RB, pp, p)
+            s, c, tg = breaker_option(S, pp, p)
             if s > best_s:
                 best_s = s
                 best = (k, M_ACTION, int(c), 0, int(tg))
-        elif (t == T_HOUSE or t == T_HOTEL) and n_complete(S, RB, p) > 0:
+        elif (t == T_HOUSE or t == T_HOTEL) and n_complete(S, p) > 0:
             hotel = t == T_HOTEL
-            add = RB[R_HOTEL_RENT] if hotel else RB[R_HOUSE_RENT]
+            add = S[R_HOTEL_RENT] if hotel else S[R_HOUSE_RENT]
             for c in range(NC):
-                if can_build(S, RB, p, c, hotel):
+                if can_build(S, p, c, hotel):
                     s = pp[p, P_BUILD_W] * add * (n_players - 1) * 0.5
                     if s > best_s:
                         best_s = s
@@ -513,30 +514,30 @@ def choose_play(pk, pp, p, S, RB, rng):
 
 
 @njit_no_refcount
-def same_kind_earlier(S, RB, p, k):
+def same_kind_earlier(S, p, k):
     """An earlier card in seat p's hand has the same name as the card at position k."""
-    kind = RB[R_CARD_KIND + S[HAND_ + p * MAX_HAND + k]]
+    kind = S[R_CARD_KIND + S[HAND_ + p * MAX_HAND + k]]
     for j in range(k):
-        if RB[R_CARD_KIND + S[HAND_ + p * MAX_HAND + j]] == kind:
+        if S[R_CARD_KIND + S[HAND_ + p * MAX_HAND + j]] == kind:
             return True
     return False
 
 
 @njit_no_refcount
-def random_target(S, RB, p, rng, need_stealable, need_complete):
+def random_target(S, p, rng, need_stealable, need_complete):
     """A random opponent with a stealable card / a complete set (-1 if none)."""
-    n_players = RB[R_PLAYERS]
+    n_players = S[R_PLAYERS]
     n = 0
     for j in range(1, n_players):
         q = seat_after(p, j, n_players)
-        if opponent_ok(S, RB, q, need_stealable, need_complete):
+        if opponent_ok(S, q, need_stealable, need_complete):
             n += 1
     if n == 0:
         return -1
     pick = randint(rng, rng_policy(p), n)
     for j in range(1, n_players):
         q = seat_after(p, j, n_players)
-        if opponent_ok(S, RB, q, need_stealable, need_complete):
+        if opponent_ok(S, q, need_stealable, need_complete):
             if pick == 0:
                 return q
             pick -= 1
@@ -544,29 +545,29 @@ def random_target(S, RB, p, rng, need_stealable, need_complete):
 
 
 @njit_no_refcount
-def opponent_ok(S, RB, q, need_stealable, need_complete):
+def opponent_ok(S, q, need_stealable, need_complete):
     if need_complete:
-        return n_complete(S, RB, q) > 0
+        return n_complete(S, q) > 0
     if need_stealable:
         for g in range(NG):
-            if S[GRP_N + q * NG + g] > 0 and not is_complete(S, RB, q, g):
+            if S[GRP_N + q * NG + g] > 0 and not is_complete(S, q, g):
                 return True
         return False
     return True
 
 
 @njit_no_refcount
-def random_group_card(S, RB, q, rng, p, allow_complete):
+def random_group_card(S, q, rng, p, allow_complete):
     """A random property card of seat q outside complete sets (all, if allow_complete)."""
     n = 0
     for g in range(NG):
-        if allow_complete or not is_complete(S, RB, q, g):
+        if allow_complete or not is_complete(S, q, g):
             n += S[GRP_N + q * NG + g]
     if n == 0:
         return -1
     pick = randint(rng, rng_policy(p), n)
     for g in range(NG):
-        if allow_complete or not is_complete(S, RB, q, g):
+        if allow_complete or not is_complete(S, q, g):
             m = S[GRP_N + q * NG + g]
             if pick < m:
                 return S[GRP + (q * NG + g) * MAX_GROUP + pick]
@@ -575,17 +576,17 @@ def random_group_card(S, RB, q, rng, p, allow_complete):
 
 
 @njit_no_refcount
-def random_colour(S, RB, p, rng, card, place):
+def random_colour(S, p, rng, card, place):
     """A random colour: where the card may stand (place), or a rent card's colours where p has
     properties. -1 if none."""
     n = 0
     for c in range(NC):
-        n += colour_ok(S, RB, p, card, c, place)
+        n += colour_ok(S, p, card, c, place)
     if n == 0:
         return -1
     pick = randint(rng, rng_policy(p), n)
     for c in range(NC):
-        if colour_ok(S, RB, p, card, c, place):
+        if colour_ok(S, p, card, c, place):
             if pick == 0:
                 return c
             pick -= 1
@@ -593,89 +594,89 @@ def random_colour(S, RB, p, rng, card, place):
 
 
 @njit_no_refcount
-def colour_ok(S, RB, p, card, c, place):
+def colour_ok(S, p, card, c, place):
     if place:
-        return can_place(S, RB, p, card, c)
-    t = ctype(RB, card)
+        return can_place(S, p, card, c)
+    t = ctype(S, card)
     if t == RENT or t == RENT_ANY:
         if S[GRP_N + p * NG + c] == 0:
             return False
-        return t == RENT_ANY or RB[R_CARD_C1 + card] == c or RB[R_CARD_C2 + card] == c
+        return t == RENT_ANY or S[R_CARD_C1 + card] == c or S[R_CARD_C2 + card] == c
     if t == T_HOUSE or t == T_HOTEL:
-        return can_build(S, RB, p, c, t == T_HOTEL)
+        return can_build(S, p, c, t == T_HOTEL)
     return False
 
 
 @njit_no_refcount
-def action_legal(S, RB, p, card):
-    t = ctype(RB, card)
+def action_legal(S, p, card):
+    t = ctype(S, card)
     if t == RENT or t == RENT_ANY or t == T_HOUSE or t == T_HOTEL:
         for c in range(NC):
-            if colour_ok(S, RB, p, card, c, False):
+            if colour_ok(S, p, card, c, False):
                 return True
         return False
     if t == DEBT_COLLECTOR or t == BIRTHDAY or t == PASS_GO:
         return True
     if t == SLY_DEAL:
-        return random_target_exists(S, RB, p, True, False)
+        return random_target_exists(S, p, True, False)
     if t == FORCED_DEAL:
-        if not random_target_exists(S, RB, p, True, False):
+        if not random_target_exists(S, p, True, False):
             return False
         for g in range(NG):
-            if S[GRP_N + p * NG + g] > 0 and (RB[R_FORCED_FROM_FULL] == 1 or not is_complete(S, RB, p, g)):
+            if S[GRP_N + p * NG + g] > 0 and (S[R_FORCED_FROM_FULL] == 1 or not is_complete(S, p, g)):
                 return True
         return False
     if t == DEAL_BREAKER:
-        return random_target_exists(S, RB, p, False, True)
+        return random_target_exists(S, p, False, True)
     return False
 
 
 @njit_no_refcount
-def random_target_exists(S, RB, p, need_stealable, need_complete):
-    n_players = RB[R_PLAYERS]
+def random_target_exists(S, p, need_stealable, need_complete):
+    n_players = S[R_PLAYERS]
     for j in range(1, n_players):
-        if opponent_ok(S, RB, seat_after(p, j, n_players), need_stealable, need_complete):
+        if opponent_ok(S, seat_after(p, j, n_players), need_stealable, need_complete):
             return True
     return False
 
 
 @njit_no_refcount
-def play_modes(S, RB, p, card):
+def play_modes(S, p, card):
     """Bit set of the legal modes of a hand card: 1 bank, 2 place, 4 action."""
-    t = ctype(RB, card)
+    t = ctype(S, card)
     if t == PROPERTY or t == WILD or t == WILD_ANY:
         for c in range(NC):
-            if can_place(S, RB, p, card, c):
+            if can_place(S, p, card, c):
                 return 2
         return 0
-    m = 1 if cvalue(RB, card) > 0 else 0
-    if action_legal(S, RB, p, card):
+    m = 1 if cvalue(S, card) > 0 else 0
+    if action_legal(S, p, card):
         m |= 4
     return m
 
 
 @njit_no_refcount
-def random_play(pp, p, S, RB, rng):
+def random_play(pp, p, S, rng):
     """A random playable card, a random legal mode for it, random legal details."""
     o = rng_policy(p)
     if uniform(rng, o) < pp[p, P_STOP]:
         return (-1, 0, 0, 0, 0)
     n = 0
     for k in range(S[HAND_N + p]):
-        if play_modes(S, RB, p, S[HAND_ + p * MAX_HAND + k]) != 0:
+        if play_modes(S, p, S[HAND_ + p * MAX_HAND + k]) != 0:
             n += 1
     if n == 0:
         return (-1, 0, 0, 0, 0)
     pick = randint(rng, o, n)
     k = 0
     for kk in range(S[HAND_N + p]):
-        if play_modes(S, RB, p, S[HAND_ + p * MAX_HAND + kk]) != 0:
+        if play_modes(S, p, S[HAND_ + p * MAX_HAND + kk]) != 0:
             if pick == 0:
                 k = kk
                 break
             pick -= 1
     card = S[HAND_ + p * MAX_HAND + k]
-    modes = play_modes(S, RB, p, card)
+    modes = play_modes(S, p, card)
     n_modes = (modes & 1) + ((modes >> 1) & 1) + ((modes >> 2) & 1)
     pick = randint(rng, o, n_modes)
     mode = -1
@@ -688,30 +689,30 @@ def random_play(pp, p, S, RB, rng):
     if mode == M_BANK:
         return (k, M_BANK, 0, 0, 0)
     if mode == M_PLACE:
-        return (k, M_PLACE, int(random_colour(S, RB, p, rng, card, True)), 0, 0)
-    t = ctype(RB, card)
-    n_players = RB[R_PLAYERS]
+        return (k, M_PLACE, int(random_colour(S, p, rng, card, True)), 0, 0)
+    t = ctype(S, card)
+    n_players = S[R_PLAYERS]
     other = seat_after(p, 1 + randint(rng, o, n_players - 1), n_players)
     if t == RENT or t == RENT_ANY:
-        c = random_colour(S, RB, p, rng, card, False)
-        max_d = min(RB[R_MAX_DOUBLES], n_in_hand(S, RB, p, DOUBLE_RENT), S[G_PLAYS_LEFT] - 1)
+        c = random_colour(S, p, rng, card, False)
+        max_d = min(S[R_MAX_DOUBLES], n_in_hand(S, p, DOUBLE_RENT), S[G_PLAYS_LEFT] - 1)
         d = randint(rng, o, max_d + 1) if max_d > 0 else 0
         return (k, M_ACTION, int(c), int(d), int(other))
     if t == T_HOUSE or t == T_HOTEL:
-        return (k, M_ACTION, int(random_colour(S, RB, p, rng, card, False)), 0, 0)
+        return (k, M_ACTION, int(random_colour(S, p, rng, card, False)), 0, 0)
     if t == SLY_DEAL or t == FORCED_DEAL:
-        tg = random_target(S, RB, p, rng, True, False)
-        theirs = random_group_card(S, RB, tg, rng, p, False)
+        tg = random_target(S, p, rng, True, False)
+        theirs = random_group_card(S, tg, rng, p, False)
         mine = 0
         if t == FORCED_DEAL:
-            mine = random_group_card(S, RB, p, rng, p, RB[R_FORCED_FROM_FULL] == 1)
+            mine = random_group_card(S, p, rng, p, S[R_FORCED_FROM_FULL] == 1)
         return (k, M_ACTION, int(theirs), int(mine), int(tg))
     if t == DEAL_BREAKER:
-        tg = random_target(S, RB, p, rng, False, True)
-        n_sets = n_complete(S, RB, tg)
+        tg = random_target(S, p, rng, False, True)
+        n_sets = n_complete(S, tg)
         pick = randint(rng, o, n_sets)
         for c in range(NC):
-            if is_complete(S, RB, tg, c):
+            if is_complete(S, tg, c):
                 if pick == 0:
                     return (k, M_ACTION, int(c), 0, int(tg))
                 pick -= 1
@@ -723,49 +724,49 @@ def random_play(pp, p, S, RB, rng):
 
 
 @njit_no_refcount
-def choose_received_colour(pk, pp, q, S, RB, rng, card):
+def choose_received_colour(pp, q, S, rng, card):
     """Colour a two-colour wild takes when seat q receives it off its own turn."""
-    c1 = RB[R_CARD_C1 + card]
-    c2 = RB[R_CARD_C2 + card]
-    if pk[q] == RANDOM:
+    c1 = S[R_CARD_C1 + card]
+    c2 = S[R_CARD_C2 + card]
+    if S[R_KIND + q] == RANDOM:
         return c1 if uniform(rng, rng_policy(q)) < 0.5 else c2
-    return c1 if place_gain(S, RB, pp, q, card, c1) >= place_gain(S, RB, pp, q, card, c2) else c2
+    return c1 if place_gain(S, pp, q, card, c1) >= place_gain(S, pp, q, card, c2) else c2
 
 
 @njit_no_refcount
-def stake_value(S, RB, pp, victim, action, stake):
+def stake_value(S, pp, victim, action, stake):
     """What the victim stands to lose: `stake` is the amount charged (rent, Debt Collector,
     Birthday), the card taken (Sly / Forced Deal) or the colour (Deal Breaker)."""
     if action == RENT or action == RENT_ANY or action == DEBT_COLLECTOR or action == BIRTHDAY:
-        return float(min(stake, payable(S, RB, victim)))
+        return float(min(stake, payable(S, victim)))
     if action == SLY_DEAL or action == FORCED_DEAL:
-        return holding_value(S, RB, pp, victim, stake) + 1.0
+        return holding_value(S, pp, victim, stake) + 1.0
     return 100.0  # Deal Breaker
 
 
 @njit_no_refcount
-def want_just_say_no(pk, pp, s, S, RB, rng, actor, victim, action, stake, defending):
+def want_just_say_no(pp, s, S, rng, actor, victim, action, stake, defending):
     """Seat s decides whether to play a Just Say No: defending (s is the victim) or countering
     (s is the actor answering the victim's Just Say No)."""
-    if pk[s] == RANDOM:
+    if S[R_KIND + s] == RANDOM:
         return uniform(rng, rng_policy(s)) < 0.5
-    at_stake = stake_value(S, RB, pp, victim, action, stake)
-    if pk[s] == SMART:
+    at_stake = stake_value(S, pp, victim, action, stake)
+    if S[R_KIND + s] == SMART:
         # A blow that would let the actor win is always worth a Just Say No.
         if defending and action == DEAL_BREAKER:
             return True
-        if not defending and action == DEAL_BREAKER and n_complete(S, RB, actor) + 1 >= RB[R_SETS_TO_WIN]:
+        if not defending and action == DEAL_BREAKER and n_complete(S, actor) + 1 >= S[R_SETS_TO_WIN]:
             return True
     return at_stake >= pp[s, P_JSN]
 
 
 @njit_no_refcount
-def pay_cost(S, RB, pp, p, card):
+def pay_cost(S, pp, p, card):
     """How much seat p minds giving this card, per the card's value."""
-    v = cvalue(RB, card)
-    t = ctype(RB, card)
+    v = cvalue(S, card)
+    t = ctype(S, card)
     if t == PROPERTY or t == WILD:
-        return v + pp[p, P_PAY_KEEP] * holding_value(S, RB, pp, p, card)
+        return v + pp[p, P_PAY_KEEP] * holding_value(S, pp, p, card)
     if t == T_HOUSE or t == T_HOTEL:
         if S[HOUSE + p * NC + S[GROUP + card]] == card or S[HOTEL + p * NC + S[GROUP + card]] == card:
             if t == T_HOUSE and S[HOTEL + p * NC + S[GROUP + card]] >= 0:
@@ -778,17 +779,17 @@ NO_COST = -(1 << 31)  # S[SCRATCH4 + k] of a payment candidate whose cost is not
 
 
 @njit_no_refcount
-def swap_cost(S, RB, pp, p, k):
+def swap_cost(S, pp, p, k):
     """1000 x the cost of payment candidate k, computed on first use."""
     c = S[SCRATCH4 + k]
     if c == NO_COST:
-        c = int(1000.0 * pay_cost(S, RB, pp, p, S[SCRATCH + k]))
+        c = int(1000.0 * pay_cost(S, pp, p, S[SCRATCH + k]))
         S[SCRATCH4 + k] = c
     return c
 
 
 @njit_no_refcount
-def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
+def choose_payment(pp, p, S, rng, n, amount, creditor):
     """Seat p pays `amount` with some of the n candidate cards at S[SCRATCH:]: set
     S[SCRATCH3 + k] to 1 for each card given. The kernel checks the total covers the debt.
     Heuristic bots give the cards they mind least per M, then take back what is not needed."""
@@ -796,11 +797,11 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
     # Order: random for the random bot, else by cost per M (S[SCRATCH2:] holds the order).
     for k in range(n):
         S[SCRATCH3 + k] = 0
-        S[val + k] = cvalue(RB, S[SCRATCH + k])
+        S[val + k] = cvalue(S, S[SCRATCH + k])
         S[SCRATCH2 + k] = k
     if n == 0:
         return
-    if pk[p] == RANDOM:
+    if S[R_KIND + p] == RANDOM:
         for i in range(n - 1, 0, -1):
             j = randint(rng, rng_policy(p), i + 1)
             tmp = S[SCRATCH2 + i]
@@ -823,7 +824,7 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
                 S[SCRATCH4 + k] = NO_COST
         else:
             for k in range(n_bank, n):
-                S[SCRATCH4 + k] = int(1000.0 * pay_cost(S, RB, pp, p, S[SCRATCH + k]))
+                S[SCRATCH4 + k] = int(1000.0 * pay_cost(S, pp, p, S[SCRATCH + k]))
             for i in range(max(n_bank, 1), n):  # insertion sort by cost per M (cross-multiplied: no divisions)
                 x = S[SCRATCH2 + i]
                 cx = S[SCRATCH4 + x]
@@ -843,9 +844,9 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
         k = S[SCRATCH2 + i]
         S[SCRATCH3 + k] = 1
         paid += S[val + k]
-    if pk[p] == RANDOM:
-        if RB[R_PAY_BUILDINGS] == 1:
-            hotels_with_houses(S, RB, p, n)
+    if S[R_KIND + p] == RANDOM:
+        if S[R_PAY_BUILDINGS] == 1:
+            hotels_with_houses(S, p, n)
         return
     # Take back cards not needed, the most valuable to keep first.
     for i in range(n - 1, -1, -1):
@@ -870,7 +871,7 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
                 vj = S[val + j]
                 save = vi - vj
                 if vj < vi and save <= limit and save > best_save:
-                    if swap_cost(S, RB, pp, p, j) <= ci:
+                    if swap_cost(S, pp, p, j) <= ci:
                         best_i = i
                         best_j = j
                         best_save = save
@@ -879,16 +880,16 @@ def choose_payment(pk, pp, p, S, RB, rng, n, amount, creditor):
         if best_i >= 0:
             S[SCRATCH3 + best_i] = 0
             S[SCRATCH3 + best_j] = 1
-    if RB[R_PAY_BUILDINGS] == 1:  # else no building is a candidate
-        hotels_with_houses(S, RB, p, n)
+    if S[R_PAY_BUILDINGS] == 1:  # else no building is a candidate
+        hotels_with_houses(S, p, n)
 
 
 @njit_no_refcount
-def hotels_with_houses(S, RB, p, n):
+def hotels_with_houses(S, p, n):
     """A House given while its Hotel stays would leave the Hotel on nothing: give the Hotel too."""
     for k in range(n):
         c = S[SCRATCH + k]
-        if S[SCRATCH3 + k] == 1 and ctype(RB, c) == T_HOUSE and S[WHERE + c] == BUILDING:
+        if S[SCRATCH3 + k] == 1 and ctype(S, c) == T_HOUSE and S[WHERE + c] == BUILDING:
             hotel = S[HOTEL + p * NC + S[GROUP + c]]
             if hotel >= 0:
                 for j in range(n):
@@ -897,27 +898,27 @@ def hotels_with_houses(S, RB, p, n):
 
 
 @njit_no_refcount
-def keep_score(S, RB, pp, p, card):
+def keep_score(S, pp, p, card):
     """How much seat p wants to keep a hand card (the lowest is discarded)."""
-    t = ctype(RB, card)
+    t = ctype(S, card)
     if t == PROPERTY or t == WILD or t == WILD_ANY:
-        _, g = best_colour(S, RB, pp, p, card)
+        _, g = best_colour(S, pp, p, card)
         return g + 0.5
     if t == MONEY:
-        return 0.3 * cvalue(RB, card)
-    return action_worth(RB, card) + 0.1 * cvalue(RB, card)
+        return 0.3 * cvalue(S, card)
+    return action_worth(S, card) + 0.1 * cvalue(S, card)
 
 
 @njit_no_refcount
-def choose_discard(pk, pp, p, S, RB, rng):
+def choose_discard(pp, p, S, rng):
     """Hand position of the card seat p discards over the hand limit."""
     n = S[HAND_N + p]
-    if pk[p] == RANDOM:
+    if S[R_KIND + p] == RANDOM:
         return randint(rng, rng_policy(p), n)
     best = 0
     best_s = 1e18
     for k in range(n):
-        s = keep_score(S, RB, pp, p, S[HAND_ + p * MAX_HAND + k])
+        s = keep_score(S, pp, p, S[HAND_ + p * MAX_HAND + k])
         if s < best_s:
             best_s = s
             best = k
@@ -929,7 +930,7 @@ def choose_discard(pk, pp, p, S, RB, rng):
 
 
 @njit_no_refcount
-def plan_arrangement(pk, pp, p, S, RB, rng):
+def plan_arrangement(pp, p, S, rng):
     """Where seat p's wilds should stand: writes (card, colour) pairs to S[SCRATCH2:] and
     S[SCRATCH3:] and returns how many. The random bot leaves its wilds where they are.
 
@@ -938,7 +939,7 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
     each leftover any-colour wild the fullest incomplete colour with an ordinary property.
     Only the colours a two-colour wild may stand in matter, or every colour when the seat has
     an any-colour wild (kernel.play_card relies on this)."""
-    if pk[p] == RANDOM:
+    if S[R_KIND + p] == RANDOM:
         return 0
     n_wild = 0
     for g in range(NG):
@@ -959,26 +960,26 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
             continue  # no wild in this group
         for k in range(S[GRP_N + p * NG + g]):
             card = S[GRP + (p * NG + g) * MAX_GROUP + k]
-            t = ctype(RB, card)
+            t = ctype(S, card)
             if t != PROPERTY:
                 S[SCRATCH2 + n] = card
                 S[SCRATCH3 + n] = -1
                 if t == WILD_ANY:
                     S[fits + n] = ord_mask | ANY_BIT
                 else:
-                    S[fits + n] = (1 << RB[R_CARD_C1 + card]) | (1 << RB[R_CARD_C2 + card])
+                    S[fits + n] = (1 << S[R_CARD_C1 + card]) | (1 << S[R_CARD_C2 + card])
                 fit_union |= S[fits + n]
                 n += 1
     if n == 0:
         return 0
     done = 0  # bit c: colour c complete as planned
     for c in range(NC):
-        if S[cnt + c] >= RB[R_SET_SIZE + c] and S[cnt + c] > 0:
+        if S[cnt + c] >= S[R_SET_SIZE + c] and S[cnt + c] > 0:
             done |= 1 << c
     # The colours a pass may complete: an incomplete colour needs at least one wild that fits
     # it (and with complete_needs_property, an ordinary property).
     open_mask = fit_union & ((1 << NC) - 1) & ~done
-    if RB[R_NEEDS_PROPERTY] == 1:
+    if S[R_NEEDS_PROPERTY] == 1:
         open_mask &= ord_mask
     while open_mask != 0:
         best_c = -1
@@ -986,13 +987,13 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
         for c in range(NC):
             if (open_mask >> c) & 1 == 0:
                 continue
-            need = RB[R_SET_SIZE + c] - S[cnt + c]
+            need = S[R_SET_SIZE + c] - S[cnt + c]
             avail = 0
             for i in range(n):  # unplanned (S[SCRATCH3 + i] is -1) and fits colour c; no branch
                 avail += (S[SCRATCH3 + i] >> 31) & (S[fits + i] >> c) & 1
             if avail < need:
                 continue
-            key = need - 0.01 * base_rent(RB, c, RB[R_SET_SIZE + c])
+            key = need - 0.01 * base_rent(S, c, S[R_SET_SIZE + c])
             if S[HOUSE + p * NC + c] >= 0:
                 key -= 0.5
             if key < best_key:
@@ -1000,7 +1001,7 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
                 best_c = c
         if best_c < 0:
             break
-        need = RB[R_SET_SIZE + best_c] - S[cnt + best_c]
+        need = S[R_SET_SIZE + best_c] - S[cnt + best_c]
         for any_pass in (0, ANY_BIT):  # two-colour wilds before any-colour wilds
             for i in range(n):
                 if need <= 0:
@@ -1020,7 +1021,7 @@ def plan_arrangement(pk, pp, p, S, RB, rng):
         for c in range(NC):
             if (S[fits + i] >> c) & 1 == 0:
                 continue
-            key = S[cnt + c] + 0.01 * base_rent(RB, c, RB[R_SET_SIZE + c])
+            key = S[cnt + c] + 0.01 * base_rent(S, c, S[R_SET_SIZE + c])
             if (done >> c) & 1:
                 key -= 100.0  # a spare on a complete set only when nothing else
             if key > best_key:

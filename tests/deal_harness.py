@@ -1,10 +1,10 @@
 """Scripted Monopoly Deal situations for the rule tests.
 
-A ``Table`` holds one game's state buffer ``S``, rules buffer ``RB``, policies and random
-streams, with every card in the draw pile and nothing dealt. A test puts the cards it needs
-where it wants them by name (``hand``, ``bank``, ``prop``, ``build``, ``stack_draw``), calls the
-kernel's rule functions (``play``, ``turn``, ``collect``, ``play_game``) and reads the result
-back by name. A name that several cards share (money1, pass_go) takes the next copy still in
+A ``Table`` holds one game's buffer ``S`` (``RB`` is a view of its rules block), policies and
+random streams, with every card in the draw pile and nothing dealt. A test puts the cards it
+needs where it wants them by name (``hand``, ``bank``, ``prop``, ``build``, ``stack_draw``),
+calls the kernel's rule functions (``play``, ``turn``, ``collect``, ``play_game``) and reads the
+result back by name. A name that several cards share (money1, pass_go) takes the next copy still in
 the draw pile. Colours are given by name ("red", "railroad").
 
 The kernel's own card moves are used for every setup step, so the cached totals stay right
@@ -37,16 +37,16 @@ class Table:
     def __init__(self, seats, rules: DealRules | None = None, seed: int = 0, deck_edits=None, current: int = 0):
         self.rules = rules or DealRules()
         self.n = len(seats)
-        self.RB = pack(self.rules, self.n, deck_edits)
         self.names = card_names(self.rules, deck_edits)
-        self.S, self.rng = kernel.new_state()
         parsed = [parse_policy(s) for s in seats]
-        self.pk = np.array([k for _, k, _ in parsed], np.int64)
+        kinds = np.array([k for _, k, _ in parsed], np.int64)
+        self.S, self.rng = kernel.new_state(pack(self.rules, self.n, deck_edits), kinds)
+        self.RB = self.S[: L.RULES_SIZE]  # the rules block (a view: writes change the game's rules)
         self.pp = np.ascontiguousarray(np.stack([params for _, _, params in parsed]))
         for s in range(L.RNG_SIZE // 4):
             seed_state(self.rng, 4 * s, np.uint64(seed), 0, s)
         S = self.S
-        S[:] = 0
+        S[L.RULES_SIZE :] = 0
         for c in range(L.MAX_CARDS):
             S[L.OWNER + c] = -1
             S[L.GROUP + c] = -1
@@ -72,7 +72,7 @@ class Table:
 
     def _take(self, name):
         c = self.card(name)
-        kernel.take_out(self.S, self.RB, c)
+        kernel.take_out(self.S, c)
         return c
 
     def hand(self, p: int, *names):
@@ -81,15 +81,15 @@ class Table:
 
     def bank(self, p: int, *names):
         for name in names:
-            kernel.to_bank(self.S, self.RB, p, self._take(name))
+            kernel.to_bank(self.S, p, self._take(name))
 
     def prop(self, p: int, col, *names):
         for name in names:
-            kernel.to_group(self.S, self.RB, p, colour(col), self._take(name))
+            kernel.to_group(self.S, p, colour(col), self._take(name))
 
     def build(self, p: int, col, *names):
         for name in names:
-            kernel.to_building(self.S, self.RB, p, colour(col), self._take(name))
+            kernel.to_building(self.S, p, colour(col), self._take(name))
 
     def discard(self, *names):
         for name in names:
@@ -104,7 +104,7 @@ class Table:
         """Move every card still in the draw pile to the discards."""
         while self.S[L.DRAW_N] > 0:
             c = int(self.S[L.DRAW_PILE + self.S[L.DRAW_N] - 1])
-            kernel.take_out(self.S, self.RB, c)
+            kernel.take_out(self.S, c)
             kernel.to_discard(self.S, c)
 
     def set_param(self, p: int, name: str, value: float):
@@ -122,8 +122,8 @@ class Table:
         self.S[L.G_CURRENT] = p
         a = self._arg(a)
         b = self._arg(b)
-        ok = bool(kernel.play_card(self.S, self.RB, self.pk, self.pp, self.rng, p, k, MODES[mode], a, b, t))
-        kernel.after_play(self.S, self.RB, p, True)
+        ok = bool(kernel.play_card(self.S, self.pp, self.rng, p, k, MODES[mode], a, b, t))
+        kernel.after_play(self.S, p, True)
         return ok
 
     def _arg(self, x):
@@ -134,17 +134,17 @@ class Table:
         return x
 
     def turn(self, p: int):
-        kernel.play_turn(self.S, self.RB, self.pk, self.pp, self.rng, p, True)
+        kernel.play_turn(self.S, self.pp, self.rng, p, True)
 
     def collect(self, debtor: int, creditor: int, amount: int, rent: bool = False):
-        kernel.collect(self.S, self.RB, self.pk, self.pp, self.rng, debtor, creditor, amount, rent)
+        kernel.collect(self.S, self.pp, self.rng, debtor, creditor, amount, rent)
 
     def play_game(self, seed: int = 0, game: int = 0, check: bool = True) -> dict:
         """A whole game (play_game resets the state). Returns the game columns as a dict, with
         the per-seat stats under "seat" (stat name -> list over seats)."""
         game_out = np.zeros((kernel.N_GAME_COLS, 1), np.int64)
         seat_out = np.zeros((self.n, L.N_SEAT_COLS, 1), np.int64)
-        kernel.play_game(self.S, self.RB, self.pk, self.pp, self.rng, np.uint64(seed), game, check, game_out, seat_out, 0)
+        kernel.play_game(self.S, self.pp, self.rng, np.uint64(seed), game, check, game_out, seat_out, 0)
         out = {name: int(game_out[j, 0]) for j, name in enumerate(kernel.GAME_COLS)}
         out["seat"] = {name: [int(v) for v in seat_out[:, j, 0]] for j, name in enumerate(L.SEAT_COLS)}
         return out
@@ -212,4 +212,4 @@ class Table:
         return kernel.STATUS_NAMES[int(self.S[L.G_STATUS])]
 
     def invariants(self) -> str:
-        return kernel.STATUS_NAMES[kernel.check_invariants(self.S, self.RB)]
+        return kernel.STATUS_NAMES[kernel.check_invariants(self.S)]

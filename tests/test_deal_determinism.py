@@ -41,6 +41,6 @@ def test_the_deal_does_not_depend_on_the_policies():
         t = Table(seats)
         for s in range(L.RNG_SIZE // 4):
             seed_state(t.rng, 4 * s, 9, 4, s)
-        kernel.setup_game(t.S, t.RB, t.rng)
+        kernel.setup_game(t.S, t.rng)
         hands.append(([t.hand_of(p) for p in range(3)], t.draw_top(10)))
     assert hands[0] == hands[1]

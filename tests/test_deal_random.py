@@ -229,7 +229,7 @@ def test_skipped_work_would_change_nothing(house):
     from strategies.deal import M_PLACE, best_colour, placing_key, plan_arrangement
 
     def plan_moves_nothing(S, p):
-        n = plan_arrangement(t.pk, t.pp, p, S, RB, t.rng)
+        n = plan_arrangement(t.pp, p, S, t.rng)
         return all(S[L.GROUP + S[L.SCRATCH2 + k]] == S[L.SCRATCH3 + k] for k in range(n))
 
     rules = DealRules().replace(**house)
@@ -239,7 +239,7 @@ def test_skipped_work_would_change_nothing(house):
     for seed in range(12):
         t = Table(["smart", "set_builder", "aggressive", "banker"], rules=rules, seed=seed)
         S, RB = t.S, t.RB
-        kernel.setup_game(S, RB, t.rng)
+        kernel.setup_game(S, t.rng)
         for turn in range(400):
             t.turn(turn % t.n)
             assert t.status() == "ok"
@@ -252,26 +252,26 @@ def test_skipped_work_would_change_nothing(house):
                         if RB[L.R_CARD_TYPE + card] != PROPERTY:
                             continue
                         after = S.copy()
-                        assert kernel.play_card(after, RB, t.pk, t.pp, t.rng, p, k, M_PLACE, RB[L.R_CARD_C1 + card], 0, 0)
+                        assert kernel.play_card(after, t.pp, t.rng, p, k, M_PLACE, RB[L.R_CARD_C1 + card], 0, 0)
                         if after[L.ARRANGED_VER + p] != after[L.COLL_VER + p]:
                             continue  # the placement may change the plan
                         assert plan_moves_nothing(after, p)
                         ver = after[L.COLL_VER + p]
                         after[L.REPAIRED_VER + p] = -1
-                        kernel.repair(after, RB, p, True)
+                        kernel.repair(after, p, True)
                         assert after[L.COLL_VER + p] == ver  # every card move counts
                         placed += 1
                 if S[L.REPAIRED_VER + p] == S[L.COLL_VER + p]:
                     before = S.copy()
                     S[L.REPAIRED_VER + p] = -1
-                    kernel.repair(S, RB, p, turn % t.n == p)
+                    kernel.repair(S, p, turn % t.n == p)
                     np.testing.assert_array_equal(S, before)
                     checked += 1
                 gains = S.view(np.float64)
                 for card in range(len(t.names)):
                     i = p * L.MEMO_KINDS + RB[L.R_CARD_KIND + card]
-                    if RB[L.R_CARD_TYPE + card] in (PROPERTY, WILD, WILD_ANY) and S[L.PLACE_MEMO_VER + i] == placing_key(S, RB, p, card) + 1:
-                        c, g = best_colour(S, RB, t.pp, p, card)
+                    if RB[L.R_CARD_TYPE + card] in (PROPERTY, WILD, WILD_ANY) and S[L.PLACE_MEMO_VER + i] == placing_key(S, p, card) + 1:
+                        c, g = best_colour(S, t.pp, p, card)
                         assert (S[L.PLACE_MEMO_COLOUR + i], gains[L.PLACE_MEMO_GAIN // 2 + i]) == (c, g)
                         remembered += 1
             if t.winner >= 0:

@@ -73,7 +73,7 @@ def test_the_deck_is_the_106_cards_of_the_issue_table():
 
 def test_setup_deals_five_each_and_a_seat_edit_adds_cards_to_its_hand():
     t = Table(["smart"] * 3, deck_edits={1: {"just_say_no": 2}})
-    kernel.setup_game(t.S, t.RB, t.rng)
+    kernel.setup_game(t.S, t.rng)
     assert [len(t.hand_of(p)) for p in range(3)] == [5, 7, 5]
     assert t.hand_of(1).count("just_say_no") >= 2
     assert t.draw_n() == 106 - 15
@@ -232,12 +232,12 @@ def test_house_and_hotel_rent_by_edition(replaces, expected):
     t = Table([NO_JSN, NO_JSN], rules(hotel_replaces_house=replaces))
     t.prop(0, "green", "green", "green", "green")
     t.hand(0, "house", "hotel")
-    assert board.rent_of(t.S, t.RB, 0, colour("green")) == 7
+    assert board.rent_of(t.S, 0, colour("green")) == 7
     assert not t.play(0, "hotel", "action", "green")  # a Hotel needs a House
     assert t.play(0, "house", "action", "green")
-    assert board.rent_of(t.S, t.RB, 0, colour("green")) == 10
+    assert board.rent_of(t.S, 0, colour("green")) == 10
     assert t.play(0, "hotel", "action", "green")
-    assert board.rent_of(t.S, t.RB, 0, colour("green")) == expected
+    assert board.rent_of(t.S, 0, colour("green")) == expected
     ok(t)
 
 
@@ -494,9 +494,9 @@ def test_buildings_move_to_another_set_when_the_rule_allows_it_now():
     for rule, current, moved in (("any_turn", 0, True), ("own_turn", 1, True), ("own_turn", 0, False), ("bank", 1, False)):
         t = _broken(rule, current)
         c = t.card("red", "prop", 1)
-        kernel.take_out(t.S, t.RB, c)
+        kernel.take_out(t.S, c)
         kernel.to_discard(t.S, c)
-        kernel.repair(t.S, t.RB, 1, current == 1)
+        kernel.repair(t.S, 1, current == 1)
         assert t.house(1, "yellow") == moved and t.hotel(1, "yellow") == moved, (rule, current)
         assert (sorted(t.bank_of(1)) == ["hotel", "house"]) == (not moved)
         assert not t.house(1, "red")
@@ -525,7 +525,7 @@ def test_any_colour_wild_moves_when_its_ordinary_property_leaves():
     assert t.group(1, "loose") == ["wild_any"]
     ok(t)
     t.prop(1, "pink", "pink")
-    kernel.repair(t.S, t.RB, 1, False)
+    kernel.repair(t.S, 1, False)
     assert t.group(1, "pink") == ["pink", "wild_any"]
     ok(t)
 
@@ -544,7 +544,7 @@ def test_the_smart_bot_rearranges_wilds_on_its_own_turn_to_complete_a_set():
     t.prop(0, "yellow", "yellow", "yellow", "wild_red_yellow", "wild_red_yellow")
     t.prop(0, "red", "red", "red")
     assert t.complete_sets(0) == 1
-    kernel.apply_arrangement(t.S, t.RB, t.pk, t.pp, t.rng, 0)
+    kernel.apply_arrangement(t.S, t.pp, t.rng, 0)
     assert t.complete_sets(0) == 2
     assert t.group(0, "red") == ["red", "red", "wild_red_yellow"]
     ok(t)

@@ -1,7 +1,8 @@
 """Read-only questions about a Monopoly Deal table, shared by the kernel and the bots.
 
-Everything here only reads ``S`` and ``RB`` (layout in sim/deal/layout.py); the kernel owns
-every change of state. Colours are 0 .. NC - 1; a property group g is a colour or LOOSE.
+Everything here only reads ``S``, the rules at its head included (layout in
+sim/deal/layout.py); the kernel owns every change of state. Colours are 0 .. NC - 1; a
+property group g is a colour or LOOSE.
 """
 
 from sim.core.jit import njit_no_refcount
@@ -44,13 +45,13 @@ from sim.deal.rules import PROPERTY, WILD, WILD_ANY
 
 
 @njit_no_refcount
-def ctype(RB, c):
-    return RB[R_CARD_TYPE + c]
+def ctype(S, c):
+    return S[R_CARD_TYPE + c]
 
 
 @njit_no_refcount
-def cvalue(RB, c):
-    return RB[R_CARD_VALUE + c]
+def cvalue(S, c):
+    return S[R_CARD_VALUE + c]
 
 
 @njit_no_refcount
@@ -75,7 +76,7 @@ def n_in(S, p, g):
 
 
 @njit_no_refcount
-def is_complete(S, RB, p, c):
+def is_complete(S, p, c):
     """Seat p's cards of colour c make a complete set (cached; see compute_complete)."""
     if c >= NC:
         return False
@@ -83,129 +84,129 @@ def is_complete(S, RB, p, c):
 
 
 @njit_no_refcount
-def compute_complete(S, RB, p, c):
+def compute_complete(S, p, c):
     """Seat p's cards of colour c make a complete set, computed from the group."""
     if c >= NC:
         return False
     n = S[GRP_N + p * NG + c]
-    if n < RB[R_SET_SIZE + c]:
+    if n < S[R_SET_SIZE + c]:
         return False
-    return S[GRP_ORD + p * NG + c] > 0 or RB[R_NEEDS_PROPERTY] == 0
+    return S[GRP_ORD + p * NG + c] > 0 or S[R_NEEDS_PROPERTY] == 0
 
 
 @njit_no_refcount
-def n_complete(S, RB, p):
+def n_complete(S, p):
     """Complete sets of different colours held by seat p (cached)."""
     return S[NCOMP + p]
 
 
 @njit_no_refcount
-def cards_needed(S, RB, p, c):
+def cards_needed(S, p, c):
     """Cards seat p still needs to complete colour c (0 when complete; an all-wild set that
     needs an ordinary property counts one)."""
-    if is_complete(S, RB, p, c):
+    if is_complete(S, p, c):
         return 0
-    need = RB[R_SET_SIZE + c] - S[GRP_N + p * NG + c]
+    need = S[R_SET_SIZE + c] - S[GRP_N + p * NG + c]
     return max(need, 1)
 
 
 @njit_no_refcount
-def base_rent(RB, c, n):
+def base_rent(S, c, n):
     """Rent of n cards of colour c, buildings aside (n is capped at the set size)."""
     if n <= 0:
         return 0
-    size = RB[R_SET_SIZE + c]
-    return RB[R_RENT + c * MAX_RENT + min(n, size) - 1]
+    size = S[R_SET_SIZE + c]
+    return S[R_RENT + c * MAX_RENT + min(n, size) - 1]
 
 
 @njit_no_refcount
-def rent_of(S, RB, p, c):
+def rent_of(S, p, c):
     """The rent seat p charges for colour c, with its House and Hotel on a complete set."""
-    r = base_rent(RB, c, S[GRP_N + p * NG + c])
-    if r > 0 and is_complete(S, RB, p, c):
+    r = base_rent(S, c, S[GRP_N + p * NG + c])
+    if r > 0 and is_complete(S, p, c):
         if S[HOTEL + p * NC + c] >= 0:
-            if RB[R_HOTEL_REPLACES] == 1:
-                r += RB[R_HOTEL_RENT]
+            if S[R_HOTEL_REPLACES] == 1:
+                r += S[R_HOTEL_RENT]
             else:
-                r += RB[R_HOTEL_RENT] + RB[R_HOUSE_RENT]
+                r += S[R_HOTEL_RENT] + S[R_HOUSE_RENT]
         elif S[HOUSE + p * NC + c] >= 0:
-            r += RB[R_HOUSE_RENT]
+            r += S[R_HOUSE_RENT]
     return r
 
 
 @njit_no_refcount
-def building_value(S, RB, p):
+def building_value(S, p):
     v = 0
     for c in range(NC):
         if S[HOUSE + p * NC + c] >= 0:
-            v += RB[R_CARD_VALUE + S[HOUSE + p * NC + c]]
+            v += S[R_CARD_VALUE + S[HOUSE + p * NC + c]]
         if S[HOTEL + p * NC + c] >= 0:
-            v += RB[R_CARD_VALUE + S[HOTEL + p * NC + c]]
+            v += S[R_CARD_VALUE + S[HOTEL + p * NC + c]]
     return v
 
 
 @njit_no_refcount
-def payable(S, RB, p):
+def payable(S, p):
     """Everything seat p could pay with: bank, properties (and buildings if the rule allows)."""
     return S[PAYV + p]
 
 
 @njit_no_refcount
-def compute_payable(S, RB, p):
+def compute_payable(S, p):
     """payable, computed from the bank, the groups and the buildings."""
     v = S[BANK_VAL + p]
     for g in range(NG):
         v += S[GRP_VAL + p * NG + g]
-    if RB[R_PAY_BUILDINGS] == 1:
-        v += building_value(S, RB, p)
+    if S[R_PAY_BUILDINGS] == 1:
+        v += building_value(S, p)
     return v
 
 
 @njit_no_refcount
-def can_take(RB, card, c):
+def can_take(S, card, c):
     """The card may stand in colour c (any owner)."""
-    t = RB[R_CARD_TYPE + card]
+    t = S[R_CARD_TYPE + card]
     if t == PROPERTY:
-        return RB[R_CARD_C1 + card] == c
+        return S[R_CARD_C1 + card] == c
     if t == WILD:
-        return RB[R_CARD_C1 + card] == c or RB[R_CARD_C2 + card] == c
+        return S[R_CARD_C1 + card] == c or S[R_CARD_C2 + card] == c
     if t == WILD_ANY:
         return 0 <= c < NC
     return False
 
 
 @njit_no_refcount
-def can_place(S, RB, p, card, c):
+def can_place(S, p, card, c):
     """Seat p may put this property card in its colour-c group now: an any-colour wild needs
     an ordinary property of that colour already there."""
-    if not can_take(RB, card, c):
+    if not can_take(S, card, c):
         return False
-    if RB[R_CARD_TYPE + card] == WILD_ANY:
+    if S[R_CARD_TYPE + card] == WILD_ANY:
         return S[GRP_ORD + p * NG + c] > 0
     return True
 
 
 @njit_no_refcount
-def stealable(S, RB, t, card):
+def stealable(S, t, card):
     """Sly Deal / Forced Deal may take this card of seat t: a property not in a complete set."""
     if S[WHERE + card] != PROP or S[OWNER + card] != t:
         return False
-    return not is_complete(S, RB, t, S[GROUP + card])
+    return not is_complete(S, t, S[GROUP + card])
 
 
 @njit_no_refcount
-def n_stealable(S, RB, t):
+def n_stealable(S, t):
     n = 0
     for g in range(NG):
-        if not is_complete(S, RB, t, g):
+        if not is_complete(S, t, g):
             n += S[GRP_N + t * NG + g]
     return n
 
 
 @njit_no_refcount
-def can_build(S, RB, p, c, hotel):
+def can_build(S, p, c, hotel):
     """A House (hotel=False) or Hotel may go on seat p's colour c now."""
-    if c < 0 or c >= NC or RB[R_BUILDABLE + c] == 0 or not is_complete(S, RB, p, c):
+    if c < 0 or c >= NC or S[R_BUILDABLE + c] == 0 or not is_complete(S, p, c):
         return False
     if hotel:
         return S[HOUSE + p * NC + c] >= 0 and S[HOTEL + p * NC + c] < 0
@@ -221,5 +222,5 @@ def seat_after(p, j, n_players):
 
 
 @njit_no_refcount
-def n_players(RB):
-    return RB[R_PLAYERS]
+def n_players(S):
+    return S[R_PLAYERS]

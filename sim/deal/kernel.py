@@ -4,8 +4,8 @@
 per game (and one per seat) into preallocated arrays. Game g draws only from generators seeded
 by (seed, g): the table's stream shuffles the deck, each seat's policy has its own stream.
 
-The state is one int32 array ``S`` and the rules one int32 array ``RB`` (offsets in
-sim/deal/layout.py). Every card is always in exactly one list (draw pile, discard pile, a
+A game is one int32 array ``S``: the rules and the seats' bot kinds at its head, then the state
+(offsets in sim/deal/layout.py). Every card is always in exactly one list (draw pile, discard pile, a
 hand, a bank, a property group, or a building slot); the functions in the "moving cards"
 section are the only ones that change those lists, and they keep ``WHERE / OWNER / GROUP /
 POS`` and the cached group and bank totals in step. Bots (strategies/deal.py) decide; this
@@ -15,7 +15,7 @@ module checks that every decision is legal and carries it out.
 import numpy as np
 from numba import njit, prange
 
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import seed_state, shuffle
 from sim.deal.board import (
     can_build,
@@ -97,6 +97,7 @@ from sim.deal.layout import (
     R_EXCESS_TO,
     R_FORCED_FROM_FULL,
     R_HAND_LIMIT,
+    R_KIND,
     R_MAX_DOUBLES,
     R_MAX_TURNS,
     R_PASS_GO,
@@ -110,6 +111,7 @@ from sim.deal.layout import (
     R_WIN_ANY_TURN,
     REPAIRED_VER,
     RNG_SIZE,
+    RULES_SIZE,
     RNG_TABLE,
     SC_BANK,
     SC_BANKED,
@@ -216,11 +218,11 @@ def stat(p, col):
 
 
 @njit_no_refcount
-def refresh(S, RB, p, g):
+def refresh(S, p, g):
     """Bring the cached complete flag of seat p's group g up to date."""
     if g >= NC:
         return
-    new = 1 if compute_complete(S, RB, p, g) else 0
+    new = 1 if compute_complete(S, p, g) else 0
     old = S[COMPLETE + p * NC + g]
     if new != old:
         S[COMPLETE + p * NC + g] = new
@@ -230,7 +232,7 @@ def refresh(S, RB, p, g):
 
 
 @njit_no_refcount
-def take_out(S, RB, c):
+def take_out(S, c):
     """Remove card c from whatever list holds it (its WHERE is left for the caller to set).
     Returns the group (colour) it left, or -1. The caller repairs a group that lost a card
     (see after_group_loss)."""
@@ -264,8 +266,8 @@ def take_out(S, RB, c):
         S[BANK_ + p * MAX_CARDS + k] = last
         S[POS + last] = k
         S[BANK_N + p] = n
-        S[BANK_VAL + p] -= cvalue(RB, c)
-        S[PAYV + p] -= cvalue(RB, c)
+        S[BANK_VAL + p] -= cvalue(S, c)
+        S[PAYV + p] -= cvalue(S, c)
     elif w == PROP:
         p = S[OWNER + c]
         g = S[GROUP + c]
@@ -275,24 +277,24 @@ def take_out(S, RB, c):
         S[GRP + gidx * MAX_GROUP + k] = last
         S[POS + last] = k
         S[GRP_N + gidx] = n
-        S[GRP_VAL + gidx] -= cvalue(RB, c)
-        S[PAYV + p] -= cvalue(RB, c)
-        if ctype(RB, c) == PROPERTY:
+        S[GRP_VAL + gidx] -= cvalue(S, c)
+        S[PAYV + p] -= cvalue(S, c)
+        if ctype(S, c) == PROPERTY:
             S[GRP_ORD + gidx] -= 1
-        elif ctype(RB, c) == WILD_ANY:
+        elif ctype(S, c) == WILD_ANY:
             S[ANY_WILDS + p] -= 1
         S[COLL_VER + p] += 1
         if g < NC:
             S[GRP_VER + p * NC + g] += 1
-        refresh(S, RB, p, g)
+        refresh(S, p, g)
     elif w == BUILDING:
         p = S[OWNER + c]
         col = S[GROUP + c]
-        if RB[R_PAY_BUILDINGS] == 1:
-            S[PAYV + p] -= cvalue(RB, c)
+        if S[R_PAY_BUILDINGS] == 1:
+            S[PAYV + p] -= cvalue(S, c)
         S[BUILDINGS + p] -= 1
         S[COLL_VER + p] += 1
-        if ctype(RB, c) == T_HOUSE:
+        if ctype(S, c) == T_HOUSE:
             S[HOUSE + p * NC + col] = -1
         else:
             S[HOTEL + p * NC + col] = -1
@@ -313,12 +315,12 @@ def to_hand(S, p, c):
 
 
 @njit_no_refcount
-def to_bank(S, RB, p, c):
+def to_bank(S, p, c):
     n = S[BANK_N + p]
     S[BANK_ + p * MAX_CARDS + n] = c
     S[BANK_N + p] = n + 1
-    S[BANK_VAL + p] += cvalue(RB, c)
-    S[PAYV + p] += cvalue(RB, c)
+    S[BANK_VAL + p] += cvalue(S, c)
+    S[PAYV + p] += cvalue(S, c)
     S[WHERE + c] = BANK
     S[OWNER + c] = p
     S[GROUP + c] = -1
@@ -326,16 +328,16 @@ def to_bank(S, RB, p, c):
 
 
 @njit_no_refcount
-def to_group(S, RB, p, g, c):
+def to_group(S, p, g, c):
     gidx = p * NG + g
     n = S[GRP_N + gidx]
     S[GRP + gidx * MAX_GROUP + n] = c
     S[GRP_N + gidx] = n + 1
-    S[GRP_VAL + gidx] += cvalue(RB, c)
-    S[PAYV + p] += cvalue(RB, c)
-    if ctype(RB, c) == PROPERTY:
+    S[GRP_VAL + gidx] += cvalue(S, c)
+    S[PAYV + p] += cvalue(S, c)
+    if ctype(S, c) == PROPERTY:
         S[GRP_ORD + gidx] += 1
-    elif ctype(RB, c) == WILD_ANY:
+    elif ctype(S, c) == WILD_ANY:
         S[ANY_WILDS + p] += 1
     S[COLL_VER + p] += 1
     if g < NC:
@@ -344,7 +346,7 @@ def to_group(S, RB, p, g, c):
     S[OWNER + c] = p
     S[GROUP + c] = g
     S[POS + c] = n
-    refresh(S, RB, p, g)
+    refresh(S, p, g)
 
 
 @njit_no_refcount
@@ -385,13 +387,13 @@ def to_draw_bottom(S, c):
 
 
 @njit_no_refcount
-def to_building(S, RB, p, col, c):
-    if ctype(RB, c) == T_HOUSE:
+def to_building(S, p, col, c):
+    if ctype(S, c) == T_HOUSE:
         S[HOUSE + p * NC + col] = c
     else:
         S[HOTEL + p * NC + col] = c
-    if RB[R_PAY_BUILDINGS] == 1:
-        S[PAYV + p] += cvalue(RB, c)
+    if S[R_PAY_BUILDINGS] == 1:
+        S[PAYV + p] += cvalue(S, c)
     S[BUILDINGS + p] += 1
     S[COLL_VER + p] += 1
     S[WHERE + c] = BUILDING
@@ -405,14 +407,14 @@ def to_building(S, RB, p, col, c):
 
 
 @njit_no_refcount
-def home_for_any_wild(S, RB, p):
+def home_for_any_wild(S, p):
     """A colour where seat p's any-colour wild may stand (has an ordinary property), preferring
     the incomplete colour closest to completion; LOOSE when there is none."""
     best = LOOSE
     best_key = 1 << 20
     for c in range(NC):
         if S[GRP_ORD + p * NG + c] > 0:
-            key = RB[R_SET_SIZE + c] - S[GRP_N + p * NG + c]
+            key = S[R_SET_SIZE + c] - S[GRP_N + p * NG + c]
             if key <= 0:
                 key = 1000 - key  # complete already: only if nothing else
             if key < best_key:
@@ -422,34 +424,34 @@ def home_for_any_wild(S, RB, p):
 
 
 @njit_no_refcount
-def move_buildings_off(S, RB, p, col, own_turn):
+def move_buildings_off(S, p, col, own_turn):
     """Seat p's set of colour col no longer carries buildings: each goes to another complete
     set when the house rule allows it now, else to p's bank."""
-    rule = RB[R_BROKEN_BLD]
+    rule = S[R_BROKEN_BLD]
     may_move = rule == 2 or (rule == 1 and own_turn)
     for hotel in (False, True):
         slot = (HOTEL if hotel else HOUSE) + p * NC + col
         b = S[slot]
         if b < 0:
             continue
-        take_out(S, RB, b)
+        take_out(S, b)
         dest = -1
         if may_move:
             best = -1
             for c in range(NC):
-                if c != col and can_build(S, RB, p, c, hotel):
-                    r = rent_of(S, RB, p, c)
+                if c != col and can_build(S, p, c, hotel):
+                    r = rent_of(S, p, c)
                     if r > best:
                         best = r
                         dest = c
         if dest >= 0:
-            to_building(S, RB, p, dest, b)
+            to_building(S, p, dest, b)
         else:
-            to_bank(S, RB, p, b)
+            to_bank(S, p, b)
 
 
 @njit_no_refcount
-def repair(S, RB, p, own_turn):
+def repair(S, p, own_turn):
     """After seat p lost or moved property cards: any-colour wilds left without an ordinary
     property go to a colour that has one (or LOOSE), loose ones come home when they can, and
     buildings leave sets that are no longer complete (or not buildable). Skipped when p's
@@ -461,11 +463,11 @@ def repair(S, RB, p, own_turn):
     if S[ANY_WILDS + p] == 0 and S[BUILDINGS + p] == 0:
         S[REPAIRED_VER + p] = ver  # only any-colour wilds and buildings ever need a repair
         return
-    repair_collection(S, RB, p, own_turn)
+    repair_collection(S, p, own_turn)
 
 
 @njit_no_refcount
-def repair_collection(S, RB, p, own_turn):
+def repair_collection(S, p, own_turn):
     """repair's work, for a seat with an any-colour wild or a building."""
     ver = S[COLL_VER + p]
     for c in range(NC):
@@ -474,60 +476,60 @@ def repair_collection(S, RB, p, own_turn):
             k = 0
             while k < S[GRP_N + gidx]:
                 card = S[GRP + gidx * MAX_GROUP + k]
-                if ctype(RB, card) == WILD_ANY:
-                    take_out(S, RB, card)
-                    to_group(S, RB, p, home_for_any_wild(S, RB, p), card)
+                if ctype(S, card) == WILD_ANY:
+                    take_out(S, card)
+                    to_group(S, p, home_for_any_wild(S, p), card)
                 else:
                     k += 1
     gidx = p * NG + LOOSE
     while S[GRP_N + gidx] > 0:
-        home = home_for_any_wild(S, RB, p)
+        home = home_for_any_wild(S, p)
         if home == LOOSE:
             break
         card = S[GRP + gidx * MAX_GROUP + S[GRP_N + gidx] - 1]
-        take_out(S, RB, card)
-        to_group(S, RB, p, home, card)
+        take_out(S, card)
+        to_group(S, p, home, card)
     for c in range(NC):
-        if (S[HOUSE + p * NC + c] >= 0 or S[HOTEL + p * NC + c] >= 0) and not is_complete(S, RB, p, c):
-            move_buildings_off(S, RB, p, c, own_turn)
+        if (S[HOUSE + p * NC + c] >= 0 or S[HOTEL + p * NC + c] >= 0) and not is_complete(S, p, c):
+            move_buildings_off(S, p, c, own_turn)
     for c in range(NC):  # a Hotel whose House left it (cannot happen above; kept as a guard)
         if S[HOTEL + p * NC + c] >= 0 and S[HOUSE + p * NC + c] < 0:
-            move_buildings_off(S, RB, p, c, own_turn)
+            move_buildings_off(S, p, c, own_turn)
     if S[COLL_VER + p] == ver:
         S[REPAIRED_VER + p] = ver
 
 
 @njit_no_refcount
-def receive_property(S, RB, pk, pp, rng, q, card):
+def receive_property(S, pp, rng, q, card):
     """Seat q receives a property card (payment, Sly Deal, Forced Deal): q's bot picks the
     colour of a wild; an any-colour wild with no ordinary property to join waits in LOOSE."""
-    t = ctype(RB, card)
+    t = ctype(S, card)
     if t == PROPERTY:
-        g = RB[R_CARD_C1 + card]
+        g = S[R_CARD_C1 + card]
     elif t == WILD:
-        g = choose_received_colour(pk, pp, q, S, RB, rng, card)
-        if not can_take(RB, card, g):
+        g = choose_received_colour(pp, q, S, rng, card)
+        if not can_take(S, card, g):
             S[G_STATUS] = ERR_ILLEGAL_PLAY
-            g = RB[R_CARD_C1 + card]
+            g = S[R_CARD_C1 + card]
     else:
-        g = home_for_any_wild(S, RB, q)
-    to_group(S, RB, q, g, card)
+        g = home_for_any_wild(S, q)
+    to_group(S, q, g, card)
 
 
 @njit_no_refcount
-def apply_arrangement(S, RB, pk, pp, rng, p):
+def apply_arrangement(S, pp, rng, p):
     """On its own turn seat p may move its wilds between colours (free, any number of times).
     Skipped when p's collection is as it was when the last plan moved nothing: only this check
     is here, small enough to be inlined at the calls; the work is in rearrange."""
     if S[ARRANGED_VER + p] != S[COLL_VER + p]:
-        rearrange(S, RB, pk, pp, rng, p)
+        rearrange(S, pp, rng, p)
 
 
 @njit_no_refcount
-def rearrange(S, RB, pk, pp, rng, p):
+def rearrange(S, pp, rng, p):
     """apply_arrangement's work: plan seat p's wilds and move those the plan moves."""
     ver = S[COLL_VER + p]
-    n = plan_arrangement(pk, pp, p, S, RB, rng)
+    n = plan_arrangement(pp, p, S, rng)
     if n == 0:
         S[ARRANGED_VER + p] = ver
         S[ARRANGED_COLOURS + p] = 0
@@ -539,18 +541,18 @@ def rearrange(S, RB, pk, pp, rng, p):
         if S[WHERE + card] != PROP or S[OWNER + card] != p:
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
-        if ctype(RB, card) == WILD:
-            colours |= (1 << RB[R_CARD_C1 + card]) | (1 << RB[R_CARD_C2 + card])
-        elif ctype(RB, card) == WILD_ANY:
+        if ctype(S, card) == WILD:
+            colours |= (1 << S[R_CARD_C1 + card]) | (1 << S[R_CARD_C2 + card])
+        elif ctype(S, card) == WILD_ANY:
             colours = (1 << NC) - 1
         if g == S[GROUP + card]:
             continue
-        if not (can_take(RB, card, g) or (g == LOOSE and ctype(RB, card) == WILD_ANY)):
+        if not (can_take(S, card, g) or (g == LOOSE and ctype(S, card) == WILD_ANY)):
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
-        take_out(S, RB, card)
-        to_group(S, RB, p, g, card)
-    repair(S, RB, p, True)
+        take_out(S, card)
+        to_group(S, p, g, card)
+    repair(S, p, True)
     if S[COLL_VER + p] == ver:
         S[ARRANGED_VER + p] = ver
         S[ARRANGED_COLOURS + p] = colours
@@ -561,7 +563,7 @@ def rearrange(S, RB, pk, pp, rng, p):
 
 
 @njit_no_refcount
-def reshuffle(S, RB, rng):
+def reshuffle(S, rng):
     n = S[DISC_N]
     for k in range(n):
         c = S[DISC_PILE + k]
@@ -574,11 +576,11 @@ def reshuffle(S, RB, rng):
 
 
 @njit_no_refcount
-def draw_cards(S, RB, rng, p, n):
+def draw_cards(S, rng, p, n):
     for _ in range(n):
         if S[DRAW_N] == 0:
-            if RB[R_RESHUFFLE] == 1 and S[DISC_N] > 0:
-                reshuffle(S, RB, rng)
+            if S[R_RESHUFFLE] == 1 and S[DISC_N] > 0:
+                reshuffle(S, rng)
             else:
                 return
         c = S[DRAW_PILE + S[DRAW_N] - 1]
@@ -592,12 +594,12 @@ def draw_cards(S, RB, rng, p, n):
 
 
 @njit_no_refcount
-def collect(S, RB, pk, pp, rng, debtor, creditor, amount, is_rent):
+def collect(S, pp, rng, debtor, creditor, amount, is_rent):
     """The debtor pays `amount` from the table to the creditor, no change given. A debtor who
     cannot cover it gives everything they could pay with and stays in the game."""
     if amount <= 0:
         return
-    total = payable(S, RB, debtor)
+    total = payable(S, debtor)
     # Candidate cards: the bank, properties with a value, buildings when the rule allows.
     n = 0
     for k in range(S[BANK_N + debtor]):
@@ -607,10 +609,10 @@ def collect(S, RB, pk, pp, rng, debtor, creditor, amount, is_rent):
         gidx = debtor * NG + g
         for k in range(S[GRP_N + gidx]):
             c = S[GRP + gidx * MAX_GROUP + k]
-            if cvalue(RB, c) > 0:
+            if cvalue(S, c) > 0:
                 S[SCRATCH + n] = c
                 n += 1
-    if RB[R_PAY_BUILDINGS] == 1:
+    if S[R_PAY_BUILDINGS] == 1:
         for c in range(NC):  # a Hotel is listed before the House under it
             for slot in (HOTEL, HOUSE):
                 b = S[slot + debtor * NC + c]
@@ -623,11 +625,11 @@ def collect(S, RB, pk, pp, rng, debtor, creditor, amount, is_rent):
         if total < amount:
             S[stat(debtor, SC_SHORT)] += 1
     else:
-        choose_payment(pk, pp, debtor, S, RB, rng, n, amount, creditor)
+        choose_payment(pp, debtor, S, rng, n, amount, creditor)
     paid = 0
     for k in range(n):
         if S[SCRATCH3 + k] != 0:
-            paid += cvalue(RB, S[SCRATCH + k])
+            paid += cvalue(S, S[SCRATCH + k])
     if paid < min(amount, total):
         S[G_STATUS] = ERR_ILLEGAL_PLAY
         return
@@ -635,26 +637,26 @@ def collect(S, RB, pk, pp, rng, debtor, creditor, amount, is_rent):
     # Houses last, so that a Hotel given with its House leaves first.
     m = 0
     for houses in (False, True):
-        if houses and RB[R_PAY_BUILDINGS] == 0:
+        if houses and S[R_PAY_BUILDINGS] == 0:
             break  # no building is a candidate
         for k in range(n):
             c = S[SCRATCH + k]
-            if S[SCRATCH3 + k] != 0 and (S[WHERE + c] == BUILDING and ctype(RB, c) == T_HOUSE) == houses:
+            if S[SCRATCH3 + k] != 0 and (S[WHERE + c] == BUILDING and ctype(S, c) == T_HOUSE) == houses:
                 S[SCRATCH2 + m] = c
                 m += 1
     for k in range(m):
         c = S[SCRATCH2 + k]
-        if S[WHERE + c] == BUILDING and ctype(RB, c) == T_HOUSE and S[HOTEL + debtor * NC + S[GROUP + c]] >= 0:
+        if S[WHERE + c] == BUILDING and ctype(S, c) == T_HOUSE and S[HOTEL + debtor * NC + S[GROUP + c]] >= 0:
             S[G_STATUS] = ERR_ILLEGAL_PLAY  # a House may not leave from under its Hotel
             return
         was_prop = S[WHERE + c] == PROP
-        take_out(S, RB, c)
+        take_out(S, c)
         if was_prop:
-            receive_property(S, RB, pk, pp, rng, creditor, c)
+            receive_property(S, pp, rng, creditor, c)
         else:
-            to_bank(S, RB, creditor, c)
-    repair(S, RB, debtor, S[G_CURRENT] == debtor)
-    repair(S, RB, creditor, S[G_CURRENT] == creditor)
+            to_bank(S, creditor, c)
+    repair(S, debtor, S[G_CURRENT] == debtor)
+    repair(S, creditor, S[G_CURRENT] == creditor)
     S[stat(debtor, SC_PAID)] += paid
     S[stat(creditor, SC_COLLECTED)] += paid
     if is_rent:
@@ -663,32 +665,32 @@ def collect(S, RB, pk, pp, rng, debtor, creditor, amount, is_rent):
 
 
 @njit_no_refcount
-def find_in_hand(S, RB, p, card_type):
+def find_in_hand(S, p, card_type):
     for k in range(S[HAND_N + p]):
         c = S[HAND_ + p * MAX_HAND + k]
-        if ctype(RB, c) == card_type:
+        if ctype(S, c) == card_type:
             return c
     return -1
 
 
 @njit_no_refcount
-def blocked_by_just_say_no(S, RB, pk, pp, rng, actor, victim, action, stake):
+def blocked_by_just_say_no(S, pp, rng, actor, victim, action, stake):
     """The victim may answer an action with a Just Say No, the actor may answer that with
     another, and so on. True when the action is cancelled for this victim."""
     blocked = False
     side = victim
     for _ in range(64):
-        c = find_in_hand(S, RB, side, JUST_SAY_NO)
+        c = find_in_hand(S, side, JUST_SAY_NO)
         if c < 0:
             break
-        if side == actor and RB[R_COUNTER_USES_PLAY] == 1 and S[G_PLAYS_LEFT] <= 0:
+        if side == actor and S[R_COUNTER_USES_PLAY] == 1 and S[G_PLAYS_LEFT] <= 0:
             break
-        if not want_just_say_no(pk, pp, side, S, RB, rng, actor, victim, action, stake, side == victim):
+        if not want_just_say_no(pp, side, S, rng, actor, victim, action, stake, side == victim):
             break
-        take_out(S, RB, c)
+        take_out(S, c)
         to_discard(S, c)
         S[stat(side, SC_JSN)] += 1
-        if side == actor and RB[R_COUNTER_USES_PLAY] == 1:
+        if side == actor and S[R_COUNTER_USES_PLAY] == 1:
             S[G_PLAYS_LEFT] -= 1
         blocked = not blocked
         side = victim if side == actor else actor
@@ -702,28 +704,28 @@ def blocked_by_just_say_no(S, RB, pk, pp, rng, actor, victim, action, stake):
 
 
 @njit_no_refcount
-def play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
+def play_card(S, pp, rng, p, k, mode, a, b, t):
     """Seat p plays its hand card number k: to the bank, to its collection as colour a, or for
     its action (a, b, t: see strategies/deal.py choose_play). False if the play is illegal."""
     if k < 0 or k >= S[HAND_N + p]:
         return False
     c = S[HAND_ + p * MAX_HAND + k]
-    typ = ctype(RB, c)
-    n_players = RB[R_PLAYERS]
+    typ = ctype(S, c)
+    n_players = S[R_PLAYERS]
     if mode == M_BANK:
-        if typ == PROPERTY or typ == WILD or typ == WILD_ANY or cvalue(RB, c) <= 0:
+        if typ == PROPERTY or typ == WILD or typ == WILD_ANY or cvalue(S, c) <= 0:
             return False
-        take_out(S, RB, c)
-        to_bank(S, RB, p, c)
+        take_out(S, c)
+        to_bank(S, p, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_BANKED)] += 1
         return True
     if mode == M_PLACE:
-        if not (typ == PROPERTY or typ == WILD or typ == WILD_ANY) or not can_place(S, RB, p, c, a):
+        if not (typ == PROPERTY or typ == WILD or typ == WILD_ANY) or not can_place(S, p, c, a):
             return False
         arranged = S[ARRANGED_VER + p] == S[COLL_VER + p]
-        take_out(S, RB, c)
-        to_group(S, RB, p, a, c)
+        take_out(S, c)
+        to_group(S, p, a, c)
         if arranged and typ == PROPERTY and (S[ARRANGED_COLOURS + p] >> a) & 1 == 0:
             # No planned wild may stand in colour a, so the plan (see plan_arrangement) is as
             # before and still moves nothing; repair has nothing to do either: no any-colour
@@ -737,20 +739,20 @@ def play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
     if typ == RENT or typ == RENT_ANY:
         if a < 0 or a >= NC or S[GRP_N + p * NG + a] == 0:
             return False
-        if typ == RENT and RB[R_CARD_C1 + c] != a and RB[R_CARD_C2 + c] != a:
+        if typ == RENT and S[R_CARD_C1 + c] != a and S[R_CARD_C2 + c] != a:
             return False
         if typ == RENT_ANY and (t < 0 or t >= n_players or t == p):
             return False
-        if b < 0 or b > RB[R_MAX_DOUBLES] or b > S[G_PLAYS_LEFT] - 1:
+        if b < 0 or b > S[R_MAX_DOUBLES] or b > S[G_PLAYS_LEFT] - 1:
             return False
-        amount = rent_of(S, RB, p, a)
-        take_out(S, RB, c)
+        amount = rent_of(S, p, a)
+        take_out(S, c)
         to_discard(S, c)
         for _ in range(b):
-            d = find_in_hand(S, RB, p, DOUBLE_RENT)
+            d = find_in_hand(S, p, DOUBLE_RENT)
             if d < 0:
                 return False
-            take_out(S, RB, d)
+            take_out(S, d)
             to_discard(S, d)
             amount *= 2
             S[stat(p, SC_DOUBLE)] += 1
@@ -760,14 +762,14 @@ def play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
             q = seat_after(p, j, n_players)
             if typ == RENT_ANY and q != t:
                 continue
-            if not blocked_by_just_say_no(S, RB, pk, pp, rng, p, q, typ, amount):
-                collect(S, RB, pk, pp, rng, q, p, amount, True)
+            if not blocked_by_just_say_no(S, pp, rng, p, q, typ, amount):
+                collect(S, pp, rng, q, p, amount, True)
         return True
     if typ == DEBT_COLLECTOR or typ == BIRTHDAY:
         if typ == DEBT_COLLECTOR and (t < 0 or t >= n_players or t == p):
             return False
-        amount = RB[R_DEBT] if typ == DEBT_COLLECTOR else RB[R_BIRTHDAY]
-        take_out(S, RB, c)
+        amount = S[R_DEBT] if typ == DEBT_COLLECTOR else S[R_BIRTHDAY]
+        take_out(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_DEBT if typ == DEBT_COLLECTOR else SC_BIRTHDAY)] += 1
@@ -775,55 +777,55 @@ def play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
             q = seat_after(p, j, n_players)
             if typ == DEBT_COLLECTOR and q != t:
                 continue
-            if not blocked_by_just_say_no(S, RB, pk, pp, rng, p, q, typ, amount):
-                collect(S, RB, pk, pp, rng, q, p, amount, False)
+            if not blocked_by_just_say_no(S, pp, rng, p, q, typ, amount):
+                collect(S, pp, rng, q, p, amount, False)
         return True
     if typ == PASS_GO:
-        take_out(S, RB, c)
+        take_out(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_PASS_GO)] += 1
-        draw_cards(S, RB, rng, p, RB[R_PASS_GO])
+        draw_cards(S, rng, p, S[R_PASS_GO])
         return True
     if typ == SLY_DEAL or typ == FORCED_DEAL:
-        if t < 0 or t >= n_players or t == p or a < 0 or a >= RB[R_CARDS] or not stealable(S, RB, t, a):
+        if t < 0 or t >= n_players or t == p or a < 0 or a >= S[R_CARDS] or not stealable(S, t, a):
             return False
         if typ == FORCED_DEAL:
-            if b < 0 or b >= RB[R_CARDS] or S[WHERE + b] != PROP or S[OWNER + b] != p:
+            if b < 0 or b >= S[R_CARDS] or S[WHERE + b] != PROP or S[OWNER + b] != p:
                 return False
-            if RB[R_FORCED_FROM_FULL] == 0 and is_complete(S, RB, p, S[GROUP + b]):
+            if S[R_FORCED_FROM_FULL] == 0 and is_complete(S, p, S[GROUP + b]):
                 return False
-        take_out(S, RB, c)
+        take_out(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_SLY if typ == SLY_DEAL else SC_FORCED)] += 1
-        if blocked_by_just_say_no(S, RB, pk, pp, rng, p, t, typ, a):
+        if blocked_by_just_say_no(S, pp, rng, p, t, typ, a):
             return True
-        take_out(S, RB, a)
+        take_out(S, a)
         S[stat(t, SC_STOLEN_FROM)] += 1
         if typ == FORCED_DEAL:
-            take_out(S, RB, b)
-            receive_property(S, RB, pk, pp, rng, t, b)
-        receive_property(S, RB, pk, pp, rng, p, a)
-        repair(S, RB, t, False)
-        repair(S, RB, p, True)
+            take_out(S, b)
+            receive_property(S, pp, rng, t, b)
+        receive_property(S, pp, rng, p, a)
+        repair(S, t, False)
+        repair(S, p, True)
         return True
     if typ == DEAL_BREAKER:
-        if t < 0 or t >= n_players or t == p or a < 0 or a >= NC or not is_complete(S, RB, t, a):
+        if t < 0 or t >= n_players or t == p or a < 0 or a >= NC or not is_complete(S, t, a):
             return False
-        take_out(S, RB, c)
+        take_out(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_DEAL_BREAKER)] += 1
-        if blocked_by_just_say_no(S, RB, pk, pp, rng, p, t, typ, a):
+        if blocked_by_just_say_no(S, pp, rng, p, t, typ, a):
             return True
-        steal_set(S, RB, p, t, a)
+        steal_set(S, p, t, a)
         return True
     if typ == T_HOUSE or typ == T_HOTEL:
-        if not can_build(S, RB, p, a, typ == T_HOTEL):
+        if not can_build(S, p, a, typ == T_HOTEL):
             return False
-        take_out(S, RB, c)
-        to_building(S, RB, p, a, c)
+        take_out(S, c)
+        to_building(S, p, a, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_HOUSE if typ == T_HOUSE else SC_HOTEL)] += 1
         return True
@@ -831,20 +833,20 @@ def play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
 
 
 @njit_no_refcount
-def steal_set(S, RB, p, t, col):
+def steal_set(S, p, t, col):
     """Deal Breaker: seat p takes seat t's complete set of colour col with its buildings. From an
     over-full group p takes a complete set (ordinary properties first, then two-colour wilds,
     then any-colour wilds) and t keeps the rest."""
-    size = RB[R_SET_SIZE + col]
+    size = S[R_SET_SIZE + col]
     gidx = t * NG + col
     taken = 0
     for want in (PROPERTY, WILD, WILD_ANY):
         k = 0
         while k < S[GRP_N + gidx] and taken < size:
             card = S[GRP + gidx * MAX_GROUP + k]
-            if ctype(RB, card) == want:
-                take_out(S, RB, card)
-                to_group(S, RB, p, col, card)
+            if ctype(S, card) == want:
+                take_out(S, card)
+                to_group(S, p, col, card)
                 taken += 1
             else:
                 k += 1
@@ -853,13 +855,13 @@ def steal_set(S, RB, p, t, col):
         slot = (HOTEL if hotel else HOUSE) + t * NC + col
         bld = S[slot]
         if bld >= 0:
-            take_out(S, RB, bld)
-            if can_build(S, RB, p, col, hotel):
-                to_building(S, RB, p, col, bld)
+            take_out(S, bld)
+            if can_build(S, p, col, hotel):
+                to_building(S, p, col, bld)
             else:
-                to_bank(S, RB, p, bld)  # p's set of this colour already has one
-    repair(S, RB, t, False)
-    repair(S, RB, p, True)
+                to_bank(S, p, bld)  # p's set of this colour already has one
+    repair(S, t, False)
+    repair(S, p, True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -867,10 +869,10 @@ def steal_set(S, RB, p, t, col):
 
 
 @njit_no_refcount
-def note_sets(S, RB):
+def note_sets(S):
     """Count newly completed sets for each seat (the sets_made statistic)."""
     S[G_SETS_CHANGED] = 0
-    for i in range(RB[R_PLAYERS] * NC):  # the cached COMPLETE flags against the last count
+    for i in range(S[R_PLAYERS] * NC):  # the cached COMPLETE flags against the last count
         done = S[COMPLETE + i]
         if done != S[CFLAG + i]:
             if done == 1:
@@ -878,92 +880,93 @@ def note_sets(S, RB):
             S[CFLAG + i] = done
 
 
-@njit_no_refcount
-def check_win(S, RB, p):
+@njit_inline
+def check_win(S, p):
     """After anything happened on seat p's turn: p wins with enough complete sets; with
     win_on_any_turn another seat may win too (p first, then the others in turn order)."""
-    n_players = RB[R_PLAYERS]
+    n_players = S[R_PLAYERS]
     for j in range(n_players):
         q = seat_after(p, j, n_players)
-        if j > 0 and RB[R_WIN_ANY_TURN] == 0:
+        if j > 0 and S[R_WIN_ANY_TURN] == 0:
             break
-        if n_complete(S, RB, q) >= RB[R_SETS_TO_WIN]:
+        if n_complete(S, q) >= S[R_SETS_TO_WIN]:
             S[G_WINNER] = q
             S[G_WIN_OWN_TURN] = 1 if q == p else 0
             return
 
 
-@njit_no_refcount
-def after_play(S, RB, p, check):
+@njit_inline
+def after_play(S, p, check):
     if S[G_SETS_CHANGED] == 1:  # else no complete flag moved since the last count
-        note_sets(S, RB)
+        note_sets(S)
     if S[G_STATUS] == OK and check:
-        S[G_STATUS] = check_invariants(S, RB)
+        S[G_STATUS] = check_invariants(S)
     if S[G_STATUS] == OK:
-        check_win(S, RB, p)
+        check_win(S, p)
 
 
 @njit_no_refcount
-def play_turn(S, RB, pk, pp, rng, p, check):
+def play_turn(S, pp, rng, p, check):
     S[G_CURRENT] = p
     S[stat(p, SC_TURNS)] += 1
-    n = RB[R_DRAW_EMPTY] if S[HAND_N + p] == 0 else RB[R_DRAW]
-    draw_cards(S, RB, rng, p, n)
-    S[G_PLAYS_LEFT] = RB[R_PLAYS]
-    apply_arrangement(S, RB, pk, pp, rng, p)
-    after_play(S, RB, p, check)
+    n = S[R_DRAW_EMPTY] if S[HAND_N + p] == 0 else S[R_DRAW]
+    draw_cards(S, rng, p, n)
+    S[G_PLAYS_LEFT] = S[R_PLAYS]
+    apply_arrangement(S, pp, rng, p)
+    after_play(S, p, check)
     if S[G_WINNER] >= 0 or S[G_STATUS] != OK:
         return
-    for _ in range(RB[R_PLAYS] + 1):
+    for _ in range(S[R_PLAYS] + 1):
         if S[G_PLAYS_LEFT] <= 0:
             break
-        k, mode, a, b, t = choose_play(pk, pp, p, S, RB, rng)
+        k, mode, a, b, t = choose_play(pp, p, S, rng)
         if k < 0:
             break
-        if not play_card(S, RB, pk, pp, rng, p, k, mode, a, b, t):
+        if not play_card(S, pp, rng, p, k, mode, a, b, t):
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
         S[stat(p, SC_PLAYS)] += 1
         if S[G_STATUS] == OK:
-            apply_arrangement(S, RB, pk, pp, rng, p)
-        after_play(S, RB, p, check)
+            apply_arrangement(S, pp, rng, p)
+        after_play(S, p, check)
         if S[G_WINNER] >= 0 or S[G_STATUS] != OK:
             return
     # Hand limit at the end of the turn.
     for _ in range(MAX_HAND):
-        if S[HAND_N + p] <= RB[R_HAND_LIMIT]:
+        if S[HAND_N + p] <= S[R_HAND_LIMIT]:
             break
-        k = choose_discard(pk, pp, p, S, RB, rng)
+        k = choose_discard(pp, p, S, rng)
         if k < 0 or k >= S[HAND_N + p]:
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
         c = S[HAND_ + p * MAX_HAND + k]
-        take_out(S, RB, c)
-        if RB[R_EXCESS_TO] == 1:
+        take_out(S, c)
+        if S[R_EXCESS_TO] == 1:
             to_draw_bottom(S, c)
         else:
             to_discard(S, c)
         S[stat(p, SC_DISCARDED)] += 1
-    after_play(S, RB, p, check)
+    after_play(S, p, check)
 
 
 @njit_no_refcount
-def no_cards_in_play(S, RB):
+def no_cards_in_play(S):
     """No card in the draw pile, the discards or any hand."""
     if S[DRAW_N] > 0 or S[DISC_N] > 0:
         return False
-    for p in range(RB[R_PLAYERS]):
+    for p in range(S[R_PLAYERS]):
         if S[HAND_N + p] > 0:
             return False
     return True
 
 
 @njit_no_refcount
-def setup_game(S, RB, rng):
-    """Shuffle the shared deck, deal the opening hands one card at a time, then any extra cards."""
-    S[:] = 0
-    n_cards = RB[R_CARDS]
-    n_players = RB[R_PLAYERS]
+def setup_game(S, rng):
+    """Shuffle the shared deck, deal the opening hands one card at a time, then any extra cards
+    (the rules at the head of S stay as they are)."""
+    S[RULES_SIZE:] = 0
+    n_cards = S[R_CARDS]
+    n_players = S[R_PLAYERS]
     for c in range(n_cards):
         S[OWNER + c] = -1
         S[GROUP + c] = -1
@@ -973,49 +976,49 @@ def setup_game(S, RB, rng):
     for p in range(n_players):
         S[ARRANGED_VER + p] = -1
         S[REPAIRED_VER + p] = -1
-    for c in range(RB[R_DECK]):
+    for c in range(S[R_DECK]):
         S[DRAW_PILE + c] = c
         S[WHERE + c] = DRAW
-    S[DRAW_N] = RB[R_DECK]
+    S[DRAW_N] = S[R_DECK]
     shuffle(rng, RNG_TABLE, S, DRAW_PILE, S[DRAW_N])
     for k in range(S[DRAW_N]):
         S[POS + S[DRAW_PILE + k]] = k
-    for _ in range(RB[R_START_HAND]):
+    for _ in range(S[R_START_HAND]):
         for p in range(n_players):
             c = S[DRAW_PILE + S[DRAW_N] - 1]
             S[DRAW_N] -= 1
             to_hand(S, p, c)
-    for c in range(RB[R_DECK], n_cards):
-        to_hand(S, RB[R_CARD_SEAT + c], c)
+    for c in range(S[R_DECK], n_cards):
+        to_hand(S, S[R_CARD_SEAT + c], c)
     S[G_WINNER] = -1
 
 
 @njit_no_refcount
-def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, row):
+def play_game(S, pp, rng, seed, game, check, game_out, seat_out, row):
     """Play game number `game` of the run with master seed `seed` into output column `row`."""
-    n_players = RB[R_PLAYERS]
+    n_players = S[R_PLAYERS]
     for s in range(RNG_SIZE // 4):
         seed_state(rng, 4 * s, seed, game, s)
-    setup_game(S, RB, rng)
+    setup_game(S, rng)
     if check:
-        S[G_STATUS] = check_invariants(S, RB)
+        S[G_STATUS] = check_invariants(S)
     current = 0
     turns = 0
     capped = 0
     stalled = 0
     quiet = 0  # turns in a row that began and ended with no card left to draw or play
     while S[G_STATUS] == OK:
-        if turns >= RB[R_MAX_TURNS]:
+        if turns >= S[R_MAX_TURNS]:
             capped = 1
             break
-        play_turn(S, RB, pk, pp, rng, current, check)
+        play_turn(S, pp, rng, current, check)
         turns += 1
         S[G_TURN] = turns
         if S[G_WINNER] >= 0:
             break
         # Every card on the table for a whole round (each seat could rearrange its wilds):
         # nothing can be drawn, played or paid any more, so the game is over without a winner.
-        if no_cards_in_play(S, RB):
+        if no_cards_in_play(S):
             quiet += 1
             if quiet >= n_players:
                 stalled = 1
@@ -1026,7 +1029,7 @@ def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, row):
     w = S[G_WINNER]
     for p in range(n_players):
         S[stat(p, SC_WIN)] = 1 if p == w else 0
-        S[stat(p, SC_SETS)] = n_complete(S, RB, p)
+        S[stat(p, SC_SETS)] = n_complete(S, p)
         props = 0
         for g in range(NG):
             props += S[GRP_N + p * NG + g]
@@ -1049,12 +1052,12 @@ def play_game(S, RB, pk, pp, rng, seed, game, check, game_out, seat_out, row):
 
 
 @njit_no_refcount
-def check_invariants(S, RB):
+def check_invariants(S):
     """OK, or the code of the first broken invariant: every card in exactly one list and its
     recorded place matching; group and bank totals right; wilds only where they may stand;
     buildings only on complete buildable sets (a Hotel over a House); money conserved."""
-    n_cards = RB[R_CARDS]
-    n_players = RB[R_PLAYERS]
+    n_cards = S[R_CARDS]
+    n_players = S[R_PLAYERS]
     counted = S[DRAW_N] + S[DISC_N]
     for k in range(S[DRAW_N]):
         c = S[DRAW_PILE + k]
@@ -1077,10 +1080,10 @@ def check_invariants(S, RB):
             c = S[BANK_ + p * MAX_CARDS + k]
             if c < 0 or c >= n_cards or S[WHERE + c] != BANK or S[OWNER + c] != p or S[POS + c] != k:
                 return ERR_LISTS
-            t = ctype(RB, c)
+            t = ctype(S, c)
             if t == PROPERTY or t == WILD or t == WILD_ANY:
                 return ERR_BANK
-            bank += cvalue(RB, c)
+            bank += cvalue(S, c)
         if bank != S[BANK_VAL + p]:
             return ERR_BANK
         for g in range(NG):
@@ -1095,19 +1098,19 @@ def check_invariants(S, RB):
                     return ERR_LISTS
                 if S[GROUP + c] != g or S[POS + c] != k:
                     return ERR_LISTS
-                t = ctype(RB, c)
+                t = ctype(S, c)
                 if g == LOOSE:
                     if t != WILD_ANY:
                         return ERR_GROUP
-                elif not can_take(RB, c, g):
+                elif not can_take(S, c, g):
                     return ERR_GROUP
                 n_ord += t == PROPERTY
-                value += cvalue(RB, c)
+                value += cvalue(S, c)
             if n_ord != S[GRP_ORD + gidx] or value != S[GRP_VAL + gidx]:
                 return ERR_GROUP
             if g < NC and n_ord == 0:
                 for k in range(n):  # an any-colour wild needs an ordinary property beside it
-                    if ctype(RB, S[GRP + gidx * MAX_GROUP + k]) == WILD_ANY:
+                    if ctype(S, S[GRP + gidx * MAX_GROUP + k]) == WILD_ANY:
                         return ERR_GROUP
         for c in range(NC):
             h = S[HOUSE + p * NC + c]
@@ -1117,22 +1120,22 @@ def check_invariants(S, RB):
                     counted += 1
                     if S[WHERE + b] != BUILDING or S[OWNER + b] != p or S[GROUP + b] != c:
                         return ERR_LISTS
-                    if not is_complete(S, RB, p, c) or RB[R_BUILDABLE + c] == 0:
+                    if not is_complete(S, p, c) or S[R_BUILDABLE + c] == 0:
                         return ERR_BUILDING
-            if (h >= 0 and ctype(RB, h) != T_HOUSE) or (ht >= 0 and (ctype(RB, ht) != T_HOTEL or h < 0)):
+            if (h >= 0 and ctype(S, h) != T_HOUSE) or (ht >= 0 and (ctype(S, ht) != T_HOTEL or h < 0)):
                 return ERR_BUILDING
         n_comp = 0
         for c in range(NC):
-            done = compute_complete(S, RB, p, c)
+            done = compute_complete(S, p, c)
             n_comp += done
             if S[COMPLETE + p * NC + c] != (1 if done else 0):
                 return ERR_GROUP
-        if n_comp != S[NCOMP + p] or compute_payable(S, RB, p) != S[PAYV + p]:
+        if n_comp != S[NCOMP + p] or compute_payable(S, p) != S[PAYV + p]:
             return ERR_GROUP
         any_wilds = 0
         for g in range(NG):
             for k in range(S[GRP_N + p * NG + g]):
-                any_wilds += ctype(RB, S[GRP + (p * NG + g) * MAX_GROUP + k]) == WILD_ANY
+                any_wilds += ctype(S, S[GRP + (p * NG + g) * MAX_GROUP + k]) == WILD_ANY
         if any_wilds != S[ANY_WILDS + p]:
             return ERR_GROUP
         buildings = 0
@@ -1165,8 +1168,14 @@ def check_invariants(S, RB):
 
 
 @njit(cache=True)
-def new_state():
-    return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64)
+def new_state(RB, pk):
+    """A state with the rules RB (rules.pack) and the seats' bot kinds pk at its head, and its
+    random streams."""
+    S = np.zeros(STATE_SIZE, np.int32)
+    S[:RULES_SIZE] = RB
+    for p in range(S[R_PLAYERS]):
+        S[R_KIND + p] = pk[p]
+    return S, np.zeros(RNG_SIZE, np.uint64)
 
 
 @njit(cache=True, parallel=True)
@@ -1174,9 +1183,9 @@ def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out, row0
     """Play games first .. first + n_games - 1 into columns row0 .. row0 + n_games - 1 of
     game_out[N_GAME_COLS, rows] and seat_out[players, N_SEAT_COLS, rows] (column-major, as the
     results table stores them): contiguous blocks of games, one state per block.
-    RB: rules buffer; pk/pp: each seat's policy kind and parameters."""
+    RB: the rules (rules.pack); pk/pp: each seat's policy kind and parameters."""
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
-        S, rng = new_state()
+        S, rng = new_state(RB, pk)
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
-            play_game(S, RB, pk, pp, rng, seed, first + row, check, game_out, seat_out, row0 + row)
+            play_game(S, pp, rng, seed, first + row, check, game_out, seat_out, row0 + row)

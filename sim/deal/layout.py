@@ -1,8 +1,10 @@
 """Memory layout of a Monopoly Deal game, shared by the kernel, the board queries and the bots.
 
-As for Monopoly Chance (see docs/architecture.md), a game's whole state is one flat int32 array
-``S`` and the rules one int32 array ``RB``; the names below are offsets into them, and every
-maximum is a module constant so every offset is a compile-time constant.
+A game is one flat int32 array ``S`` (see docs/architecture.md for why): the rules block
+(``RB``, as rules.pack returns it) and the seats' bot kinds at its head, then the state; the
+names below are offsets into it, and every maximum is a module constant so every offset is a
+compile-time constant. The rules share the state's array so that the many calls of
+the compiled functions pass fewer arrays (each array argument is seven machine words).
 
 Cards are numbered 0 .. n_cards - 1 (the shared deck first, then any extra cards a seat is
 dealt for a card-value study). Every card is in exactly one list: the draw pile, the discard
@@ -35,7 +37,7 @@ MAX_SCRATCH = MAX_CARDS
 # Card locations (WHERE).
 DRAW, DISCARD, HAND, BANK, PROP, BUILDING = range(6)
 
-# ---- rules buffer RB ------------------------------------------------------------------------
+# ---- rules block RB, S[0:RULES_SIZE] --------------------------------------------------------
 R_PLAYERS = 0
 R_CARDS = 1  # cards in the game
 R_DECK = 2  # cards in the shared deck (the first R_DECK card numbers)
@@ -71,10 +73,12 @@ R_CARD_C1 = R_CARD_VALUE + MAX_CARDS  # colour of a property; first colour of a 
 R_CARD_C2 = R_CARD_C1 + MAX_CARDS  # second colour of a two-colour wild / rent, else -1
 R_CARD_SEAT = R_CARD_C2 + MAX_CARDS  # -1: shared deck; s: an extra card dealt to seat s
 R_CARD_KIND = R_CARD_SEAT + MAX_CARDS  # equal for cards of the same name (bots value them alike)
-RULES_SIZE = R_CARD_KIND + MAX_CARDS
+# [p]: seat p's bot kind (strategies/deal.py), written by kernel.new_state (rules.pack leaves 0)
+R_KIND = R_CARD_KIND + MAX_CARDS
+RULES_SIZE = R_KIND + MAX_PLAYERS
 
-# ---- state buffer S -------------------------------------------------------------------------
-WHERE = 0  # [card]
+# ---- state, S[RULES_SIZE:STATE_SIZE] --------------------------------------------------------
+WHERE = RULES_SIZE  # [card]
 OWNER = WHERE + MAX_CARDS  # [card]: seat, -1 in the piles
 GROUP = OWNER + MAX_CARDS  # [card]: group of a property, colour of a building, else -1
 POS = GROUP + MAX_CARDS  # [card]: index in its list (the building slot for a building)

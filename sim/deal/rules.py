@@ -292,8 +292,9 @@ def _raise(msg):
 
 
 def pack(rules: DealRules, n_players: int, deck_edits=None) -> np.ndarray:
-    """The rules buffer the kernel reads. ``deck_edits`` maps seat -> {card name: copies}:
-    extra cards dealt into that seat's opening hand (card-value studies)."""
+    """The rules block the kernel keeps at the head of each game's state (sim/deal/layout.py).
+    ``deck_edits`` maps seat -> {card name: copies}: extra cards dealt into that seat's opening
+    hand (card-value studies)."""
     rules.validate()
     if not 2 <= n_players <= L.MAX_PLAYERS:
         raise ValueError(f"rules: Monopoly Deal takes 2 to {L.MAX_PLAYERS} players (got {n_players})")
