@@ -36,7 +36,6 @@ from sim.deal.layout import (
     R_HOUSE_RENT,
     R_NEEDS_PROPERTY,
     R_PAY_BUILDINGS,
-    R_PLAYERS,
     R_RENT,
     R_SET_SIZE,
     WHERE,
@@ -219,8 +218,3 @@ def seat_after(p, j, n_players):
     without a division."""
     q = p + j
     return q - n_players if q >= n_players else q
-
-
-@njit_no_refcount
-def n_players(S):
-    return S[R_PLAYERS]
