@@ -77,14 +77,18 @@ def simulate(
     check_run_args(games, seed, chunk_size, threads)
     specs, kinds, params = make_table(players, seats)
     RB = pack_rules(rules, players)
-    S0 = kernel.start_state(RB) if start is None else start
+    if start is None:
+        S0 = kernel.start_state(RB)
+    else:  # the position with the run's rules at its head
+        S0 = start.copy()
+        S0[: L.RULES_SIZE] = RB
     pt = landing_weights(rules)
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
         game_out = np.zeros((n, kernel.N_GAME_COLS), np.int64)
         seat_out = np.zeros((n, players, L.N_SEAT_COLS), np.int64)
         group_out = np.zeros((n if detail else 0, players, L.N_GROUPS, 4), np.int64)
-        kernel.play_batch(RB, S0, kinds, params, pt, np.uint64(seed), first_game + first, n, check, detail,
+        kernel.play_batch(S0, kinds, params, pt, np.uint64(seed), first_game + first, n, check, detail,
                           game_out, seat_out, group_out)
         return {"game": game_out, "seat": seat_out, "group": group_out}
 
