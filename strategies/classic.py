@@ -42,6 +42,7 @@ from sim.classic.board import (
 )
 from sim.classic.layout import (
     ALIVE,
+    BANK_N,
     CASH,
     G_HOUSES,
     GOOJF,
@@ -254,11 +255,10 @@ def reserve(pp, p, S):
 
 @njit_no_refcount
 def unowned_deeds(S):
+    """Deeds the bank still holds."""
     n = 0
-    for sq in range(N_SQ):
-        k = S[R_SQ_KIND + sq]
-        if (k == 1 or k == 2 or k == 3) and S[OWNER + sq] < 0:
-            n += 1
+    for g in range(N_GROUPS):
+        n += S[BANK_N + g]
     return n
 
 
@@ -648,23 +648,19 @@ def main_holder(S, p, g):
     or all of g, or some are still unowned. Ties go to the lower seat."""
     size = S[R_GROUP_SIZE + g]
     mine = S[GOWN + p * N_GROUPS + g]
-    if mine == 0 or mine == size:
+    if mine == 0 or mine == size or S[BANK_N + g] > 0:
         return -1
     best = -1
     best_n = 0
-    owned = mine
     for q in range(S[R_PLAYERS]):
         if q == p:
             continue
         n = S[GOWN + q * N_GROUPS + g]
         if n > 0 and S[ALIVE + q] == 0:
             return -1
-        owned += n
         if n > best_n:
             best = q
             best_n = n
-    if owned < size:  # the group counts cover every deed a player owns: the rest are unowned
-        return -1
     return best
 
 
@@ -673,6 +669,13 @@ def never_proposes(S, pp, p):
     """Seat p's bot never proposes a trade: a random bot, or one that pays no share of a set's
     value for it (trade_share 0)."""
     return S[R_KIND + p] == RANDOM or pp[p, 3] <= 0.0
+
+
+@njit_no_refcount
+def builds_at_random(S, p):
+    """choose_build draws random numbers for seat p's bot (a random bot), so asking it twice is
+    not asking the same question twice."""
+    return S[R_KIND + p] == RANDOM
 
 
 @njit_inline
@@ -692,7 +695,6 @@ def propose_trade(pp, pt, p, S, rng):
     if never_proposes(S, pp, p):
         return -1
     epoch_mark = trade_mark(S)
-    keep = reserve(pp, p, S)
     best_g = -1
     best_q = -1
     best_v = 0.0
@@ -711,6 +713,7 @@ def propose_trade(pp, pt, p, S, rng):
         return -1
     g = best_g
     q = best_q
+    keep = reserve(pp, p, S)
     S[TRADE_STAMP + p * MAX_PLAYERS + q] = epoch_mark
     S[TR_N_GIVE] = 0
     S[TR_N_GET] = 0

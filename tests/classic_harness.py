@@ -121,6 +121,9 @@ class Table:
             lv = S[L.LEVEL + sq]
             hotels += lv == 5
             houses += lv if lv < 5 else 0
+        for g in range(L.N_GROUPS):
+            members = RB[L.R_GROUP_SQ + g * L.MAX_GROUP : L.R_GROUP_SQ + g * L.MAX_GROUP + RB[L.R_GROUP_SIZE + g]]
+            S[L.BANK_N + g] = int((S[L.OWNER + members] < 0).sum())
         for p in range(L.MAX_PLAYERS):
             for g in range(L.N_GROUPS):
                 if RB[L.R_GROUP_STREETS + g] and S[L.GOWN + p * L.N_GROUPS + g] == RB[L.R_GROUP_SIZE + g]:

@@ -165,6 +165,16 @@ def test_the_independent_check_catches_a_broken_state():
     assert kernel.check_invariants(S) == kernel.ERR_MONEY
 
 
+def test_the_check_recounts_the_deeds_the_bank_holds():
+    # The trade search and the jail choice read the bank's count per group (BANK_N), which
+    # set_owner keeps; check_invariants recounts it, so a count gone wrong stops the game.
+    rules = ClassicRules(max_rounds=20)
+    S, _ = replay_final_state(rules, ["buy_all", "trader", "three_houses"], 3, 0)
+    assert kernel.check_invariants(S) == kernel.OK
+    S[L.BANK_N + 9] += 1
+    assert kernel.check_invariants(S) == kernel.ERR_DEEDS
+
+
 def test_the_check_rescans_every_remembered_highest_rent():
     # The strong bot's reserve remembers each owner's highest rent under the owner's P_BOARD
     # counter; check_invariants (on after every turn with check=True) rescans each one that

@@ -47,6 +47,7 @@ from sim.classic.board import (
 from sim.classic.layout import (
     ALIVE,
     BANK,
+    BANK_N,
     BUF,
     CASH,
     DECK,
@@ -190,6 +191,7 @@ from strategies.classic import (
     JAIL_CARD,
     JAIL_PAY,
     accept_counter,
+    builds_at_random,
     choose_build,
     choose_funding,
     choose_liquidation,
@@ -302,7 +304,9 @@ def set_owner(S, sq, p):
     g = S[R_SQ_GROUP + sq]
     size = S[R_GROUP_SIZE + g]
     t = S[G_TURN]
-    if old >= 0:
+    if old < 0:
+        S[BANK_N + g] -= 1
+    else:
         if S[GOWN + old * N_GROUPS + g] == size:
             S[gstat(old, g, GS_FULL_TURNS)] += t - S[gstat(old, g, GS_FULL_SINCE)]
             S[WHOLE_N + old] -= S[R_GROUP_STREETS + g]
@@ -312,6 +316,7 @@ def set_owner(S, sq, p):
     S[OWNER + sq] = p
     if p < 0:
         S[MORT + sq] = 0
+        S[BANK_N + g] += 1
     else:
         S[GOWN + p * N_GROUPS + g] += 1
         if S[MORT + sq] == 1:
@@ -904,8 +909,10 @@ def build_phase(S, pp, pt, rng, p):
             S[G_STATUS] = ERR_ILLEGAL
             return
         mortgage(S, p, sq)
-    if choose_build(pp, pt, p, S, rng) < 0:  # the common case: nothing wanted now
+    sq = choose_build(pp, pt, p, S, rng)
+    if sq < 0:  # the common case: nothing wanted now
         return
+    board = S[G_BOARD]
     # A shortage is possible only when p could afford more of a building than the bank has.
     most = S[CASH + p] // cheapest
     if (0 < S[G_HOUSES] < most) or (0 < S[G_HOTELS] < most):
@@ -921,14 +928,17 @@ def build_phase(S, pp, pt, rng, p):
                         if (t2 if hotel else h2) > 0:
                             shortage_auctions(S, pp, pt, rng, p, hotel)
                             break
-    for _ in range(N_SQ * HOTEL):
+    # On the same board a bot that chooses without random numbers would choose sq again.
+    if S[G_BOARD] != board or builds_at_random(S, p):
         sq = choose_build(pp, pt, p, S, rng)
+    for _ in range(N_SQ * HOTEL):
         if sq < 0:
             return
         if not can_build(S, p, sq, True):
             S[G_STATUS] = ERR_ILLEGAL
             return
         build_one(S, p, sq, S[R_SQ_HOUSE + sq])
+        sq = choose_build(pp, pt, p, S, rng)
 
 
 @njit_no_refcount
@@ -1182,6 +1192,12 @@ def check_invariants(S):
                 whole += 1
         if mort != S[MORT_N + p] or whole != S[WHOLE_N + p]:
             return ERR_DEEDS
+    for g in range(N_GROUPS):
+        free = 0
+        for k in range(S[R_GROUP_SIZE + g]):
+            free += S[OWNER + group_sq(S, g, k)] < 0
+        if free != S[BANK_N + g]:
+            return ERR_DEEDS
     houses = S[G_HOUSES]
     hotels = S[G_HOTELS]
     for sq in range(N_SQ):
@@ -1255,6 +1271,8 @@ def start_state(RB):
     S[G_ALIVE_N] = n
     for sq in range(N_SQ):
         S[OWNER + sq] = -1
+    for g in range(N_GROUPS):
+        S[BANK_N + g] = S[R_GROUP_SIZE + g]
     S[G_HOUSES] = S[R_HOUSES]
     S[G_HOTELS] = S[R_HOTELS]
     for p in range(n):
