@@ -3,8 +3,8 @@
 A policy is a kind (an integer) plus a float64 parameter vector (slots in PARAMS). The kernel
 (sim/classic/kernel.py) calls the @njit decision functions below at every decision point, so
 one compiled kernel serves every policy and parameter value. They read the game through the
-state buffer ``S`` and rules buffer ``RB`` (offsets in sim/classic/layout.py); ``pk[p]`` is seat
-p's kind, ``pp[p]`` its parameters, ``pt`` a float table (the long-run landing frequency of
+game buffer ``S`` (rules, then state; offsets in sim/classic/layout.py); ``S[R_KIND + p]`` is
+seat p's kind, ``pp[p]`` its parameters, ``pt`` a float table (the long-run landing frequency of
 each square, from the exact Markov chain; the strong bot uses it). Random choices use seat p's
 own stream, so changing one seat's bot never shifts another seat's luck.
 
@@ -42,6 +42,7 @@ from sim.classic.board import (
 )
 from sim.classic.layout import (
     ALIVE,
+    BANK_N,
     CASH,
     G_HOUSES,
     GOOJF,
@@ -63,6 +64,7 @@ from sim.classic.layout import (
     R_GROUP_SIZE,
     R_GROUP_STREETS,
     R_JAIL_FINE,
+    R_KIND,
     R_PLAYERS,
     R_RR_RENT,
     R_SQ_GROUP,
@@ -145,59 +147,59 @@ def coin(pp, p, rng):
 
 
 @njit_inline
-def set_value(pp, p, RB, g):
+def set_value(pp, p, S, g):
     """What holding the whole of group g is worth to seat p, beyond the printed prices."""
-    if RB[R_GROUP_STREETS + g] == 0:
+    if S[R_GROUP_STREETS + g] == 0:
         return 0.0
     v = 0.0
-    for k in range(RB[R_GROUP_SIZE + g]):
-        v += RB[R_SQ_RENT + group_sq(RB, g, k) * N_LEVELS + 3]
+    for k in range(S[R_GROUP_SIZE + g]):
+        v += S[R_SQ_RENT + group_sq(S, g, k) * N_LEVELS + 3]
     return pp[p, 8] * v
 
 
 @njit_no_refcount
-def deal_value(pp, p, RB, g):
+def deal_value(pp, p, S, g):
     """What holding the whole of group g is worth to seat p in a trade: set_value for a colour
     group; for railroads and utilities, set_value's multiple of the full set's rent (a utility
     roll counted as 7), which is what makes them worth collecting."""
-    if RB[R_GROUP_STREETS + g] == 1:
-        return set_value(pp, p, RB, g)
-    size = RB[R_GROUP_SIZE + g]
-    if RB[R_SQ_KIND + group_sq(RB, g, 0)] == K_RAILROAD:
-        return pp[p, 8] * size * RB[R_RR_RENT + size - 1]
-    return pp[p, 8] * size * 7 * RB[R_UTIL_MULT + size - 1]
+    if S[R_GROUP_STREETS + g] == 1:
+        return set_value(pp, p, S, g)
+    size = S[R_GROUP_SIZE + g]
+    if S[R_SQ_KIND + group_sq(S, g, 0)] == K_RAILROAD:
+        return pp[p, 8] * size * S[R_RR_RENT + size - 1]
+    return pp[p, 8] * size * 7 * S[R_UTIL_MULT + size - 1]
 
 
 @njit_no_refcount
-def completes_deal(S, RB, p, sq):
+def completes_deal(S, p, sq):
     """Owning sq would give p the whole of its group (any group, railroads and utilities too)."""
-    g = RB[R_SQ_GROUP + sq]
-    return S[GOWN + p * N_GROUPS + g] == RB[R_GROUP_SIZE + g] - 1 and S[OWNER + sq] != p
+    g = S[R_SQ_GROUP + sq]
+    return S[GOWN + p * N_GROUPS + g] == S[R_GROUP_SIZE + g] - 1 and S[OWNER + sq] != p
 
 
 @njit_no_refcount
-def completes_for(S, RB, p, sq):
+def completes_for(S, p, sq):
     """Owning sq would give p the whole group (p holds every other deed of it)."""
-    g = RB[R_SQ_GROUP + sq]
-    if RB[R_GROUP_STREETS + g] == 0:
+    g = S[R_SQ_GROUP + sq]
+    if S[R_GROUP_STREETS + g] == 0:
         return False
-    return S[GOWN + p * N_GROUPS + g] == RB[R_GROUP_SIZE + g] - 1 and S[OWNER + sq] != p
+    return S[GOWN + p * N_GROUPS + g] == S[R_GROUP_SIZE + g] - 1 and S[OWNER + sq] != p
 
 
 @njit_no_refcount
-def blocks(S, RB, p, sq):
+def blocks(S, p, sq):
     """Another player holds every other deed of sq's group."""
-    g = RB[R_SQ_GROUP + sq]
-    if RB[R_GROUP_STREETS + g] == 0:
+    g = S[R_SQ_GROUP + sq]
+    if S[R_GROUP_STREETS + g] == 0:
         return False
-    for q in range(RB[R_PLAYERS]):
-        if q != p and S[ALIVE + q] == 1 and S[GOWN + q * N_GROUPS + g] == RB[R_GROUP_SIZE + g] - 1:
+    for q in range(S[R_PLAYERS]):
+        if q != p and S[ALIVE + q] == 1 and S[GOWN + q * N_GROUPS + g] == S[R_GROUP_SIZE + g] - 1:
             return True
     return False
 
 
 @njit_no_refcount
-def opponent_levels(S, RB, p):
+def opponent_levels(S, p):
     """Building levels standing on opponents' streets (a hotel counts 5)."""
     n = 0
     for sq in range(N_SQ):
@@ -208,19 +210,19 @@ def opponent_levels(S, RB, p):
 
 
 @njit_no_refcount
-def max_rent_of(S, RB, o):
+def max_rent_of(S, o):
     """The highest street rent o's streets charge now."""
     best = 0
     for g in range(N_GROUPS):
         mine = S[GOWN + o * N_GROUPS + g]
         if mine == 0:
             continue
-        size = RB[R_GROUP_SIZE + g]
+        size = S[R_GROUP_SIZE + g]
         for k in range(size):
-            sq = group_sq(RB, g, k)
-            if S[OWNER + sq] == o and S[MORT + sq] == 0 and RB[R_SQ_KIND + sq] == K_STREET:
+            sq = group_sq(S, g, k)
+            if S[OWNER + sq] == o and S[MORT + sq] == 0 and S[R_SQ_KIND + sq] == K_STREET:
                 lv = S[LEVEL + sq]
-                r = RB[R_SQ_RENT + sq * N_LEVELS + lv]
+                r = S[R_SQ_RENT + sq * N_LEVELS + lv]
                 if lv == 0 and mine == size:
                     r *= 2
                 best = max(best, r)
@@ -228,36 +230,35 @@ def max_rent_of(S, RB, o):
 
 
 @njit_no_refcount
-def max_opponent_rent(S, RB, p):
+def max_opponent_rent(S, p):
     """The highest street rent an opponent's square charges now (the strong bot's reserve asks
     for it at every decision). Each owner's highest is remembered under its P_BOARD counter,
     which moves with its deeds, buildings and mortgages (kernel.check_invariants rescans)."""
     best = 0
-    for q in range(RB[R_PLAYERS]):
+    for q in range(S[R_PLAYERS]):
         if q != p:
             if S[RENT_BOARD + q] != S[P_BOARD + q]:
-                S[RENT_MAX + q] = max_rent_of(S, RB, q)
+                S[RENT_MAX + q] = max_rent_of(S, q)
                 S[RENT_BOARD + q] = S[P_BOARD + q]
             best = max(best, S[RENT_MAX + q])
     return best
 
 
 @njit_no_refcount
-def reserve(pk, pp, p, S, RB):
+def reserve(pp, p, S):
     """Cash seat p keeps back. The strong bot sizes it to the rents it may meet."""
     r = pp[p, 0]
-    if pk[p] == STRONG:
-        r = max(r, 0.5 * max_opponent_rent(S, RB, p))
+    if S[R_KIND + p] == STRONG:
+        r = max(r, 0.5 * max_opponent_rent(S, p))
     return r
 
 
 @njit_no_refcount
-def unowned_deeds(S, RB):
+def unowned_deeds(S):
+    """Deeds the bank still holds."""
     n = 0
-    for sq in range(N_SQ):
-        k = RB[R_SQ_KIND + sq]
-        if (k == 1 or k == 2 or k == 3) and S[OWNER + sq] < 0:
-            n += 1
+    for g in range(N_GROUPS):
+        n += S[BANK_N + g]
     return n
 
 
@@ -266,47 +267,47 @@ def unowned_deeds(S, RB):
 
 
 @njit_no_refcount
-def want_buy(pk, pp, pt, p, S, RB, rng, sq):
+def want_buy(pp, pt, p, S, rng, sq):
     """Buy deed sq at its printed price (the kernel has checked p can pay)?"""
-    kind = pk[p]
-    price = RB[R_SQ_PRICE + sq]
+    kind = S[R_KIND + p]
+    price = S[R_SQ_PRICE + sq]
     cash = S[CASH + p]
     if kind == RANDOM:
         return coin(pp, p, rng)
     if kind == BUY_ALL:
         return True
-    if completes_for(S, RB, p, sq) or blocks(S, RB, p, sq):
+    if completes_for(S, p, sq) or blocks(S, p, sq):
         return True
-    return cash - price >= reserve(pk, pp, p, S, RB)
+    return cash - price >= reserve(pp, p, S)
 
 
 @njit_no_refcount
-def max_bid(pk, pp, pt, q, S, RB, rng, sq):
+def max_bid(pp, pt, q, S, rng, sq):
     """The most seat q will pay for deed sq in an auction (the kernel caps it at q's cash)."""
-    kind = pk[q]
-    price = RB[R_SQ_PRICE + sq]
+    kind = S[R_KIND + q]
+    price = S[R_SQ_PRICE + sq]
     cash = S[CASH + q]
     if kind == RANDOM:
         return int(uniform(rng, rng_policy(q)) * 2.0 * price)
     if kind == BUY_ALL:
         return min(cash, price)
     v = pp[q, 2] * price
-    g = RB[R_SQ_GROUP + sq]
-    if completes_for(S, RB, q, sq):
-        v += 0.5 * set_value(pp, q, RB, g)
-    elif blocks(S, RB, q, sq):
-        v += 0.25 * set_value(pp, q, RB, g)
-    room = cash - 0.5 * reserve(pk, pp, q, S, RB)
+    g = S[R_SQ_GROUP + sq]
+    if completes_for(S, q, sq):
+        v += 0.5 * set_value(pp, q, S, g)
+    elif blocks(S, q, sq):
+        v += 0.25 * set_value(pp, q, S, g)
+    room = cash - 0.5 * reserve(pp, q, S)
     return int(max(0.0, min(v, room)))
 
 
 @njit_no_refcount
-def house_bid(pk, pp, pt, q, S, RB, rng, sq):
+def house_bid(pp, pt, q, S, rng, sq):
     """The most seat q pays for one scarce house to put on street sq (shortage auction)."""
-    cost = RB[R_SQ_HOUSE + sq]
-    if pk[q] == RANDOM:
+    cost = S[R_SQ_HOUSE + sq]
+    if S[R_KIND + q] == RANDOM:
         return int(cost * (1.0 + uniform(rng, rng_policy(q))))
-    room = S[CASH + q] - reserve(pk, pp, q, S, RB)
+    room = S[CASH + q] - reserve(pp, q, S)
     return int(max(0.0, min(2.0 * cost, room)))
 
 
@@ -318,11 +319,11 @@ JAIL_ROLL, JAIL_PAY, JAIL_CARD = range(3)
 
 
 @njit_no_refcount
-def jail_choice(pk, pp, pt, p, S, RB, rng):
+def jail_choice(pp, pt, p, S, rng):
     """JAIL_ROLL (try for doubles), JAIL_PAY (pay the fine) or JAIL_CARD (use a card)."""
     has_card = S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] > 0
-    can_pay = S[CASH + p] >= RB[R_JAIL_FINE]
-    kind = pk[p]
+    can_pay = S[CASH + p] >= S[R_JAIL_FINE]
+    kind = S[R_KIND + p]
     if kind == RANDOM:
         r = randint(rng, rng_policy(p), 3)
         if r == JAIL_CARD and has_card:
@@ -330,7 +331,7 @@ def jail_choice(pk, pp, pt, p, S, RB, rng):
         if r == JAIL_PAY and can_pay:
             return JAIL_PAY
         return JAIL_ROLL
-    late = unowned_deeds(S, RB) <= pp[p, 5] or opponent_levels(S, RB, p) >= pp[p, 6]
+    late = unowned_deeds(S) <= pp[p, 5] or opponent_levels(S, p) >= pp[p, 6]
     if late:
         return JAIL_ROLL
     if has_card:
@@ -345,54 +346,54 @@ def jail_choice(pk, pp, pt, p, S, RB, rng):
 
 
 @njit_no_refcount
-def build_gain(RB, pt, sq, lv):
+def build_gain(S, pt, sq, lv):
     """Extra rent per opponent roll from adding a level to sq, per dollar."""
-    gain = RB[R_SQ_RENT + sq * N_LEVELS + lv + 1] - RB[R_SQ_RENT + sq * N_LEVELS + lv]
+    gain = S[R_SQ_RENT + sq * N_LEVELS + lv + 1] - S[R_SQ_RENT + sq * N_LEVELS + lv]
     if lv == 0:
-        gain = RB[R_SQ_RENT + sq * N_LEVELS + 1] - 2 * RB[R_SQ_RENT + sq * N_LEVELS]
+        gain = S[R_SQ_RENT + sq * N_LEVELS + 1] - 2 * S[R_SQ_RENT + sq * N_LEVELS]
     freq = pt[sq] if pt.shape[0] > sq else 0.025
-    return gain * freq / RB[R_SQ_HOUSE + sq]
+    return gain * freq / S[R_SQ_HOUSE + sq]
 
 
 @njit_no_refcount
-def choose_build(pk, pp, pt, p, S, RB, rng):
+def choose_build(pp, pt, p, S, rng):
     """The street to add a level to next, or -1 to stop. Must be legal and affordable."""
-    kind = pk[p]
+    kind = S[R_KIND + p]
     cash = S[CASH + p]
     if kind == RANDOM:
         if not coin(pp, p, rng):
             return -1
         n = 0
         for sq in range(N_SQ):
-            if can_build(S, RB, p, sq, True):
+            if can_build(S, p, sq, True):
                 n += 1
         if n == 0:
             return -1
         k = randint(rng, rng_policy(p), n)
         for sq in range(N_SQ):
-            if can_build(S, RB, p, sq, True):
+            if can_build(S, p, sq, True):
                 if k == 0:
                     return sq
                 k -= 1
         return -1
-    cheapest = cheapest_house(S, RB, p)
+    cheapest = cheapest_house(S, p)
     if cheapest == 0 or cash < cheapest:
         return -1
-    keep = reserve(pk, pp, p, S, RB)
+    keep = reserve(pp, p, S)
     if cash - keep < cheapest:
         return -1
     limit = pp[p, 1]
     best = -1
     best_score = -1.0
     for g in range(N_GROUPS):
-        if RB[R_GROUP_STREETS + g] == 0 or not has_group(S, RB, p, g) or group_mortgaged(S, RB, g):
+        if S[R_GROUP_STREETS + g] == 0 or not has_group(S, p, g) or group_mortgaged(S, g):
             continue
-        lo, hi = group_min_max(S, RB, g)
-        for j in range(RB[R_GROUP_SIZE + g]):
-            sq = group_sq(RB, g, j)
-            if not can_build_on_group(S, RB, p, sq, lo, True):
+        lo, hi = group_min_max(S, g)
+        for j in range(S[R_GROUP_SIZE + g]):
+            sq = group_sq(S, g, j)
+            if not can_build_on_group(S, p, sq, lo, True):
                 continue
-            if cash - RB[R_SQ_HOUSE + sq] < keep:
+            if cash - S[R_SQ_HOUSE + sq] < keep:
                 continue
             lv = S[LEVEL + sq]
             # below the build_to mark comes first; then the richest gain per dollar
@@ -400,9 +401,9 @@ def choose_build(pk, pp, pt, p, S, RB, rng):
             if lv < limit:
                 score = 1000.0
             if kind == STRONG:
-                score += build_gain(RB, pt, sq, lv) * 1000.0
+                score += build_gain(S, pt, sq, lv) * 1000.0
             else:
-                score += RB[R_SQ_HOUSE + sq] / 1000.0 + sq / 100000.0  # pricier groups first
+                score += S[R_SQ_HOUSE + sq] / 1000.0 + sq / 100000.0  # pricier groups first
             if score > best_score:
                 best = sq
                 best_score = score
@@ -414,22 +415,22 @@ def choose_build(pk, pp, pt, p, S, RB, rng):
 
 
 @njit_no_refcount
-def choose_liquidation(pk, pp, pt, p, S, RB, rng, need):
+def choose_liquidation(pp, pt, p, S, rng, need):
     """To raise `need` more dollars: sq * 2 to sell one level at sq, sq * 2 + 1 to mortgage
     sq, -1 when nothing is left. Order: deeds outside complete groups (cheapest rent first),
     then deeds of complete unbuilt groups, then buildings of the cheapest group."""
-    if pk[p] == RANDOM:
+    if S[R_KIND + p] == RANDOM:
         n = 0
         for sq in range(N_SQ):
-            n += can_mortgage(S, RB, p, sq) + can_sell(S, RB, p, sq)
+            n += can_mortgage(S, p, sq) + can_sell(S, p, sq)
         if n > 0:
             k = randint(rng, rng_policy(p), n)
             for sq in range(N_SQ):
-                if can_mortgage(S, RB, p, sq):
+                if can_mortgage(S, p, sq):
                     if k == 0:
                         return sq * 2 + 1
                     k -= 1
-                if can_sell(S, RB, p, sq):
+                if can_sell(S, p, sq):
                     if k == 0:
                         return sq * 2
                     k -= 1
@@ -439,31 +440,31 @@ def choose_liquidation(pk, pp, pt, p, S, RB, rng, need):
     best = -1
     best_sq = N_SQ
     best_score = 1 << 30
-    even = RB[R_EVEN_BUILD] == 1
+    even = S[R_EVEN_BUILD] == 1
     for g in range(N_GROUPS):
         if S[GOWN + p * N_GROUPS + g] == 0:
             continue
-        size = RB[R_GROUP_SIZE + g]
-        streets = RB[R_GROUP_STREETS + g] == 1
+        size = S[R_GROUP_SIZE + g]
+        streets = S[R_GROUP_STREETS + g] == 1
         built = 0
         hi = 0
         for k in range(size):
-            lv = S[LEVEL + group_sq(RB, g, k)]
+            lv = S[LEVEL + group_sq(S, g, k)]
             built += lv
             hi = max(hi, lv)
         whole = streets and S[GOWN + p * N_GROUPS + g] == size
         for k in range(size):
-            sq = group_sq(RB, g, k)
+            sq = group_sq(S, g, k)
             if S[OWNER + sq] != p:
                 continue
             lv = S[LEVEL + sq]
             score = -1
             code = -1
             if S[MORT + sq] == 0 and (not streets or built == 0):
-                score = RB[R_SQ_PRICE + sq] + (10000 if whole else 0)
+                score = S[R_SQ_PRICE + sq] + (10000 if whole else 0)
                 code = sq * 2 + 1
             elif lv > 0 and (lv == hi or not even):
-                score = 100000 + RB[R_SQ_HOUSE + sq] * 10 - lv
+                score = 100000 + S[R_SQ_HOUSE + sq] * 10 - lv
                 code = sq * 2
             if code >= 0 and (score < best_score or (score == best_score and sq < best_sq)):
                 best = code
@@ -473,68 +474,68 @@ def choose_liquidation(pk, pp, pt, p, S, RB, rng, need):
 
 
 @njit_no_refcount
-def short_of_build_to(pp, p, S, RB):
+def short_of_build_to(pp, p, S):
     """p holds a whole colour group (without mortgages) still below its build_to mark."""
     for g in range(N_GROUPS):
-        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
-            for k in range(RB[R_GROUP_SIZE + g]):
-                sq = group_sq(RB, g, k)
+        if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g):
+            for k in range(S[R_GROUP_SIZE + g]):
+                sq = group_sq(S, g, k)
                 if S[LEVEL + sq] < pp[p, 1]:
                     return True
     return False
 
 
 @njit_inline
-def choose_funding(pk, pp, pt, p, S, RB, rng):
+def choose_funding(pp, pt, p, S, rng):
     """A deed to mortgage now to pay for houses, or -1. Bots with fund=1 mortgage the cheapest
     deed outside their complete groups while a complete group is below build_to and the cash
     (after the reserve) does not cover its next house."""
-    if pp[p, 10] < 0.5 or pk[p] == RANDOM:
+    if pp[p, 10] < 0.5 or S[R_KIND + p] == RANDOM:
         return -1
-    need = funding_need(pp, p, S, RB)
-    if need == 0 or S[CASH + p] - reserve(pk, pp, p, S, RB) >= need:
+    need = funding_need(pp, p, S)
+    if need == 0 or S[CASH + p] - reserve(pp, p, S) >= need:
         return -1
-    return cheapest_funding_deed(S, RB, p)
+    return cheapest_funding_deed(S, p)
 
 
 @njit_no_refcount
-def funding_need(pp, p, S, RB):
+def funding_need(pp, p, S):
     """The price of the cheapest next house on p's whole colour groups (without mortgages)
     still below build_to, while the bank has houses; 0 when there is none."""
     need = 0
     for g in range(N_GROUPS):
-        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+        if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g):
             low = HOTEL
             mortgaged = False
-            for k in range(RB[R_GROUP_SIZE + g]):
-                sq = group_sq(RB, g, k)
+            for k in range(S[R_GROUP_SIZE + g]):
+                sq = group_sq(S, g, k)
                 low = min(low, S[LEVEL + sq])
                 mortgaged = mortgaged or S[MORT + sq] == 1
             if not mortgaged and low < pp[p, 1] and S[G_HOUSES] > 0:
-                cost = RB[R_SQ_HOUSE + group_sq(RB, g, 0)]
+                cost = S[R_SQ_HOUSE + group_sq(S, g, 0)]
                 if need == 0 or cost < need:
                     need = cost
     return need
 
 
 @njit_no_refcount
-def cheapest_funding_deed(S, RB, p):
+def cheapest_funding_deed(S, p):
     """The cheapest deed p may mortgage outside its whole colour groups, or -1."""
     best = -1
     best_price = 1 << 30
     for sq in range(N_SQ):
-        if S[OWNER + sq] == p and S[MORT + sq] == 0 and can_mortgage(S, RB, p, sq):
-            g = RB[R_SQ_GROUP + sq]
-            if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
+        if S[OWNER + sq] == p and S[MORT + sq] == 0 and can_mortgage(S, p, sq):
+            g = S[R_SQ_GROUP + sq]
+            if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g):
                 continue
-            if RB[R_SQ_PRICE + sq] < best_price:
+            if S[R_SQ_PRICE + sq] < best_price:
                 best = sq
-                best_price = RB[R_SQ_PRICE + sq]
+                best_price = S[R_SQ_PRICE + sq]
     return best
 
 
 @njit_no_refcount
-def spare_mortgage_value(S, RB, p):
+def spare_mortgage_value(S, p):
     """What p raises by mortgaging every deed outside its complete colour groups (on groups
     without buildings): the deeds choose_liquidation mortgages first."""
     v = 0
@@ -542,26 +543,26 @@ def spare_mortgage_value(S, RB, p):
         mine = S[GOWN + p * N_GROUPS + g]
         if mine == 0:
             continue
-        streets = RB[R_GROUP_STREETS + g] == 1
-        if streets and (mine == RB[R_GROUP_SIZE + g] or group_buildings(S, RB, g) > 0):
+        streets = S[R_GROUP_STREETS + g] == 1
+        if streets and (mine == S[R_GROUP_SIZE + g] or group_buildings(S, g) > 0):
             continue
-        for k in range(RB[R_GROUP_SIZE + g]):
-            sq = group_sq(RB, g, k)
+        for k in range(S[R_GROUP_SIZE + g]):
+            sq = group_sq(S, g, k)
             if S[OWNER + sq] == p and S[MORT + sq] == 0:
-                v += RB[R_SQ_MORTGAGE + sq]
+                v += S[R_SQ_MORTGAGE + sq]
     return v
 
 
 @njit_no_refcount
-def fund_purchase(pk, pp, pt, p, S, RB, rng, sq):
+def fund_purchase(pp, pt, p, S, rng, sq):
     """p landed on deed sq and its cash is short of the price: mortgage deeds outside its
     complete groups to buy it? Bots with fund=1 do for a deed that completes or blocks a set
     when those mortgages cover the price."""
-    if pk[p] == RANDOM or pp[p, 10] < 0.5:
+    if S[R_KIND + p] == RANDOM or pp[p, 10] < 0.5:
         return False
-    if not (completes_for(S, RB, p, sq) or blocks(S, RB, p, sq)):
+    if not (completes_for(S, p, sq) or blocks(S, p, sq)):
         return False
-    return S[CASH + p] + spare_mortgage_value(S, RB, p) >= RB[R_SQ_PRICE + sq]
+    return S[CASH + p] + spare_mortgage_value(S, p) >= S[R_SQ_PRICE + sq]
 
 
 @njit_no_refcount
@@ -574,23 +575,23 @@ def covers_better(price, best_price, gap):
 
 
 @njit_no_refcount
-def choose_sale(pk, pp, pt, p, S, RB, rng, need):
+def choose_sale(pp, pt, p, S, rng, need):
     """A deed p offers the other players at its printed price to raise `need` dollars, or -1.
     Bots with sell=1 sell only when mortgaging the deeds outside their complete groups would
     not be enough (so a sale saves a monopoly or its houses), and only unmortgaged deeds
     outside complete groups that complete nobody's set: the cheapest that covers the need,
     else the dearest."""
-    if pk[p] == RANDOM or pp[p, 11] < 0.5 or need <= spare_mortgage_value(S, RB, p):
+    if S[R_KIND + p] == RANDOM or pp[p, 11] < 0.5 or need <= spare_mortgage_value(S, p):
         return -1
     best = -1
     best_price = 0
     for sq in range(N_SQ):
-        if S[OWNER + sq] != p or S[MORT + sq] == 1 or not deed_tradable(S, RB, sq, p):
+        if S[OWNER + sq] != p or S[MORT + sq] == 1 or not deed_tradable(S, sq, p):
             continue
-        g = RB[R_SQ_GROUP + sq]
-        if has_group(S, RB, p, g) or blocks(S, RB, p, sq):
+        g = S[R_SQ_GROUP + sq]
+        if has_group(S, p, g) or blocks(S, p, sq):
             continue
-        price = RB[R_SQ_PRICE + sq]
+        price = S[R_SQ_PRICE + sq]
         if best < 0 or covers_better(price, best_price, need):
             best = sq
             best_price = price
@@ -598,23 +599,23 @@ def choose_sale(pk, pp, pt, p, S, RB, rng, need):
 
 
 @njit_inline
-def choose_unmortgage(pk, pp, pt, p, S, RB, rng):
+def choose_unmortgage(pp, pt, p, S, rng):
     """A mortgaged deed to lift now, or -1. A bot that mortgages to build (fund=1) lifts
     mortgages only once its complete groups reach build_to."""
     if S[MORT_N + p] == 0 or pp[p, 9] < 0.5:
         return -1
-    if pp[p, 10] >= 0.5 and short_of_build_to(pp, p, S, RB):
+    if pp[p, 10] >= 0.5 and short_of_build_to(pp, p, S):
         return -1
-    if pk[p] == RANDOM and not coin(pp, p, rng):
+    if S[R_KIND + p] == RANDOM and not coin(pp, p, rng):
         return -1
-    room = S[CASH + p] - reserve(pk, pp, p, S, RB)
+    room = S[CASH + p] - reserve(pp, p, S)
     best = -1
     best_score = -1.0
     for sq in range(N_SQ):
-        if S[OWNER + sq] == p and S[MORT + sq] == 1 and unmortgage_cost(RB, sq) <= room:
-            g = RB[R_SQ_GROUP + sq]
-            score = float(RB[R_SQ_PRICE + sq])
-            if has_group(S, RB, p, g):
+        if S[OWNER + sq] == p and S[MORT + sq] == 1 and unmortgage_cost(S, sq) <= room:
+            g = S[R_SQ_GROUP + sq]
+            score = float(S[R_SQ_PRICE + sq])
+            if has_group(S, p, g):
                 score += 10000.0
             if score > best_score:
                 best = sq
@@ -623,11 +624,11 @@ def choose_unmortgage(pk, pp, pt, p, S, RB, rng):
 
 
 @njit_no_refcount
-def lift_received_mortgage(pk, pp, pt, p, S, RB, rng, sq):
+def lift_received_mortgage(pp, pt, p, S, rng, sq):
     """Seat p has just received mortgaged deed sq (interest paid): lift the mortgage now?"""
-    if pk[p] == RANDOM:
-        return coin(pp, p, rng) and S[CASH + p] >= RB[R_SQ_MORTGAGE + sq]
-    return S[CASH + p] - RB[R_SQ_MORTGAGE + sq] >= reserve(pk, pp, p, S, RB) and pp[p, 9] >= 0.5
+    if S[R_KIND + p] == RANDOM:
+        return coin(pp, p, rng) and S[CASH + p] >= S[R_SQ_MORTGAGE + sq]
+    return S[CASH + p] - S[R_SQ_MORTGAGE + sq] >= reserve(pp, p, S) and pp[p, 9] >= 0.5
 
 
 # ---------------------------------------------------------------------------------------------
@@ -635,47 +636,50 @@ def lift_received_mortgage(pk, pp, pt, p, S, RB, rng, sq):
 
 
 @njit_no_refcount
-def tradable(S, RB, sq):
+def tradable(S, sq):
     """A deed may change hands only when no buildings stand on its group."""
-    g = RB[R_SQ_GROUP + sq]
-    return RB[R_GROUP_STREETS + g] == 0 or group_buildings(S, RB, g) == 0
+    g = S[R_SQ_GROUP + sq]
+    return S[R_GROUP_STREETS + g] == 0 or group_buildings(S, g) == 0
 
 
 @njit_no_refcount
-def main_holder(S, RB, p, g):
+def main_holder(S, p, g):
     """The opponent holding most of the deeds of group g that p lacks, or -1 when p holds none
     or all of g, or some are still unowned. Ties go to the lower seat."""
-    size = RB[R_GROUP_SIZE + g]
+    size = S[R_GROUP_SIZE + g]
     mine = S[GOWN + p * N_GROUPS + g]
-    if mine == 0 or mine == size:
+    if mine == 0 or mine == size or S[BANK_N + g] > 0:
         return -1
     best = -1
     best_n = 0
-    owned = mine
-    for q in range(RB[R_PLAYERS]):
+    for q in range(S[R_PLAYERS]):
         if q == p:
             continue
         n = S[GOWN + q * N_GROUPS + g]
         if n > 0 and S[ALIVE + q] == 0:
             return -1
-        owned += n
         if n > best_n:
             best = q
             best_n = n
-    if owned < size:  # the group counts cover every deed a player owns: the rest are unowned
-        return -1
     return best
 
 
 @njit_no_refcount
-def never_proposes(pk, pp, p):
+def never_proposes(S, pp, p):
     """Seat p's bot never proposes a trade: a random bot, or one that pays no share of a set's
     value for it (trade_share 0)."""
-    return pk[p] == RANDOM or pp[p, 3] <= 0.0
+    return S[R_KIND + p] == RANDOM or pp[p, 3] <= 0.0
+
+
+@njit_no_refcount
+def builds_at_random(S, p):
+    """choose_build draws random numbers for seat p's bot (a random bot), so asking it twice is
+    not asking the same question twice."""
+    return S[R_KIND + p] == RANDOM
 
 
 @njit_inline
-def propose_trade(pk, pp, pt, p, S, RB, rng):
+def propose_trade(pp, pt, p, S, rng):
     """Fill the trade scratch (TR_*) with an offer from p and return the partner, or -1.
 
     Only sets give a reason to trade: p asks the opponent holding most of the deeds it lacks in
@@ -688,19 +692,18 @@ def propose_trade(pk, pp, pt, p, S, RB, rng):
     are not repeated until something changes; and the partner gives up all its deeds of the
     group, so the number of holders of a group never grows by trading and deals cannot go
     round in circles."""
-    if never_proposes(pk, pp, p):
+    if never_proposes(S, pp, p):
         return -1
     epoch_mark = trade_mark(S)
-    keep = reserve(pk, pp, p, S, RB)
     best_g = -1
     best_q = -1
     best_v = 0.0
     for g in range(N_GROUPS):
-        q = main_holder(S, RB, p, g)
+        q = main_holder(S, p, g)
         if q < 0 or S[TRADE_STAMP + p * MAX_PLAYERS + q] == epoch_mark:
             continue
-        v = deal_value(pp, p, RB, g)
-        if S[GOWN + p * N_GROUPS + g] + S[GOWN + q * N_GROUPS + g] < RB[R_GROUP_SIZE + g]:
+        v = deal_value(pp, p, S, g)
+        if S[GOWN + p * N_GROUPS + g] + S[GOWN + q * N_GROUPS + g] < S[R_GROUP_SIZE + g]:
             v *= 0.3  # a step towards the set
         if v > best_v:
             best_v = v
@@ -710,6 +713,7 @@ def propose_trade(pk, pp, pt, p, S, RB, rng):
         return -1
     g = best_g
     q = best_q
+    keep = reserve(pp, p, S)
     S[TRADE_STAMP + p * MAX_PLAYERS + q] = epoch_mark
     S[TR_N_GIVE] = 0
     S[TR_N_GET] = 0
@@ -717,30 +721,30 @@ def propose_trade(pk, pp, pt, p, S, RB, rng):
     S[TR_JAIL_GET] = 0
     price = 0
     cost = 0  # interest due on mortgaged deeds received
-    for k in range(RB[R_GROUP_SIZE + g]):
-        sq = group_sq(RB, g, k)
+    for k in range(S[R_GROUP_SIZE + g]):
+        sq = group_sq(S, g, k)
         if S[OWNER + sq] == q:
             S[TR_GET + S[TR_N_GET]] = sq
             S[TR_N_GET] += 1
-            price += RB[R_SQ_PRICE + sq]
+            price += S[R_SQ_PRICE + sq]
             if S[MORT + sq] == 1:
-                cost += interest(RB, sq)
+                cost += interest(S, sq)
     # a swap: the deed of p that completes one of q's groups (groups without buildings)
     swap_value = 0.0
     for h in range(N_GROUPS):
-        if h == g or RB[R_GROUP_STREETS + h] == 0:
+        if h == g or S[R_GROUP_STREETS + h] == 0:
             continue
-        if S[GOWN + q * N_GROUPS + h] != RB[R_GROUP_SIZE + h] - 1 or group_buildings(S, RB, h) > 0:
+        if S[GOWN + q * N_GROUPS + h] != S[R_GROUP_SIZE + h] - 1 or group_buildings(S, h) > 0:
             continue
         sq_h = -1
-        for k in range(RB[R_GROUP_SIZE + h]):
-            sq = group_sq(RB, h, k)
+        for k in range(S[R_GROUP_SIZE + h]):
+            sq = group_sq(S, h, k)
             if S[OWNER + sq] != q:
                 sq_h = sq
         if sq_h >= 0 and S[OWNER + sq_h] == p and S[MORT + sq_h] == 0:
             S[TR_GIVE] = sq_h
             S[TR_N_GIVE] = 1
-            swap_value = RB[R_SQ_PRICE + sq_h] + set_value(pp, p, RB, h)
+            swap_value = S[R_SQ_PRICE + sq_h] + set_value(pp, p, S, h)
             break
     offer = price + 0.5 * pp[p, 3] * best_v - swap_value
     room = S[CASH + p] - cost - 0.5 * keep
@@ -748,25 +752,25 @@ def propose_trade(pk, pp, pt, p, S, RB, rng):
     for _ in range(2):
         if room >= offer - given:
             break
-        sq = spare_deed(S, RB, p, q, g, offer - given - room)
+        sq = spare_deed(S, p, q, g, offer - given - room)
         if sq < 0:
             break
         S[TR_GIVE + S[TR_N_GIVE]] = sq
         S[TR_N_GIVE] += 1
-        given += RB[R_SQ_PRICE + sq]
+        given += S[R_SQ_PRICE + sq]
     if room < offer - given and S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] > 0:
         S[TR_JAIL_GIVE] = 1
-        given += RB[R_JAIL_FINE]
+        given += S[R_JAIL_FINE]
     if S[TR_N_GIVE] + S[TR_JAIL_GIVE] == 0 and room < price:
         return -1  # cannot even pay the printed price
     S[TR_CASH] = int(max(0.0, min(offer - given, room)))
-    if not trade_legal(S, RB, p, q):
+    if not trade_legal(S, p, q):
         return -1
     return q
 
 
 @njit_no_refcount
-def spare_deed(S, RB, p, q, g, gap):
+def spare_deed(S, p, q, g, gap):
     """A deed p can add to an offer to q for group g instead of `gap` dollars, or -1: an
     unmortgaged deed of another group of which p holds only this one, on a group without
     buildings, that does not complete a set for q and is not in the offer yet. The cheapest
@@ -776,18 +780,18 @@ def spare_deed(S, RB, p, q, g, gap):
     for h in range(N_GROUPS):  # by group, not square: ties go to the lower square explicitly
         if h == g or S[GOWN + p * N_GROUPS + h] != 1:
             continue
-        for j in range(RB[R_GROUP_SIZE + h]):
-            sq = group_sq(RB, h, j)
-            if S[OWNER + sq] != p or S[MORT + sq] == 1 or completes_deal(S, RB, q, sq):
+        for j in range(S[R_GROUP_SIZE + h]):
+            sq = group_sq(S, h, j)
+            if S[OWNER + sq] != p or S[MORT + sq] == 1 or completes_deal(S, q, sq):
                 continue
-            if not deed_tradable(S, RB, sq, p):
+            if not deed_tradable(S, sq, p):
                 continue
             dup = False
             for k in range(S[TR_N_GIVE]):
                 dup = dup or S[TR_GIVE + k] == sq
             if dup:
                 continue
-            price = RB[R_SQ_PRICE + sq]
+            price = S[R_SQ_PRICE + sq]
             if best < 0 or covers_better(price, best_price, gap) or (price == best_price and sq < best):
                 best = sq
                 best_price = price
@@ -795,49 +799,49 @@ def spare_deed(S, RB, p, q, g, gap):
 
 
 @njit_no_refcount
-def trade_balance(pk, pp, q, p, S, RB):
+def trade_balance(pp, q, p, S):
     """How much better off seat q (the partner) is after the trade in the scratch, as q sees
     it: cash and deeds received minus deeds given, where handing p a complete group costs
     `danger` times its value and completing one of q's own groups is worth its value."""
     gain = float(S[TR_CASH])
     for k in range(S[TR_N_GIVE]):  # q receives these
         sq = S[TR_GIVE + k]
-        gain += RB[R_SQ_PRICE + sq]
+        gain += S[R_SQ_PRICE + sq]
         if S[MORT + sq] == 1:
-            gain -= RB[R_SQ_MORTGAGE + sq]
-        if completes_deal(S, RB, q, sq):
-            gain += deal_value(pp, q, RB, RB[R_SQ_GROUP + sq])
+            gain -= S[R_SQ_MORTGAGE + sq]
+        if completes_deal(S, q, sq):
+            gain += deal_value(pp, q, S, S[R_SQ_GROUP + sq])
     for k in range(S[TR_N_GET]):  # q gives these
         sq = S[TR_GET + k]
-        gain -= RB[R_SQ_PRICE + sq]
-        g = RB[R_SQ_GROUP + sq]
+        gain -= S[R_SQ_PRICE + sq]
+        g = S[R_SQ_GROUP + sq]
         mine = S[GOWN + q * N_GROUPS + g]
-        if mine >= RB[R_GROUP_SIZE + g] - 1 and mine > S[GOWN + p * N_GROUPS + g]:
-            gain -= 0.5 * deal_value(pp, q, RB, g)  # q was one deed away from the set itself
+        if mine >= S[R_GROUP_SIZE + g] - 1 and mine > S[GOWN + p * N_GROUPS + g]:
+            gain -= 0.5 * deal_value(pp, q, S, g)  # q was one deed away from the set itself
         if S[MORT + sq] == 1:
-            gain += RB[R_SQ_MORTGAGE + sq]
+            gain += S[R_SQ_MORTGAGE + sq]
     # does p end with a complete group it did not have?
     for k in range(S[TR_N_GET]):
-        g = RB[R_SQ_GROUP + S[TR_GET + k]]
-        if has_group(S, RB, p, g):
+        g = S[R_SQ_GROUP + S[TR_GET + k]]
+        if has_group(S, p, g):
             continue
         n_after = S[GOWN + p * N_GROUPS + g]
         for j in range(S[TR_N_GET]):
-            n_after += RB[R_SQ_GROUP + S[TR_GET + j]] == g
-        if n_after == RB[R_GROUP_SIZE + g]:
-            gain -= pp[q, 4] * deal_value(pp, q, RB, g)
+            n_after += S[R_SQ_GROUP + S[TR_GET + j]] == g
+        if n_after == S[R_GROUP_SIZE + g]:
+            gain -= pp[q, 4] * deal_value(pp, q, S, g)
             break
-    gain += float(RB[R_JAIL_FINE]) * (S[TR_JAIL_GIVE] - S[TR_JAIL_GET])  # a card saves the fine
+    gain += float(S[R_JAIL_FINE]) * (S[TR_JAIL_GIVE] - S[TR_JAIL_GET])  # a card saves the fine
     return gain
 
 
 @njit_no_refcount
-def respond_trade(pk, pp, pt, q, p, S, RB, rng):
+def respond_trade(pp, pt, q, p, S, rng):
     """Seat q's answer to p's offer in the scratch: 0 accept, -1 reject, or c > 0: accept for
     c more dollars (a counter-offer p may take or leave)."""
-    if pk[q] == RANDOM:
+    if S[R_KIND + q] == RANDOM:
         return 0 if coin(pp, q, rng) else -1
-    gain = trade_balance(pk, pp, q, p, S, RB)
+    gain = trade_balance(pp, q, p, S)
     if gain >= 0.0:
         return 0
     need = int(-gain) + 1
@@ -848,77 +852,77 @@ def respond_trade(pk, pp, pt, q, p, S, RB, rng):
 
 
 @njit_no_refcount
-def accept_counter(pk, pp, pt, p, q, S, RB, rng, extra):
+def accept_counter(pp, pt, p, q, S, rng, extra):
     """Proposer p takes q's counter (extra dollars on top of its offer)?"""
-    if pk[p] == RANDOM:
+    if S[R_KIND + p] == RANDOM:
         return coin(pp, p, rng)
     total = S[TR_CASH] + extra
-    g = RB[R_SQ_GROUP + S[TR_GET]]
+    g = S[R_SQ_GROUP + S[TR_GET]]
     price = 0
     for k in range(S[TR_N_GET]):
-        price += RB[R_SQ_PRICE + S[TR_GET + k]]
-    swap = float(RB[R_JAIL_FINE] * S[TR_JAIL_GIVE])
+        price += S[R_SQ_PRICE + S[TR_GET + k]]
+    swap = float(S[R_JAIL_FINE] * S[TR_JAIL_GIVE])
     for k in range(S[TR_N_GIVE]):  # a deed completing q's set costs p that set's value too
         sq = S[TR_GIVE + k]
-        swap += RB[R_SQ_PRICE + sq]
-        if completes_deal(S, RB, q, sq):
-            swap += deal_value(pp, p, RB, RB[R_SQ_GROUP + sq])
-    v = deal_value(pp, p, RB, g)
-    if S[GOWN + p * N_GROUPS + g] + S[TR_N_GET] < RB[R_GROUP_SIZE + g]:
+        swap += S[R_SQ_PRICE + sq]
+        if completes_deal(S, q, sq):
+            swap += deal_value(pp, p, S, S[R_SQ_GROUP + sq])
+    v = deal_value(pp, p, S, g)
+    if S[GOWN + p * N_GROUPS + g] + S[TR_N_GET] < S[R_GROUP_SIZE + g]:
         v *= 0.3
     limit = price + pp[p, 3] * v - swap
-    room = S[CASH + p] - 0.5 * reserve(pk, pp, p, S, RB)
+    room = S[CASH + p] - 0.5 * reserve(pp, p, S)
     return total <= limit and total <= room
 
 
 @njit_no_refcount
-def action_cash(pk, pp, p, S, RB):
+def action_cash(pp, p, S):
     """The least cash with which seat p (a bot that does not mortgage to build) would lift a
     mortgage or build on the present board: the reserve plus the cheapest lift or the
     cheapest house it may put up (choose_unmortgage and choose_build act exactly when cash
     reaches it). 1 << 30 when nothing could be done with any cash."""
-    keep = reserve(pk, pp, p, S, RB)
+    keep = reserve(pp, p, S)
     least = float(1 << 30)
     if S[MORT_N + p] > 0 and pp[p, 9] >= 0.5:
         for sq in range(N_SQ):
             if S[OWNER + sq] == p and S[MORT + sq] == 1:
-                least = min(least, keep + unmortgage_cost(RB, sq))
+                least = min(least, keep + unmortgage_cost(S, sq))
     for g in range(N_GROUPS):
-        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g) and not group_mortgaged(S, RB, g):
-            lo, hi = group_min_max(S, RB, g)
-            for j in range(RB[R_GROUP_SIZE + g]):
-                sq = group_sq(RB, g, j)
-                if can_build_on_group(S, RB, p, sq, lo, False):
-                    least = min(least, keep + RB[R_SQ_HOUSE + sq])
+        if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g) and not group_mortgaged(S, g):
+            lo, hi = group_min_max(S, g)
+            for j in range(S[R_GROUP_SIZE + g]):
+                sq = group_sq(S, g, j)
+                if can_build_on_group(S, p, sq, lo, False):
+                    least = min(least, keep + S[R_SQ_HOUSE + sq])
     return int(np.ceil(least))
 
 
 @njit_inline
-def note_settled(pk, pp, p, S, RB):
+def note_settled(pp, p, S):
     """Seat p found nothing to lift or build: remember what else the answer depended on (the
     cash at which it would act or, for a bot that mortgages to build and could, its cash
     itself)."""
-    if pk[p] == RANDOM:
+    if S[R_KIND + p] == RANDOM:
         return
     # A bot that mortgages to build decides differently with less cash, unless it has no group
     # to fund or no deed to mortgage for it: then, as any other bot, it acts from action_cash up.
-    exact = pp[p, 10] >= 0.5 and funding_need(pp, p, S, RB) > 0 and cheapest_funding_deed(S, RB, p) >= 0
+    exact = pp[p, 10] >= 0.5 and funding_need(pp, p, S) > 0 and cheapest_funding_deed(S, p) >= 0
     S[MEMO_EXACT + p] = 1 if exact else 0
-    S[MEMO_CASH + p] = S[CASH + p] if exact else action_cash(pk, pp, p, S, RB)
-    S[MEMO_RENT + p] = max_opponent_rent(S, RB, p) if pk[p] == STRONG else 0
+    S[MEMO_CASH + p] = S[CASH + p] if exact else action_cash(pp, p, S)
+    S[MEMO_RENT + p] = max_opponent_rent(S, p) if S[R_KIND + p] == STRONG else 0
 
 
 @njit_inline
-def management_settled(pk, pp, p, S, RB):
+def management_settled(pp, p, S):
     """Seat p found nothing to lift or build with its own deeds and the bank's supply as they
     are now (the kernel checked management_key): is the answer still nothing? Yes while its
     cash stays below the cash at which it would act; a bot that mortgages to build (fund=1)
     and could do so now decides differently with less cash too, so only while its cash is the
     same (MEMO_EXACT). The strong bot's reserve follows the highest rent it faces, so that
     must not have changed either. Random bots are always asked again."""
-    if pk[p] == RANDOM:
+    if S[R_KIND + p] == RANDOM:
         return False
-    if pk[p] == STRONG and max_opponent_rent(S, RB, p) != S[MEMO_RENT + p]:
+    if S[R_KIND + p] == STRONG and max_opponent_rent(S, p) != S[MEMO_RENT + p]:
         return False
     cash = S[CASH + p]
     if S[MEMO_EXACT + p] == 1:

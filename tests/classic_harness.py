@@ -1,6 +1,6 @@
 """Scripted classic Monopoly situations for the rule tests.
 
-A ``Table`` holds one game's state buffer ``S``, rules buffer ``RB``, policies and random
+A ``Table`` holds one game's buffer ``S`` (``RB`` is a view of its rules block), policies and random
 streams, set up as at the start of a game. A test arranges the position it needs (``own``,
 ``build``, ``cash``, ``at``, ``jail``, ``give_jail_card``), scripts the dice (``dice(3, 4, 6,
 6)``: each number is one die, in order) and stacks the decks (``stack("chance", "Go Back 3
@@ -34,10 +34,10 @@ class Table:
     def __init__(self, seats, rules: ClassicRules | None = None, seed: int = 0):
         self.rules = rules or ClassicRules()
         self.n = len(seats)
-        self.RB = pack(self.rules, self.n)
-        self.S = kernel.start_state(self.RB)
+        self.S = kernel.start_state(pack(self.rules, self.n))
+        self.RB = self.S[: L.RULES_SIZE]  # the rules block (a view: writes change the game's rules)
         parsed = [parse_policy(s) for s in seats]
-        self.pk = np.array([k for _, k, _ in parsed], np.int64)
+        self.S[L.R_KIND : L.R_KIND + self.n] = [k for _, k, _ in parsed]
         self.pp = np.ascontiguousarray(np.stack([params for _, _, params in parsed]))
         self.pt = landing_weights(self.rules)
         self.rng = np.zeros(L.RNG_SIZE, np.uint64)
@@ -121,6 +121,9 @@ class Table:
             lv = S[L.LEVEL + sq]
             hotels += lv == 5
             houses += lv if lv < 5 else 0
+        for g in range(L.N_GROUPS):
+            members = RB[L.R_GROUP_SQ + g * L.MAX_GROUP : L.R_GROUP_SQ + g * L.MAX_GROUP + RB[L.R_GROUP_SIZE + g]]
+            S[L.BANK_N + g] = int((S[L.OWNER + members] < 0).sum())
         for p in range(L.MAX_PLAYERS):
             for g in range(L.N_GROUPS):
                 if RB[L.R_GROUP_STREETS + g] and S[L.GOWN + p * L.N_GROUPS + g] == RB[L.R_GROUP_SIZE + g]:
@@ -198,7 +201,7 @@ class Table:
 
     # ---- acting ----------------------------------------------------------------------------
     def _args(self):
-        return self.S, self.RB, self.pk, self.pp, self.pt, self.rng
+        return self.S, self.pp, self.pt, self.rng
 
     def turn(self, p):
         kernel.play_turn(*self._args(), p)
@@ -222,7 +225,7 @@ class Table:
         return self
 
     def check(self):
-        status = kernel.check_invariants(self.S, self.RB)
+        status = kernel.check_invariants(self.S)
         assert status == kernel.OK, kernel.STATUS_NAMES[status]
         assert self.S[L.G_STATUS] == kernel.OK, kernel.STATUS_NAMES[self.S[L.G_STATUS]]
         return self

@@ -454,13 +454,13 @@ def test_building_is_even_and_only_on_whole_unmortgaged_groups():
 def test_uneven_building_house_rule():
     t = table(BUYER, PASSIVE, even_building=False)
     t.own(0, "Mediterranean Avenue", "Baltic Avenue")
-    assert board.can_build(t.S, t.RB, 0, 1, True)
+    assert board.can_build(t.S, 0, 1, True)
     t.build("Mediterranean Avenue", 3)
-    assert board.can_build(t.S, t.RB, 0, 1, True)
+    assert board.can_build(t.S, 0, 1, True)
     t = table(BUYER, PASSIVE)
     t.own(0, "Mediterranean Avenue", "Baltic Avenue")
     t.build("Mediterranean Avenue", 1)
-    assert not board.can_build(t.S, t.RB, 0, 1, True) and board.can_build(t.S, t.RB, 0, 3, True)
+    assert not board.can_build(t.S, 0, 1, True) and board.can_build(t.S, 0, 3, True)
 
 
 def test_hotels_return_four_houses_and_need_a_hotel_in_the_bank():
@@ -592,8 +592,8 @@ def test_no_mortgage_on_a_group_with_buildings():
     t = table(PASSIVE, PASSIVE)
     t.own(0, "Park Place", "Boardwalk")
     t.build("Park Place", 1)
-    assert not board.can_mortgage(t.S, t.RB, 0, 39) and not board.can_mortgage(t.S, t.RB, 0, 37)
-    assert board.can_sell(t.S, t.RB, 0, 37) and not board.can_sell(t.S, t.RB, 0, 39)
+    assert not board.can_mortgage(t.S, 0, 39) and not board.can_mortgage(t.S, 0, 37)
+    assert board.can_sell(t.S, 0, 37) and not board.can_sell(t.S, 0, 39)
 
 
 # ---- trades ----------------------------------------------------------------------------------
@@ -641,19 +641,19 @@ def test_trade_restrictions():
     t.own(1, "Vermont Avenue", "Boardwalk")
     t.build("Mediterranean Avenue", 1)
     _offer(t, give=["Baltic Avenue"], get=["Boardwalk"])
-    assert not board.trade_legal(t.S, t.RB, 0, 1)  # a house stands on the brown group
+    assert not board.trade_legal(t.S, 0, 1)  # a house stands on the brown group
     _offer(t, give=["Oriental Avenue"], get=["Boardwalk"])
-    assert board.trade_legal(t.S, t.RB, 0, 1)
+    assert board.trade_legal(t.S, 0, 1)
     _offer(t, give=["Oriental Avenue"], get=[])
-    assert not board.trade_legal(t.S, t.RB, 0, 1)  # a gift
+    assert not board.trade_legal(t.S, 0, 1)  # a gift
     _offer(t, give=[], get=["Boardwalk"], cash=2000)
-    assert not board.trade_legal(t.S, t.RB, 0, 1)  # more cash than held
+    assert not board.trade_legal(t.S, 0, 1)  # more cash than held
     _offer(t, give=["Vermont Avenue"], get=["Boardwalk"])
-    assert not board.trade_legal(t.S, t.RB, 0, 1)  # not the giver's deed
+    assert not board.trade_legal(t.S, 0, 1)  # not the giver's deed
     _offer(t, give=[], get=["Boardwalk"], jail_give=1)
-    assert not board.trade_legal(t.S, t.RB, 0, 1)  # no jail card to give
+    assert not board.trade_legal(t.S, 0, 1)  # no jail card to give
     t.give_jail_card(0)
-    assert board.trade_legal(t.S, t.RB, 0, 1)  # a jail card for a deed
+    assert board.trade_legal(t.S, 0, 1)  # a jail card for a deed
 
 
 def test_a_received_mortgaged_deed_pays_the_interest_at_once():
@@ -672,13 +672,13 @@ def test_a_refused_offer_is_not_repeated_until_the_board_changes():
     t = table("trader", "three_houses danger=5 trade_share=0")
     t.own(0, "Mediterranean Avenue")
     t.own(1, "Baltic Avenue")
-    args = (t.pk, t.pp, t.pt, 0, t.S, t.RB, t.rng)
+    args = (t.pp, t.pt, 0, t.S, t.rng)
     assert propose_trade(*args) == 1
     assert propose_trade(*args) == -1  # same board: no second offer to the same partner
     t.manage(0)
     assert t.owner("Baltic Avenue") == 1 and t.S[L.G_TRADES] == 0
     t.own(1, "Reading Railroad")
-    kernel.set_owner(t.S, t.RB, 15, 1)  # any change of the board allows a new offer
+    kernel.set_owner(t.S, 15, 1)  # any change of the board allows a new offer
     assert propose_trade(*args) == 1
 
 
@@ -807,7 +807,7 @@ def test_a_jail_card_changes_hands_in_a_trade():
     t.give_jail_card(0, "chest")
     t.own(1, "Baltic Avenue")
     _offer(t, give=[], get=["Baltic Avenue"], jail_give=1)
-    assert board.trade_legal(t.S, t.RB, 0, 1)
+    assert board.trade_legal(t.S, 0, 1)
     kernel.execute_trade(*t._args(), 0, 1)
     assert t.jail_cards(0) == 0 and t.jail_cards(1) == 1 and t.owner("Baltic Avenue") == 0
     t.check()
@@ -836,7 +836,7 @@ def test_a_creditor_who_cannot_pay_the_interest_goes_bankrupt_to_the_bank():
 def test_in_jail_rent_collection_and_a_stayer_stays_late():
     t = table("jail_stayer", PASSIVE)
     t.jail(0)
-    args = (t.pk, t.pp, t.pt, 0, t.S, t.RB, t.rng)
+    args = (t.pp, t.pt, 0, t.S, t.rng)
     from strategies.classic import JAIL_PAY, JAIL_ROLL, jail_choice
 
     assert jail_choice(*args) == JAIL_PAY  # early game: leave

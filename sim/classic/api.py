@@ -77,7 +77,11 @@ def simulate(
     check_run_args(games, seed, chunk_size, threads)
     specs, kinds, params = make_table(players, seats)
     RB = pack_rules(rules, players)
-    S0 = kernel.start_state(RB) if start is None else start
+    if start is None:
+        S0 = kernel.start_state(RB)
+    else:  # the position with the run's rules at its head
+        S0 = start.copy()
+        S0[: L.RULES_SIZE] = RB
     pt = landing_weights(rules)
 
     game_out = np.zeros((kernel.N_GAME_COLS, games), np.int64)
@@ -85,7 +89,7 @@ def simulate(
     group_out = np.zeros((games if detail else 0, players, L.N_GROUPS, 4), np.int64)
 
     def play_chunk(first: int, n: int) -> None:
-        kernel.play_batch(RB, S0, kinds, params, pt, np.uint64(seed), first_game + first, n, check, detail,
+        kernel.play_batch(S0, kinds, params, pt, np.uint64(seed), first_game + first, n, check, detail,
                           game_out, seat_out, group_out, first)
 
     run_chunks(play_chunk, games, chunk_size, threads, progress)

@@ -55,178 +55,178 @@ K_GO, K_STREET, K_RAILROAD, K_UTILITY, K_CHANCE, K_CHEST, K_TAX, K_JAIL, K_FREE_
 
 
 @njit_no_refcount
-def is_deed(RB, sq):
-    k = RB[R_SQ_KIND + sq]
+def is_deed(S, sq):
+    k = S[R_SQ_KIND + sq]
     return k == K_STREET or k == K_RAILROAD or k == K_UTILITY
 
 
 @njit_no_refcount
-def group_sq(RB, g, k):
-    return RB[R_GROUP_SQ + g * MAX_GROUP + k]
+def group_sq(S, g, k):
+    return S[R_GROUP_SQ + g * MAX_GROUP + k]
 
 
 @njit_no_refcount
-def has_group(S, RB, p, g):
+def has_group(S, p, g):
     """p holds every deed of group g."""
-    return S[GOWN + p * N_GROUPS + g] == RB[R_GROUP_SIZE + g]
+    return S[GOWN + p * N_GROUPS + g] == S[R_GROUP_SIZE + g]
 
 
 @njit_no_refcount
-def group_buildings(S, RB, g):
+def group_buildings(S, g):
     """Total building levels on group g (a hotel counts 5)."""
     n = 0
-    for k in range(RB[R_GROUP_SIZE + g]):
-        n += S[LEVEL + group_sq(RB, g, k)]
+    for k in range(S[R_GROUP_SIZE + g]):
+        n += S[LEVEL + group_sq(S, g, k)]
     return n
 
 
 @njit_no_refcount
-def group_mortgaged(S, RB, g):
-    for k in range(RB[R_GROUP_SIZE + g]):
-        if S[MORT + group_sq(RB, g, k)] == 1:
+def group_mortgaged(S, g):
+    for k in range(S[R_GROUP_SIZE + g]):
+        if S[MORT + group_sq(S, g, k)] == 1:
             return True
     return False
 
 
 @njit_inline
-def group_min_max(S, RB, g):
+def group_min_max(S, g):
     lo = HOTEL
     hi = 0
-    for k in range(RB[R_GROUP_SIZE + g]):
-        lv = S[LEVEL + group_sq(RB, g, k)]
+    for k in range(S[R_GROUP_SIZE + g]):
+        lv = S[LEVEL + group_sq(S, g, k)]
         lo = min(lo, lv)
         hi = max(hi, lv)
     return lo, hi
 
 
 @njit_no_refcount
-def rent(S, RB, sq, dice):
+def rent(S, sq, dice):
     """Rent due for landing on deed sq with a roll totalling `dice` (no card multipliers).
     0 when unowned or mortgaged, or when the owner is in jail under the no-rent house rule."""
     o = S[OWNER + sq]
     if o < 0 or S[MORT + sq] == 1:
         return 0
-    if RB[R_RENT_IN_JAIL] == 0 and S[JAIL + o] > 0:
+    if S[R_RENT_IN_JAIL] == 0 and S[JAIL + o] > 0:
         return 0
-    kind = RB[R_SQ_KIND + sq]
-    g = RB[R_SQ_GROUP + sq]
+    kind = S[R_SQ_KIND + sq]
+    g = S[R_SQ_GROUP + sq]
     n_own = S[GOWN + o * N_GROUPS + g]
     if kind == K_STREET:
         lv = S[LEVEL + sq]
-        r = RB[R_SQ_RENT + sq * N_LEVELS + lv]
-        if lv == 0 and n_own == RB[R_GROUP_SIZE + g]:
-            r *= RB[R_MONO_MULT]
+        r = S[R_SQ_RENT + sq * N_LEVELS + lv]
+        if lv == 0 and n_own == S[R_GROUP_SIZE + g]:
+            r *= S[R_MONO_MULT]
         return r
     if kind == K_RAILROAD:
-        return RB[R_RR_RENT + n_own - 1]
-    return RB[R_UTIL_MULT + n_own - 1] * dice
+        return S[R_RR_RENT + n_own - 1]
+    return S[R_UTIL_MULT + n_own - 1] * dice
 
 
 @njit_no_refcount
-def can_build(S, RB, p, sq, need_cash):
+def can_build(S, p, sq, need_cash):
     """p may add one level (a house, or a hotel on four houses) to street sq now. Checks the
     bank's supply, and p's cash if need_cash."""
-    if RB[R_SQ_KIND + sq] != K_STREET or S[OWNER + sq] != p:
+    if S[R_SQ_KIND + sq] != K_STREET or S[OWNER + sq] != p:
         return False
-    g = RB[R_SQ_GROUP + sq]
-    if not has_group(S, RB, p, g) or group_mortgaged(S, RB, g):
+    g = S[R_SQ_GROUP + sq]
+    if not has_group(S, p, g) or group_mortgaged(S, g):
         return False
-    lo, hi = group_min_max(S, RB, g)
-    return can_build_on_group(S, RB, p, sq, lo, need_cash)
+    lo, hi = group_min_max(S, g)
+    return can_build_on_group(S, p, sq, lo, need_cash)
 
 
 @njit_no_refcount
-def can_build_on_group(S, RB, p, sq, lo, need_cash):
+def can_build_on_group(S, p, sq, lo, need_cash):
     """can_build for a street of a group p holds whole without mortgages, whose lowest level
     `lo` the caller computed once for the whole group."""
     lv = S[LEVEL + sq]
     if lv >= HOTEL:
         return False
-    if RB[R_EVEN_BUILD] == 1 and lv != lo:
+    if S[R_EVEN_BUILD] == 1 and lv != lo:
         return False
     if lv == HOTEL - 1:
         if S[G_HOTELS] <= 0:
             return False
     elif S[G_HOUSES] <= 0:
         return False
-    return not need_cash or S[CASH + p] >= RB[R_SQ_HOUSE + sq]
+    return not need_cash or S[CASH + p] >= S[R_SQ_HOUSE + sq]
 
 
 @njit_no_refcount
-def can_sell(S, RB, p, sq):
+def can_sell(S, p, sq):
     """p may sell one level (a house, or break a hotel) from street sq now."""
     if S[OWNER + sq] != p or S[LEVEL + sq] == 0:
         return False
-    if RB[R_EVEN_BUILD] == 1:
-        lo, hi = group_min_max(S, RB, RB[R_SQ_GROUP + sq])
+    if S[R_EVEN_BUILD] == 1:
+        lo, hi = group_min_max(S, S[R_SQ_GROUP + sq])
         return S[LEVEL + sq] == hi
     return True
 
 
 @njit_no_refcount
-def can_mortgage(S, RB, p, sq):
+def can_mortgage(S, p, sq):
     if S[OWNER + sq] != p or S[MORT + sq] == 1:
         return False
-    g = RB[R_SQ_GROUP + sq]
-    return RB[R_GROUP_STREETS + g] == 0 or group_buildings(S, RB, g) == 0
+    g = S[R_SQ_GROUP + sq]
+    return S[R_GROUP_STREETS + g] == 0 or group_buildings(S, g) == 0
 
 
 @njit_no_refcount
-def unmortgage_cost(RB, sq):
-    m = RB[R_SQ_MORTGAGE + sq]
-    return m + interest(RB, sq)
+def unmortgage_cost(S, sq):
+    m = S[R_SQ_MORTGAGE + sq]
+    return m + interest(S, sq)
 
 
 @njit_no_refcount
-def interest(RB, sq):
+def interest(S, sq):
     """Interest on the mortgage of sq, rounded up to whole dollars."""
-    return (RB[R_SQ_MORTGAGE + sq] * RB[R_INTEREST_PCT] + 99) // 100
+    return (S[R_SQ_MORTGAGE + sq] * S[R_INTEREST_PCT] + 99) // 100
 
 
 @njit_no_refcount
-def sell_value(RB, sq, levels):
+def sell_value(S, sq, levels):
     """What the bank pays for `levels` building levels of street sq."""
-    return levels * RB[R_SQ_HOUSE + sq] * RB[R_SELL_PCT] // 100
+    return levels * S[R_SQ_HOUSE + sq] * S[R_SELL_PCT] // 100
 
 
 @njit_no_refcount
-def liquid_value(S, RB, p):
+def liquid_value(S, p):
     """The most cash p can raise from the bank: cash, buildings sold back, deeds mortgaged."""
     v = S[CASH + p]
     for sq in range(N_SQ):
         if S[OWNER + sq] == p:
-            v += sell_value(RB, sq, S[LEVEL + sq])
+            v += sell_value(S, sq, S[LEVEL + sq])
             if S[MORT + sq] == 0:
-                v += RB[R_SQ_MORTGAGE + sq]
+                v += S[R_SQ_MORTGAGE + sq]
     return v
 
 
 @njit_no_refcount
-def net_worth(S, RB, p):
+def net_worth(S, p):
     """Cash + deeds at printed price (less the mortgage for a mortgaged deed) + buildings at
     cost. The turn limit's winner is the player with the most."""
     v = S[CASH + p]
     for sq in range(N_SQ):
         if S[OWNER + sq] == p:
-            v += RB[R_SQ_PRICE + sq] + S[LEVEL + sq] * RB[R_SQ_HOUSE + sq]
+            v += S[R_SQ_PRICE + sq] + S[LEVEL + sq] * S[R_SQ_HOUSE + sq]
             if S[MORT + sq] == 1:
-                v -= RB[R_SQ_MORTGAGE + sq]
+                v -= S[R_SQ_MORTGAGE + sq]
     return v
 
 
 @njit_no_refcount
-def tax_worth(S, RB, p):
+def tax_worth(S, p):
     """Worth for the old 10% Income Tax: cash + deeds at printed price (mortgaged or not) +
     buildings at cost."""
     v = S[CASH + p]
     for sq in range(N_SQ):
         if S[OWNER + sq] == p:
-            v += RB[R_SQ_PRICE + sq] + S[LEVEL + sq] * RB[R_SQ_HOUSE + sq]
+            v += S[R_SQ_PRICE + sq] + S[LEVEL + sq] * S[R_SQ_HOUSE + sq]
     return v
 
 
 @njit_no_refcount
-def count_buildings(S, RB, p):
+def count_buildings(S, p):
     """Houses and hotels standing on p's streets."""
     houses = 0
     hotels = 0
@@ -241,44 +241,44 @@ def count_buildings(S, RB, p):
 
 
 @njit_no_refcount
-def alive_players(S, RB):
+def alive_players(S):
     n = 0
-    for q in range(RB[R_PLAYERS]):
+    for q in range(S[R_PLAYERS]):
         n += S[ALIVE + q]
     return n
 
 
 @njit_no_refcount
-def trade_interest(S, RB, receiver_gets_give):
+def trade_interest(S, receiver_gets_give):
     """Interest due on the mortgaged deeds one side receives (TR_GIVE if receiver_gets_give)."""
     total = 0
     if receiver_gets_give:
         for k in range(S[TR_N_GIVE]):
             sq = S[TR_GIVE + k]
             if S[MORT + sq] == 1:
-                total += interest(RB, sq)
+                total += interest(S, sq)
     else:
         for k in range(S[TR_N_GET]):
             sq = S[TR_GET + k]
             if S[MORT + sq] == 1:
-                total += interest(RB, sq)
+                total += interest(S, sq)
     return total
 
 
 @njit_no_refcount
-def deed_tradable(S, RB, sq, owner):
-    if sq < 0 or sq >= N_SQ or not is_deed(RB, sq) or S[OWNER + sq] != owner:
+def deed_tradable(S, sq, owner):
+    if sq < 0 or sq >= N_SQ or not is_deed(S, sq) or S[OWNER + sq] != owner:
         return False
-    g = RB[R_SQ_GROUP + sq]
-    if RB[R_GROUP_STREETS + g] == 1:
-        for k in range(RB[R_GROUP_SIZE + g]):
-            if S[LEVEL + group_sq(RB, g, k)] > 0:
+    g = S[R_SQ_GROUP + sq]
+    if S[R_GROUP_STREETS + g] == 1:
+        for k in range(S[R_GROUP_SIZE + g]):
+            if S[LEVEL + group_sq(S, g, k)] > 0:
                 return False
     return True
 
 
 @njit_no_refcount
-def trade_legal(S, RB, p, q):
+def trade_legal(S, p, q):
     """The offer in the scratch is a legal trade from p to q: p gives TR_GIVE, TR_JAIL_GIVE
     jail cards and TR_CASH dollars (q pays if negative) for TR_GET and TR_JAIL_GET. Deeds
     belong to the giver and no building stands on their groups; both sides can pay the cash
@@ -288,13 +288,13 @@ def trade_legal(S, RB, p, q):
     if ng < 0 or nr < 0 or ng > MAX_DEEDS or nr > MAX_DEEDS:
         return False
     for k in range(ng):
-        if not deed_tradable(S, RB, S[TR_GIVE + k], p):
+        if not deed_tradable(S, S[TR_GIVE + k], p):
             return False
         for j in range(k):
             if S[TR_GIVE + j] == S[TR_GIVE + k]:
                 return False
     for k in range(nr):
-        if not deed_tradable(S, RB, S[TR_GET + k], q):
+        if not deed_tradable(S, S[TR_GET + k], q):
             return False
         for j in range(k):
             if S[TR_GET + j] == S[TR_GET + k]:
@@ -306,9 +306,9 @@ def trade_legal(S, RB, p, q):
     if jr > S[GOOJF + 2 * q] + S[GOOJF + 2 * q + 1]:
         return False
     cash = S[TR_CASH]
-    if S[CASH + p] - cash - trade_interest(S, RB, False) < 0:
+    if S[CASH + p] - cash - trade_interest(S, False) < 0:
         return False
-    if S[CASH + q] + cash - trade_interest(S, RB, True) < 0:
+    if S[CASH + q] + cash - trade_interest(S, True) < 0:
         return False
     gives = ng + jg + (1 if cash > 0 else 0)
     gets = nr + jr + (1 if cash < 0 else 0)
@@ -324,14 +324,14 @@ def trade_mark(S):
 
 
 @njit_inline
-def cheapest_house(S, RB, p):
+def cheapest_house(S, p):
     """The lowest house price on the colour groups p holds whole (0 when none)."""
     best = 0
     if S[WHOLE_N + p] == 0:
         return best
     for g in range(N_GROUPS):
-        if RB[R_GROUP_STREETS + g] == 1 and has_group(S, RB, p, g):
-            cost = RB[R_SQ_HOUSE + group_sq(RB, g, 0)]
+        if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g):
+            cost = S[R_SQ_HOUSE + group_sq(S, g, 0)]
             if best == 0 or cost < best:
                 best = cost
     return best

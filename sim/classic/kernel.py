@@ -5,8 +5,8 @@ per game into preallocated arrays. Game g draws only from generators seeded by (
 table's stream (dice, deck shuffles) and one stream per seat's policy, so a row never depends on
 the thread count or on how a run is cut into chunks.
 
-A game's state is one int32 array ``S`` and the rules one int32 array ``RB`` (offsets in
-sim/classic/layout.py). Every game starts from a copy of a starting state ``S0`` (the standard
+A game is one int32 array ``S``: the rules and the seats' bot kinds at its head, then the state
+(offsets in sim/classic/layout.py). Every game starts from a copy of a starting state ``S0`` (the standard
 start from ``start_state``, or a mid-game position read from a file), so the same code plays
 fresh games and positions.
 
@@ -47,6 +47,7 @@ from sim.classic.board import (
 from sim.classic.layout import (
     ALIVE,
     BANK,
+    BANK_N,
     BUF,
     CASH,
     DECK,
@@ -121,6 +122,7 @@ from sim.classic.layout import (
     R_INCOME_SQ,
     R_JAIL_FINE,
     R_JAIL_TURNS,
+    R_KIND,
     R_MAX_ROUNDS,
     R_NEXT_RR,
     R_NEXT_UTIL,
@@ -139,6 +141,7 @@ from sim.classic.layout import (
     RENT_MAX,
     RNG_SIZE,
     RNG_TABLE,
+    RULES_SIZE,
     SC_AUCTIONS_WON,
     SC_BOUGHT,
     SC_CASH,
@@ -188,6 +191,7 @@ from strategies.classic import (
     JAIL_CARD,
     JAIL_PAY,
     accept_counter,
+    builds_at_random,
     choose_build,
     choose_funding,
     choose_liquidation,
@@ -277,9 +281,9 @@ def move_money(S, p, amount, to):
 
 
 @njit_no_refcount
-def fee_to(RB):
+def fee_to(S):
     """Where taxes, fines and card fees go: the pot under the Free Parking jackpot."""
-    return POT if RB[R_FP_JACKPOT] == 1 else BANK
+    return POT if S[R_FP_JACKPOT] == 1 else BANK
 
 
 @njit_no_refcount
@@ -292,30 +296,33 @@ def board_changed(S, p):
 
 
 @njit_no_refcount
-def set_owner(S, RB, sq, p):
+def set_owner(S, sq, p):
     """Deed sq passes to p (-1: back to the bank, which clears its mortgage)."""
     old = S[OWNER + sq]
     if old == p:
         return
-    g = RB[R_SQ_GROUP + sq]
-    size = RB[R_GROUP_SIZE + g]
+    g = S[R_SQ_GROUP + sq]
+    size = S[R_GROUP_SIZE + g]
     t = S[G_TURN]
-    if old >= 0:
+    if old < 0:
+        S[BANK_N + g] -= 1
+    else:
         if S[GOWN + old * N_GROUPS + g] == size:
             S[gstat(old, g, GS_FULL_TURNS)] += t - S[gstat(old, g, GS_FULL_SINCE)]
-            S[WHOLE_N + old] -= RB[R_GROUP_STREETS + g]
+            S[WHOLE_N + old] -= S[R_GROUP_STREETS + g]
         S[GOWN + old * N_GROUPS + g] -= 1
         if S[MORT + sq] == 1:
             S[MORT_N + old] -= 1
     S[OWNER + sq] = p
     if p < 0:
         S[MORT + sq] = 0
+        S[BANK_N + g] += 1
     else:
         S[GOWN + p * N_GROUPS + g] += 1
         if S[MORT + sq] == 1:
             S[MORT_N + p] += 1
         if S[GOWN + p * N_GROUPS + g] == size:
-            S[WHOLE_N + p] += RB[R_GROUP_STREETS + g]
+            S[WHOLE_N + p] += S[R_GROUP_STREETS + g]
             S[gstat(p, g, GS_FULL_SINCE)] = t
             if S[gstat(p, g, GS_FIRST_FULL)] == 0:
                 S[gstat(p, g, GS_FIRST_FULL)] = t + 1
@@ -327,16 +334,16 @@ def set_owner(S, RB, sq, p):
 
 
 @njit_no_refcount
-def mortgage(S, RB, p, sq):
+def mortgage(S, p, sq):
     S[MORT + sq] = 1
     S[MORT_N + p] += 1
-    bank_pays(S, p, RB[R_SQ_MORTGAGE + sq])
+    bank_pays(S, p, S[R_SQ_MORTGAGE + sq])
     S[stat(p, SC_MORTGAGES)] += 1
     board_changed(S, p)
 
 
 @njit_no_refcount
-def lift_mortgage(S, RB, p, sq, cost):
+def lift_mortgage(S, p, sq, cost):
     move_money(S, p, cost, BANK)
     S[MORT + sq] = 0
     S[MORT_N + p] -= 1
@@ -344,7 +351,7 @@ def lift_mortgage(S, RB, p, sq, cost):
 
 
 @njit_no_refcount
-def build_one(S, RB, p, sq, price):
+def build_one(S, p, sq, price):
     """Put one more level on street sq for `price` (the house cost, or an auction price)."""
     lv = S[LEVEL + sq]
     if lv == HOTEL - 1:
@@ -356,40 +363,40 @@ def build_one(S, RB, p, sq, price):
         S[stat(p, SC_HOUSES_BUILT)] += 1
     S[LEVEL + sq] = lv + 1
     move_money(S, p, price, BANK)
-    S[gstat(p, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
+    S[gstat(p, S[R_SQ_GROUP + sq], GS_INVEST)] += price
     board_changed(S, p)
 
 
 @njit_no_refcount
-def sell_one(S, RB, p, sq):
+def sell_one(S, p, sq):
     """Sell one level of street sq back to the bank at the sell price. A hotel breaks into four
     houses; when the bank has fewer than four, the group comes down (evenly, under even
     building) to the highest level the bank's houses allow, and every level removed is paid."""
     lv = S[LEVEL + sq]
-    g = RB[R_SQ_GROUP + sq]
+    g = S[R_SQ_GROUP + sq]
     board_changed(S, p)
     if lv < HOTEL:
         S[LEVEL + sq] = lv - 1
         S[G_HOUSES] += 1
-        bank_pays(S, p, sell_value(RB, sq, 1))
+        bank_pays(S, p, sell_value(S, sq, 1))
     elif S[G_HOUSES] >= HOTEL - 1:
         S[LEVEL + sq] = HOTEL - 1
         S[G_HOUSES] -= HOTEL - 1
         S[G_HOTELS] += 1
-        bank_pays(S, p, sell_value(RB, sq, 1))
-    elif RB[R_EVEN_BUILD] == 0:
+        bank_pays(S, p, sell_value(S, sq, 1))
+    elif S[R_EVEN_BUILD] == 0:
         new = S[G_HOUSES]
         S[G_HOUSES] -= new
         S[G_HOTELS] += 1
         S[LEVEL + sq] = new
-        bank_pays(S, p, sell_value(RB, sq, HOTEL - new))
+        bank_pays(S, p, sell_value(S, sq, HOTEL - new))
     else:
-        size = RB[R_GROUP_SIZE + g]
+        size = S[R_GROUP_SIZE + g]
         top = 0
         for t in range(HOTEL - 2, -1, -1):
             net = 0
             for k in range(size):
-                lv2 = S[LEVEL + group_sq(RB, g, k)]
+                lv2 = S[LEVEL + group_sq(S, g, k)]
                 new = min(lv2, t)
                 if lv2 == HOTEL:
                     net += new
@@ -400,7 +407,7 @@ def sell_one(S, RB, p, sq):
                 break
         money = 0
         for k in range(size):
-            s2 = group_sq(RB, g, k)
+            s2 = group_sq(S, g, k)
             lv2 = S[LEVEL + s2]
             new = min(lv2, top)
             if lv2 == HOTEL:
@@ -408,7 +415,7 @@ def sell_one(S, RB, p, sq):
                 S[G_HOUSES] -= new
             else:
                 S[G_HOUSES] += lv2 - new
-            money += sell_value(RB, s2, lv2 - new)
+            money += sell_value(S, s2, lv2 - new)
             S[LEVEL + s2] = new
         bank_pays(S, p, money)
 
@@ -418,55 +425,55 @@ def sell_one(S, RB, p, sq):
 
 
 @njit_no_refcount
-def raise_cash(S, RB, pk, pp, pt, rng, p, amount):
+def raise_cash(S, pp, pt, rng, p, amount):
     """p sells buildings and mortgages deeds (its policy chooses the order) until it holds
     `amount`. Nothing is sold when even everything would not be enough: the player is bankrupt
     and its assets pass as they stand."""
-    if S[CASH + p] >= amount or liquid_value(S, RB, p) < amount:
+    if S[CASH + p] >= amount or liquid_value(S, p) < amount:
         return
-    if RB[R_TRADING] == 1:  # deeds sold to other players (trades for cash), if the bot likes
+    if S[R_TRADING] == 1:  # deeds sold to other players (trades for cash), if the bot likes
         for _ in range(N_SQ):
             if S[CASH + p] >= amount:
                 return
-            sq = choose_sale(pk, pp, pt, p, S, RB, rng, amount - S[CASH + p])
+            sq = choose_sale(pp, pt, p, S, rng, amount - S[CASH + p])
             if sq < 0:
                 break
-            if not deed_tradable(S, RB, sq, p) or S[MORT + sq] == 1:
+            if not deed_tradable(S, sq, p) or S[MORT + sq] == 1:
                 S[G_STATUS] = ERR_ILLEGAL
                 return
-            if auction(S, RB, pk, pp, pt, rng, sq, (p + 1) % RB[R_PLAYERS], p, RB[R_SQ_PRICE + sq]) < 0:
+            if auction(S, pp, pt, rng, sq, (p + 1) % S[R_PLAYERS], p, S[R_SQ_PRICE + sq]) < 0:
                 break
     for _ in range(4 * N_SQ * HOTEL):
         if S[CASH + p] >= amount:
             return
-        a = choose_liquidation(pk, pp, pt, p, S, RB, rng, amount - S[CASH + p])
+        a = choose_liquidation(pp, pt, p, S, rng, amount - S[CASH + p])
         if a < 0:
             break
         sq = a // 2
         if a % 2 == 1:
-            if not can_mortgage(S, RB, p, sq):
+            if not can_mortgage(S, p, sq):
                 S[G_STATUS] = ERR_ILLEGAL
                 return
-            mortgage(S, RB, p, sq)
+            mortgage(S, p, sq)
         else:
-            if not can_sell(S, RB, p, sq):
+            if not can_sell(S, p, sq):
                 S[G_STATUS] = ERR_ILLEGAL
                 return
-            sell_one(S, RB, p, sq)
+            sell_one(S, p, sq)
     # The rules require raising what is owed before giving up: finish in a fixed order.
     for _ in range(4 * N_SQ * HOTEL):
         if S[CASH + p] >= amount:
             return
         done = False
         for sq in range(N_SQ):
-            if can_mortgage(S, RB, p, sq):
-                mortgage(S, RB, p, sq)
+            if can_mortgage(S, p, sq):
+                mortgage(S, p, sq)
                 done = True
                 break
         if not done:
             for sq in range(N_SQ):
-                if can_sell(S, RB, p, sq):
-                    sell_one(S, RB, p, sq)
+                if can_sell(S, p, sq):
+                    sell_one(S, p, sq)
                     done = True
                     break
         if not done:
@@ -474,7 +481,7 @@ def raise_cash(S, RB, pk, pp, pt, rng, p, amount):
 
 
 @njit_no_refcount
-def strip_buildings(S, RB, p):
+def strip_buildings(S, p):
     """All of p's buildings go back to the bank at the sell price (the cash goes to p)."""
     for sq in range(N_SQ):
         if S[OWNER + sq] == p and S[LEVEL + sq] > 0:
@@ -483,7 +490,7 @@ def strip_buildings(S, RB, p):
                 S[G_HOTELS] += 1
             else:
                 S[G_HOUSES] += lv
-            bank_pays(S, p, sell_value(RB, sq, lv))
+            bank_pays(S, p, sell_value(S, sq, lv))
             S[LEVEL + sq] = 0
             board_changed(S, p)
         
@@ -497,30 +504,30 @@ def eliminate(S, p):
 
 
 @njit_no_refcount
-def return_jail_card(S, RB, d):
-    n_d = RB[R_DECK_SIZE + d]
+def return_jail_card(S, d):
+    n_d = S[R_DECK_SIZE + d]
     base = DECK + d * MAX_CARDS
-    S[base + (S[DECK_HEAD + d] + S[DECK_N + d]) % n_d] = RB[R_GOOJF_CARD + d]
+    S[base + (S[DECK_HEAD + d] + S[DECK_N + d]) % n_d] = S[R_GOOJF_CARD + d]
     S[DECK_N + d] += 1
 
 
 @njit_no_refcount
-def auction(S, RB, pk, pp, pt, rng, sq, first, seller, lo):
+def auction(S, pp, pt, rng, sq, first, seller, lo):
     """An English auction for deed sq among the players still in, starting with seat `first`.
     Each bids while the price is below the most it will pay (its policy's answer, capped at
     its cash), so the deed goes to the highest limit at one step above the second highest
     (at least the minimum bid `lo`; an equal limit loses to the earlier bidder). The bank
     sells (seller -1), or a player raising cash offers its deed to the others (a trade for
     cash, at no less than `lo`). Unsold: it stays where it was. Returns the buyer or -1."""
-    n = RB[R_PLAYERS]
+    n = S[R_PLAYERS]
     best = -1
     best_v = -1
     second = -1
     for i in range(n):
         q = (first + i) % n
-        if q == seller or S[ALIVE + q] == 0 or (RB[R_FIRST_LAP] == 1 and S[LAPPED + q] == 0):
+        if q == seller or S[ALIVE + q] == 0 or (S[R_FIRST_LAP] == 1 and S[LAPPED + q] == 0):
             continue
-        v = min(max_bid(pk, pp, pt, q, S, RB, rng, sq), S[CASH + q])
+        v = min(max_bid(pp, pt, q, S, rng, sq), S[CASH + q])
         if v > best_v:
             second = best_v
             best_v = v
@@ -529,15 +536,15 @@ def auction(S, RB, pk, pp, pt, rng, sq, first, seller, lo):
             second = v
     if best < 0 or best_v < lo:
         return -1
-    price = lo if second < lo else min(best_v, second + RB[R_AUCTION_STEP])
-    S[gstat(best, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
+    price = lo if second < lo else min(best_v, second + S[R_AUCTION_STEP])
+    S[gstat(best, S[R_SQ_GROUP + sq], GS_INVEST)] += price
     if seller >= 0:
         move_money(S, best, price, seller)
-        set_owner(S, RB, sq, best)
+        set_owner(S, sq, best)
         count_trade(S, seller, best)
         return best
     move_money(S, best, price, BANK)
-    set_owner(S, RB, sq, best)
+    set_owner(S, sq, best)
     S[stat(best, SC_AUCTIONS_WON)] += 1
     S[G_AUCTIONS] += 1
     return best
@@ -551,52 +558,52 @@ def count_trade(S, p, q):
 
 
 @njit_no_refcount
-def bankrupt_to_bank(S, RB, pk, pp, pt, rng, p, to):
+def bankrupt_to_bank(S, pp, pt, rng, p, to):
     """p cannot pay the bank (or the pot): everything it has goes back. Buildings return to the
     bank, its cash goes where the debt was owed, mortgages are cancelled, jail cards go under
     their decks and the deeds are auctioned among the others (or stay with the bank)."""
-    strip_buildings(S, RB, p)
+    strip_buildings(S, p)
     move_money(S, p, S[CASH + p], to)
     eliminate(S, p)
     for d in range(N_DECKS):
         for _ in range(S[GOOJF + 2 * p + d]):
-            return_jail_card(S, RB, d)
+            return_jail_card(S, d)
         S[GOOJF + 2 * p + d] = 0
     for sq in range(N_SQ):
         if S[OWNER + sq] == p:
-            set_owner(S, RB, sq, -1)
-            if RB[R_BANKRUPT_AUCTION] == 1 and RB[R_AUCTIONS] == 1:
-                auction(S, RB, pk, pp, pt, rng, sq, (p + 1) % RB[R_PLAYERS], -1, RB[R_AUCTION_MIN])
+            set_owner(S, sq, -1)
+            if S[R_BANKRUPT_AUCTION] == 1 and S[R_AUCTIONS] == 1:
+                auction(S, pp, pt, rng, sq, (p + 1) % S[R_PLAYERS], -1, S[R_AUCTION_MIN])
 
 
 @njit_no_refcount
-def pay_bank_or_fold(S, RB, pk, pp, pt, rng, p, amount):
+def pay_bank_or_fold(S, pp, pt, rng, p, amount):
     """p owes the bank; raises the cash or goes bankrupt to the bank. True when paid."""
-    raise_cash(S, RB, pk, pp, pt, rng, p, amount)
+    raise_cash(S, pp, pt, rng, p, amount)
     if S[CASH + p] >= amount:
         move_money(S, p, amount, BANK)
         return True
-    bankrupt_to_bank(S, RB, pk, pp, pt, rng, p, BANK)
+    bankrupt_to_bank(S, pp, pt, rng, p, BANK)
     return False
 
 
 @njit_no_refcount
-def receive_mortgaged(S, RB, pk, pp, pt, rng, c, sq):
+def receive_mortgaged(S, pp, pt, rng, c, sq):
     """c has just received mortgaged deed sq: it pays the interest at once and may lift the
     mortgage at once (paying the principal too). False if c went bankrupt paying."""
-    if not pay_bank_or_fold(S, RB, pk, pp, pt, rng, c, interest(RB, sq)):
+    if not pay_bank_or_fold(S, pp, pt, rng, c, interest(S, sq)):
         return False
-    if S[CASH + c] >= RB[R_SQ_MORTGAGE + sq] and lift_received_mortgage(pk, pp, pt, c, S, RB, rng, sq):
-        lift_mortgage(S, RB, c, sq, RB[R_SQ_MORTGAGE + sq])
+    if S[CASH + c] >= S[R_SQ_MORTGAGE + sq] and lift_received_mortgage(pp, pt, c, S, rng, sq):
+        lift_mortgage(S, c, sq, S[R_SQ_MORTGAGE + sq])
     return True
 
 
 @njit_no_refcount
-def bankrupt_to_player(S, RB, pk, pp, pt, rng, p, c):
+def bankrupt_to_player(S, pp, pt, rng, p, c):
     """p cannot pay player c: buildings are sold to the bank at half price, then c receives
     p's cash, deeds and jail cards, and pays the interest on every mortgaged deed at once
     (lifting the mortgage at once if it likes)."""
-    strip_buildings(S, RB, p)
+    strip_buildings(S, p)
     move_money(S, p, S[CASH + p], c)
     eliminate(S, p)
     for d in range(N_DECKS):
@@ -608,30 +615,30 @@ def bankrupt_to_player(S, RB, pk, pp, pt, rng, p, c):
             if S[MORT + sq] == 1:
                 S[BUF + n_mort] = sq
                 n_mort += 1
-            set_owner(S, RB, sq, c)
+            set_owner(S, sq, c)
     for k in range(n_mort):
         sq = S[BUF + k]
         if S[ALIVE + c] == 0 or S[OWNER + sq] != c:
             break
-        if not receive_mortgaged(S, RB, pk, pp, pt, rng, c, sq):
+        if not receive_mortgaged(S, pp, pt, rng, c, sq):
             break
 
 
 @njit_no_refcount
-def pay(S, RB, pk, pp, pt, rng, p, amount, to):
+def pay(S, pp, pt, rng, p, amount, to):
     """p pays `amount` to a player, the pot or the bank, raising cash if it must; a player who
     cannot is bankrupt to the creditor. True when paid in full."""
     if amount <= 0:
         return True
     if S[CASH + p] < amount:
-        raise_cash(S, RB, pk, pp, pt, rng, p, amount)
+        raise_cash(S, pp, pt, rng, p, amount)
     if S[CASH + p] >= amount:
         move_money(S, p, amount, to)
         return True
     if to >= 0:
-        bankrupt_to_player(S, RB, pk, pp, pt, rng, p, to)
+        bankrupt_to_player(S, pp, pt, rng, p, to)
     else:
-        bankrupt_to_bank(S, RB, pk, pp, pt, rng, p, to)
+        bankrupt_to_bank(S, pp, pt, rng, p, to)
     return False
 
 
@@ -648,27 +655,27 @@ def roll_die(S, rng):
 
 
 @njit_no_refcount
-def pass_go(S, RB, p, landed):
-    bank_pays(S, p, RB[R_SALARY])
+def pass_go(S, p, landed):
+    bank_pays(S, p, S[R_SALARY])
     if landed:
-        bank_pays(S, p, RB[R_GO_LAND_BONUS])
+        bank_pays(S, p, S[R_GO_LAND_BONUS])
     S[LAPPED + p] = 1
 
 
 @njit_no_refcount
-def advance_by(S, RB, p, steps):
+def advance_by(S, p, steps):
     sq = S[POS + p] + steps
     if sq >= N_SQ:
         sq -= N_SQ
-        pass_go(S, RB, p, sq == 0)
+        pass_go(S, p, sq == 0)
     S[POS + p] = sq
 
 
 @njit_no_refcount
-def advance_to(S, RB, p, target):
+def advance_to(S, p, target):
     """Move forward to `target`, collecting the salary when passing or landing on GO."""
     if target < S[POS + p] or (target == 0 and S[POS + p] != 0):
-        pass_go(S, RB, p, target == 0)
+        pass_go(S, p, target == 0)
     S[POS + p] = target
 
 
@@ -679,113 +686,113 @@ def send_to_jail(S, p):
 
 
 @njit_no_refcount
-def offer_deed(S, RB, pk, pp, pt, rng, p, sq):
+def offer_deed(S, pp, pt, rng, p, sq):
     """p landed on unowned deed sq: buys it at the printed price (mortgaging other deeds first
     if its bot likes) or it is auctioned."""
-    price = RB[R_SQ_PRICE + sq]
-    allowed = RB[R_FIRST_LAP] == 0 or S[LAPPED + p] == 1
+    price = S[R_SQ_PRICE + sq]
+    allowed = S[R_FIRST_LAP] == 0 or S[LAPPED + p] == 1
     buy = False
     if allowed and S[CASH + p] >= price:
-        buy = want_buy(pk, pp, pt, p, S, RB, rng, sq)
-    elif allowed and fund_purchase(pk, pp, pt, p, S, RB, rng, sq):
-        raise_cash(S, RB, pk, pp, pt, rng, p, price)
+        buy = want_buy(pp, pt, p, S, rng, sq)
+    elif allowed and fund_purchase(pp, pt, p, S, rng, sq):
+        raise_cash(S, pp, pt, rng, p, price)
         buy = S[CASH + p] >= price
     if buy:
         move_money(S, p, price, BANK)
-        set_owner(S, RB, sq, p)
+        set_owner(S, sq, p)
         S[stat(p, SC_BOUGHT)] += 1
-        S[gstat(p, RB[R_SQ_GROUP + sq], GS_INVEST)] += price
-    elif RB[R_AUCTIONS] == 1:
-        auction(S, RB, pk, pp, pt, rng, sq, p, -1, RB[R_AUCTION_MIN])
+        S[gstat(p, S[R_SQ_GROUP + sq], GS_INVEST)] += price
+    elif S[R_AUCTIONS] == 1:
+        auction(S, pp, pt, rng, sq, p, -1, S[R_AUCTION_MIN])
 
 
 @njit_no_refcount
-def charge_rent(S, RB, pk, pp, pt, rng, p, sq, amount):
+def charge_rent(S, pp, pt, rng, p, sq, amount):
     o = S[OWNER + sq]
-    paid = amount if S[CASH + p] >= amount else min(amount, liquid_value(S, RB, p))
+    paid = amount if S[CASH + p] >= amount else min(amount, liquid_value(S, p))
     S[stat(p, SC_RENT_PAID)] += paid
     S[stat(o, SC_RENT_RECEIVED)] += paid
-    S[gstat(o, RB[R_SQ_GROUP + sq], GS_RENT)] += paid
-    pay(S, RB, pk, pp, pt, rng, p, amount, o)
+    S[gstat(o, S[R_SQ_GROUP + sq], GS_RENT)] += paid
+    pay(S, pp, pt, rng, p, amount, o)
 
 
 @njit_no_refcount
-def land(S, RB, pk, pp, pt, rng, p, mode, mult):
+def land(S, pp, pt, rng, p, mode, mult):
     """Act on the square p stands on. mode 0: a roll; 1: a card's nearest railroad (rent x
     mult); 2: a card's nearest utility (mult x a fresh roll). A card that moves the token
     makes it act on its new square (a loop, not recursion: numba cannot cache mutually
     recursive functions)."""
     for _ in range(8):
         sq = S[POS + p]
-        kind = RB[R_SQ_KIND + sq]
+        kind = S[R_SQ_KIND + sq]
         if kind == K_CHANCE or kind == K_CHEST:
-            code = draw_card(S, RB, pk, pp, pt, rng, p, 0 if kind == K_CHANCE else 1)
+            code = draw_card(S, pp, pt, rng, p, 0 if kind == K_CHANCE else 1)
             if code < 0 or S[ALIVE + p] == 0 or S[JAIL + p] > 0:
                 return
             mode = code // 1000
             mult = code % 1000
             continue
-        if is_deed(RB, sq):
+        if is_deed(S, sq):
             o = S[OWNER + sq]
             if o < 0:
-                offer_deed(S, RB, pk, pp, pt, rng, p, sq)
+                offer_deed(S, pp, pt, rng, p, sq)
             elif o != p:
                 if mode == 2:  # owned and charging: roll again, pay mult x the dice
-                    r = rent(S, RB, sq, 1)
+                    r = rent(S, sq, 1)
                     if r > 0:
                         r = mult * (roll_die(S, rng) + roll_die(S, rng))
                 else:
-                    r = rent(S, RB, sq, S[G_DICE])
+                    r = rent(S, sq, S[G_DICE])
                     if mode == 1:
                         r *= mult
-                charge_rent(S, RB, pk, pp, pt, rng, p, sq, r)
+                charge_rent(S, pp, pt, rng, p, sq, r)
         elif kind == K_TAX:
-            amount = RB[R_SQ_PRICE + sq]
-            if RB[R_INCOME_PCT] == 1 and sq == RB[R_INCOME_SQ]:
-                amount = min(amount, tax_worth(S, RB, p) // 10)
-            pay(S, RB, pk, pp, pt, rng, p, amount, fee_to(RB))
+            amount = S[R_SQ_PRICE + sq]
+            if S[R_INCOME_PCT] == 1 and sq == S[R_INCOME_SQ]:
+                amount = min(amount, tax_worth(S, p) // 10)
+            pay(S, pp, pt, rng, p, amount, fee_to(S))
         elif kind == K_GO_TO_JAIL:
             send_to_jail(S, p)
-        elif kind == K_FREE_PARKING and RB[R_FP_JACKPOT] == 1:
+        elif kind == K_FREE_PARKING and S[R_FP_JACKPOT] == 1:
             S[CASH + p] += S[G_POT]
-            S[G_POT] = RB[R_FP_SEED]
-            S[G_BANK] -= RB[R_FP_SEED]
+            S[G_POT] = S[R_FP_SEED]
+            S[G_BANK] -= S[R_FP_SEED]
         return
 
 
 @njit_no_refcount
-def draw_card(S, RB, pk, pp, pt, rng, p, d):
+def draw_card(S, pp, pt, rng, p, d):
     """p draws the top card of deck d (0 Chance, 1 Community Chest) and follows it. A card goes
     under the deck at once, except a Get Out of Jail Free card, which p keeps. Returns -1, or
     mode * 1000 + mult when the card moved the token and ``land`` must act on the new square."""
-    n_d = RB[R_DECK_SIZE + d]
+    n_d = S[R_DECK_SIZE + d]
     if S[DECK_N + d] == 0:
         return -1
     base = DECK + d * MAX_CARDS
     k = S[base + S[DECK_HEAD + d]]
     S[DECK_HEAD + d] = (S[DECK_HEAD + d] + 1) % n_d
     S[DECK_N + d] -= 1
-    fx = RB[R_CARD_FX + d * MAX_CARDS + k]
-    a = RB[R_CARD_A + d * MAX_CARDS + k]
-    b = RB[R_CARD_B + d * MAX_CARDS + k]
+    fx = S[R_CARD_FX + d * MAX_CARDS + k]
+    a = S[R_CARD_A + d * MAX_CARDS + k]
+    b = S[R_CARD_B + d * MAX_CARDS + k]
     if fx == FX_GOOJF:
         S[GOOJF + 2 * p + d] += 1
         return -1
     S[base + (S[DECK_HEAD + d] + S[DECK_N + d]) % n_d] = k
     S[DECK_N + d] += 1
     if fx == FX_ADVANCE:
-        advance_to(S, RB, p, a)
+        advance_to(S, p, a)
         return 0
     elif fx == FX_NEAREST_RR:
-        advance_to(S, RB, p, RB[R_NEXT_RR + S[POS + p]])
+        advance_to(S, p, S[R_NEXT_RR + S[POS + p]])
         return 1000 + a
     elif fx == FX_NEAREST_UTIL:
-        advance_to(S, RB, p, RB[R_NEXT_UTIL + S[POS + p]])
+        advance_to(S, p, S[R_NEXT_UTIL + S[POS + p]])
         return 2000 + a
     elif fx == FX_COLLECT:
         bank_pays(S, p, a)
     elif fx == FX_PAY:
-        pay(S, RB, pk, pp, pt, rng, p, a, fee_to(RB))
+        pay(S, pp, pt, rng, p, a, fee_to(S))
     elif fx == FX_BACK:
         S[POS + p] = (S[POS + p] - a + N_SQ) % N_SQ
         return 0
@@ -797,17 +804,17 @@ def draw_card(S, RB, pk, pp, pt, rng, p, d):
             if S[OWNER + sq] == p:
                 lv = S[LEVEL + sq]
                 total += b if lv == HOTEL else a * lv
-        pay(S, RB, pk, pp, pt, rng, p, total, fee_to(RB))
+        pay(S, pp, pt, rng, p, total, fee_to(S))
     elif fx == FX_PAY_EACH:
-        for i in range(1, RB[R_PLAYERS]):
-            q = (p + i) % RB[R_PLAYERS]
+        for i in range(1, S[R_PLAYERS]):
+            q = (p + i) % S[R_PLAYERS]
             if S[ALIVE + q] == 1 and S[ALIVE + p] == 1:
-                pay(S, RB, pk, pp, pt, rng, p, a, q)
+                pay(S, pp, pt, rng, p, a, q)
     elif fx == FX_COLLECT_EACH:
-        for i in range(1, RB[R_PLAYERS]):
-            q = (p + i) % RB[R_PLAYERS]
+        for i in range(1, S[R_PLAYERS]):
+            q = (p + i) % S[R_PLAYERS]
             if S[ALIVE + q] == 1 and S[ALIVE + p] == 1:
-                pay(S, RB, pk, pp, pt, rng, q, a, p)
+                pay(S, pp, pt, rng, q, a, p)
     return -1
 
 
@@ -816,7 +823,7 @@ def draw_card(S, RB, pk, pp, pt, rng, p, d):
 
 
 @njit_no_refcount
-def builds_wanted(S, RB, pk, pp, pt, rng, q):
+def builds_wanted(S, pp, pt, rng, q):
     """How many houses and hotels q would buy now if the bank had plenty: a dry run of its
     build decisions, undone afterwards. Returns (houses, hotels)."""
     houses_left = S[G_HOUSES]
@@ -828,15 +835,15 @@ def builds_wanted(S, RB, pk, pp, pt, rng, q):
     houses = 0
     hotels = 0
     while n < N_BUF:
-        sq = choose_build(pk, pp, pt, q, S, RB, rng)
-        if sq < 0 or not can_build(S, RB, q, sq, True):
+        sq = choose_build(pp, pt, q, S, rng)
+        if sq < 0 or not can_build(S, q, sq, True):
             break
         if S[LEVEL + sq] == HOTEL - 1:
             hotels += 1
         else:
             houses += 1
         S[LEVEL + sq] += 1
-        S[CASH + q] -= RB[R_SQ_HOUSE + sq]
+        S[CASH + q] -= S[R_SQ_HOUSE + sq]
         S[BUF + n] = sq
         n += 1
     for k in range(n):
@@ -848,11 +855,11 @@ def builds_wanted(S, RB, pk, pp, pt, rng, q):
 
 
 @njit_no_refcount
-def shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel):
+def shortage_auctions(S, pp, pt, rng, p, hotel):
     """The bank has fewer houses (hotel=False) or hotels than the players want: they go one at
     a time to the highest bidder among the players wanting one (at least the bidder's own
     building price). Stops when one bidder is left; that player then builds as usual."""
-    n = RB[R_PLAYERS]
+    n = S[R_PLAYERS]
     supply = G_HOTELS if hotel else G_HOUSES
     for _ in range(BIG_SUPPLY):
         if S[supply] <= 0:
@@ -866,11 +873,11 @@ def shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel):
             q = (p + i) % n
             if S[ALIVE + q] == 0 or S[WHOLE_N + q] == 0:
                 continue
-            sq = choose_build(pk, pp, pt, q, S, RB, rng)
-            if sq < 0 or not can_build(S, RB, q, sq, True) or (S[LEVEL + sq] == HOTEL - 1) != hotel:
+            sq = choose_build(pp, pt, q, S, rng)
+            if sq < 0 or not can_build(S, q, sq, True) or (S[LEVEL + sq] == HOTEL - 1) != hotel:
                 continue
-            cost = RB[R_SQ_HOUSE + sq]
-            v = min(house_bid(pk, pp, pt, q, S, RB, rng, sq), S[CASH + q])
+            cost = S[R_SQ_HOUSE + sq]
+            v = min(house_bid(pp, pt, q, S, rng, sq), S[CASH + q])
             if v < cost:
                 continue
             bidders += 1
@@ -883,54 +890,59 @@ def shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel):
                 second = v
         if bidders < 2:
             return
-        cost = RB[R_SQ_HOUSE + best_sq]
-        price = max(cost, min(best_v, second + RB[R_AUCTION_STEP]))
-        build_one(S, RB, best, best_sq, price)
+        cost = S[R_SQ_HOUSE + best_sq]
+        price = max(cost, min(best_v, second + S[R_AUCTION_STEP]))
+        build_one(S, best, best_sq, price)
         S[G_SHORTAGE_AUCTIONS] += 1
 
 
 @njit_inline
-def build_phase(S, RB, pk, pp, pt, rng, p):
-    cheapest = cheapest_house(S, RB, p)
+def build_phase(S, pp, pt, rng, p):
+    cheapest = cheapest_house(S, p)
     if cheapest == 0 or S[CASH + p] < cheapest:
         return
     for _ in range(N_SQ):  # bots that mortgage to build raise the money first
-        sq = choose_funding(pk, pp, pt, p, S, RB, rng)
+        sq = choose_funding(pp, pt, p, S, rng)
         if sq < 0:
             break
-        if not can_mortgage(S, RB, p, sq):
+        if not can_mortgage(S, p, sq):
             S[G_STATUS] = ERR_ILLEGAL
             return
-        mortgage(S, RB, p, sq)
-    if choose_build(pk, pp, pt, p, S, RB, rng) < 0:  # the common case: nothing wanted now
+        mortgage(S, p, sq)
+    sq = choose_build(pp, pt, p, S, rng)
+    if sq < 0:  # the common case: nothing wanted now
         return
+    board = S[G_BOARD]
     # A shortage is possible only when p could afford more of a building than the bank has.
     most = S[CASH + p] // cheapest
     if (0 < S[G_HOUSES] < most) or (0 < S[G_HOTELS] < most):
-        houses, hotels = builds_wanted(S, RB, pk, pp, pt, rng, p)
+        houses, hotels = builds_wanted(S, pp, pt, rng, p)
         for hotel in (False, True):
             wanted = hotels if hotel else houses
             left = S[G_HOTELS] if hotel else S[G_HOUSES]
             if 0 < left < wanted:
-                for i in range(1, RB[R_PLAYERS]):
-                    q = (p + i) % RB[R_PLAYERS]
+                for i in range(1, S[R_PLAYERS]):
+                    q = (p + i) % S[R_PLAYERS]
                     if S[ALIVE + q] == 1 and S[WHOLE_N + q] > 0:
-                        h2, t2 = builds_wanted(S, RB, pk, pp, pt, rng, q)
+                        h2, t2 = builds_wanted(S, pp, pt, rng, q)
                         if (t2 if hotel else h2) > 0:
-                            shortage_auctions(S, RB, pk, pp, pt, rng, p, hotel)
+                            shortage_auctions(S, pp, pt, rng, p, hotel)
                             break
+    # On the same board a bot that chooses without random numbers would choose sq again.
+    if S[G_BOARD] != board or builds_at_random(S, p):
+        sq = choose_build(pp, pt, p, S, rng)
     for _ in range(N_SQ * HOTEL):
-        sq = choose_build(pk, pp, pt, p, S, RB, rng)
         if sq < 0:
             return
-        if not can_build(S, RB, p, sq, True):
+        if not can_build(S, p, sq, True):
             S[G_STATUS] = ERR_ILLEGAL
             return
-        build_one(S, RB, p, sq, RB[R_SQ_HOUSE + sq])
+        build_one(S, p, sq, S[R_SQ_HOUSE + sq])
+        sq = choose_build(pp, pt, p, S, rng)
 
 
 @njit_no_refcount
-def move_jail_cards(S, RB, src, dst, n):
+def move_jail_cards(S, src, dst, n):
     for _ in range(n):
         d = 0 if S[GOOJF + 2 * src] > 0 else 1
         S[GOOJF + 2 * src + d] -= 1
@@ -938,7 +950,7 @@ def move_jail_cards(S, RB, src, dst, n):
 
 
 @njit_no_refcount
-def execute_trade(S, RB, pk, pp, pt, rng, p, q):
+def execute_trade(S, pp, pt, rng, p, q):
     ng = S[TR_N_GIVE]
     nr = S[TR_N_GET]
     cash = S[TR_CASH]
@@ -946,56 +958,56 @@ def execute_trade(S, RB, pk, pp, pt, rng, p, q):
         move_money(S, p, cash, q)
     elif cash < 0:
         move_money(S, q, -cash, p)
-    move_jail_cards(S, RB, p, q, S[TR_JAIL_GIVE])
-    move_jail_cards(S, RB, q, p, S[TR_JAIL_GET])
+    move_jail_cards(S, p, q, S[TR_JAIL_GIVE])
+    move_jail_cards(S, q, p, S[TR_JAIL_GET])
     for k in range(ng):
-        set_owner(S, RB, S[TR_GIVE + k], q)
+        set_owner(S, S[TR_GIVE + k], q)
     for k in range(nr):
-        set_owner(S, RB, S[TR_GET + k], p)
+        set_owner(S, S[TR_GET + k], p)
     count_trade(S, p, q)
     # interest on mortgaged deeds received was checked affordable: pay it, maybe lift
     for k in range(ng):
         sq = S[TR_GIVE + k]
         if S[MORT + sq] == 1:
-            receive_mortgaged(S, RB, pk, pp, pt, rng, q, sq)
+            receive_mortgaged(S, pp, pt, rng, q, sq)
     for k in range(nr):
         sq = S[TR_GET + k]
         if S[MORT + sq] == 1:
-            receive_mortgaged(S, RB, pk, pp, pt, rng, p, sq)
+            receive_mortgaged(S, pp, pt, rng, p, sq)
 
 
 @njit_inline
-def trade_phase(S, RB, pk, pp, pt, rng, p):
+def trade_phase(S, pp, pt, rng, p):
     """p may propose up to MAX_OFFERS_PER_TURN trades; each partner answers, possibly with a
     counter-offer (more cash) that p takes or leaves. Called when ``trade_scan_due``: a player
     who found nothing to propose does not look again until the trade mark changes."""
-    n = RB[R_PLAYERS]
+    n = S[R_PLAYERS]
     for _ in range(MAX_OFFERS_PER_TURN):
-        q = propose_trade(pk, pp, pt, p, S, RB, rng)
+        q = propose_trade(pp, pt, p, S, rng)
         if q < 0:
             S[TRADE_SCAN + p] = trade_mark(S)
             return
-        if q >= n or q == p or S[ALIVE + q] == 0 or not trade_legal(S, RB, p, q):
+        if q >= n or q == p or S[ALIVE + q] == 0 or not trade_legal(S, p, q):
             S[G_STATUS] = ERR_ILLEGAL
             return
-        answer = respond_trade(pk, pp, pt, q, p, S, RB, rng)
+        answer = respond_trade(pp, pt, q, p, S, rng)
         if answer > 0:
-            if not accept_counter(pk, pp, pt, p, q, S, RB, rng, answer):
+            if not accept_counter(pp, pt, p, q, S, rng, answer):
                 continue
             S[TR_CASH] += answer
-            if not trade_legal(S, RB, p, q):
+            if not trade_legal(S, p, q):
                 continue
         elif answer < 0:
             continue
-        execute_trade(S, RB, pk, pp, pt, rng, p, q)
+        execute_trade(S, pp, pt, rng, p, q)
 
 
 @njit_inline
-def trade_scan_due(S, RB, pk, pp, p):
+def trade_scan_due(S, pp, p):
     """Trading is on, the trade mark changed since p last found nothing to propose, and p's bot
     makes offers at all (with VERIFY_MEMOS, also one that never does: it must find nothing)."""
-    return (RB[R_TRADING] == 1 and S[TRADE_SCAN + p] != trade_mark(S)
-            and (S[VERIFY_MEMOS] != 0 or not never_proposes(pk, pp, p)))
+    return (S[R_TRADING] == 1 and S[TRADE_SCAN + p] != trade_mark(S)
+            and (S[VERIFY_MEMOS] != 0 or not never_proposes(S, pp, p)))
 
 
 @njit_inline
@@ -1006,53 +1018,53 @@ def nothing_to_manage(S, p):
 
 
 @njit_inline
-def management_memo_holds(S, RB, pk, pp, p):
+def management_memo_holds(S, pp, p):
     """p had nothing to lift or build, and nothing that would change that has changed; or p
     has nothing to lift or build on at all."""
-    return ((S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pk, pp, p, S, RB))
+    return ((S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pp, p, S))
             or nothing_to_manage(S, p))
 
 
 @njit_inline
-def window_idle(S, RB, pk, pp, p):
+def window_idle(S, pp, p):
     """p's window would do nothing (``manage`` would return at once). Most windows are idle,
     and these checks cost less than the call of ``manage`` with its six array arguments."""
-    return not trade_scan_due(S, RB, pk, pp, p) and S[VERIFY_MEMOS] == 0 and management_memo_holds(S, RB, pk, pp, p)
+    return not trade_scan_due(S, pp, p) and S[VERIFY_MEMOS] == 0 and management_memo_holds(S, pp, p)
 
 
 @njit_no_refcount
-def manage(S, RB, pk, pp, pt, rng, p):
+def manage(S, pp, pt, rng, p):
     """A window for trades, lifting mortgages and building. A bot that had nothing to lift or
     build is not asked again until its own deeds, the bank's supply or (as its policy says,
     ``management_settled``) its cash or the rents it faces make a difference: the answer
     would be the same, so this only saves time. With VERIFY_MEMOS set (tests) the skipped
     windows are played anyway and must change nothing."""
-    if trade_scan_due(S, RB, pk, pp, p):
-        trade_phase(S, RB, pk, pp, pt, rng, p)
+    if trade_scan_due(S, pp, p):
+        trade_phase(S, pp, pt, rng, p)
     if S[G_STATUS] != OK or S[ALIVE + p] == 0:
         return
-    settled = management_memo_holds(S, RB, pk, pp, p)
+    settled = management_memo_holds(S, pp, p)
     if settled and S[VERIFY_MEMOS] == 0:
         return
     board = S[G_BOARD]
     for _ in range(N_SQ):
         if S[G_STATUS] != OK or S[ALIVE + p] == 0:
             return
-        sq = choose_unmortgage(pk, pp, pt, p, S, RB, rng)
+        sq = choose_unmortgage(pp, pt, p, S, rng)
         if sq < 0:
             break
-        cost = unmortgage_cost(RB, sq)
+        cost = unmortgage_cost(S, sq)
         if S[OWNER + sq] != p or S[MORT + sq] == 0 or S[CASH + p] < cost:
             S[G_STATUS] = ERR_ILLEGAL
             return
-        lift_mortgage(S, RB, p, sq, cost)
+        lift_mortgage(S, p, sq, cost)
     if S[G_STATUS] == OK:
-        build_phase(S, RB, pk, pp, pt, rng, p)
+        build_phase(S, pp, pt, rng, p)
     if settled and S[G_BOARD] != board and S[G_STATUS] == OK:
         S[G_STATUS] = ERR_MEMO
     if S[G_BOARD] == board:
         S[MEMO_BOARD + p] = management_key(S, p)
-        note_settled(pk, pp, p, S, RB)
+        note_settled(pp, p, S)
     else:
         S[MEMO_BOARD + p] = -1
 
@@ -1062,20 +1074,20 @@ def manage(S, RB, pk, pp, pt, rng, p):
 
 
 @njit_no_refcount
-def move_and_land(S, RB, pk, pp, pt, rng, p, d1, d2):
+def move_and_land(S, pp, pt, rng, p, d1, d2):
     S[G_DICE] = d1 + d2
-    advance_by(S, RB, p, d1 + d2)
-    land(S, RB, pk, pp, pt, rng, p, 0, 0)
+    advance_by(S, p, d1 + d2)
+    land(S, pp, pt, rng, p, 0, 0)
 
 
 @njit_no_refcount
-def snake_eyes(S, RB, p, d1, d2):
-    if d1 == 1 and d2 == 1 and RB[R_SNAKE_EYES] > 0:
-        bank_pays(S, p, RB[R_SNAKE_EYES])
+def snake_eyes(S, p, d1, d2):
+    if d1 == 1 and d2 == 1 and S[R_SNAKE_EYES] > 0:
+        bank_pays(S, p, S[R_SNAKE_EYES])
 
 
 @njit_no_refcount
-def play_turn(S, RB, pk, pp, pt, rng, p):
+def play_turn(S, pp, pt, rng, p):
     """Seat p's whole turn: leaving jail or trying to, rolls (doubles roll again; the third
     double goes to jail), then trades, mortgages and building; under the official "at any
     time" rule (deal_any_time) every other player then gets the same window."""
@@ -1083,20 +1095,20 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
     free_roll = True
     if S[JAIL + p] > 0:
         S[stat(p, SC_JAIL_TURNS)] += 1
-        choice = jail_choice(pk, pp, pt, p, S, RB, rng)
+        choice = jail_choice(pp, pt, p, S, rng)
         if choice == JAIL_CARD:
             if S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] == 0:
                 S[G_STATUS] = ERR_ILLEGAL
                 return
             d = 0 if S[GOOJF + 2 * p] > 0 else 1
             S[GOOJF + 2 * p + d] -= 1
-            return_jail_card(S, RB, d)
+            return_jail_card(S, d)
             S[JAIL + p] = 0
         elif choice == JAIL_PAY:
-            if S[CASH + p] < RB[R_JAIL_FINE]:
+            if S[CASH + p] < S[R_JAIL_FINE]:
                 S[G_STATUS] = ERR_ILLEGAL
                 return
-            move_money(S, p, RB[R_JAIL_FINE], fee_to(RB))
+            move_money(S, p, S[R_JAIL_FINE], fee_to(S))
             S[JAIL + p] = 0
         else:
             free_roll = False
@@ -1104,12 +1116,12 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
             d2 = roll_die(S, rng)
             if d1 == d2:  # out, moving by this roll, but no roll again
                 S[JAIL + p] = 0
-                snake_eyes(S, RB, p, d1, d2)
-                move_and_land(S, RB, pk, pp, pt, rng, p, d1, d2)
-            elif S[JAIL + p] >= RB[R_JAIL_TURNS]:  # last try failed: pay, then move
-                if pay(S, RB, pk, pp, pt, rng, p, RB[R_JAIL_FINE], fee_to(RB)):
+                snake_eyes(S, p, d1, d2)
+                move_and_land(S, pp, pt, rng, p, d1, d2)
+            elif S[JAIL + p] >= S[R_JAIL_TURNS]:  # last try failed: pay, then move
+                if pay(S, pp, pt, rng, p, S[R_JAIL_FINE], fee_to(S)):
                     S[JAIL + p] = 0
-                    move_and_land(S, RB, pk, pp, pt, rng, p, d1, d2)
+                    move_and_land(S, pp, pt, rng, p, d1, d2)
             else:
                 S[JAIL + p] += 1
     if free_roll:
@@ -1119,24 +1131,24 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
             d2 = roll_die(S, rng)
             if d1 == d2:
                 doubles += 1
-                snake_eyes(S, RB, p, d1, d2)
-                if doubles == 3 and RB[R_SPEEDING] == 1:
+                snake_eyes(S, p, d1, d2)
+                if doubles == 3 and S[R_SPEEDING] == 1:
                     send_to_jail(S, p)
                     break
-            move_and_land(S, RB, pk, pp, pt, rng, p, d1, d2)
+            move_and_land(S, pp, pt, rng, p, d1, d2)
             if S[ALIVE + p] == 0 or S[JAIL + p] > 0 or d1 != d2 or S[G_STATUS] != OK:
                 break
-    if S[ALIVE + p] == 1 and S[G_STATUS] == OK and not window_idle(S, RB, pk, pp, p):
-        manage(S, RB, pk, pp, pt, rng, p)
-    if RB[R_ANY_TIME] == 1:  # "at any time": everyone else's window, in seat order after p
-        n = RB[R_PLAYERS]
+    if S[ALIVE + p] == 1 and S[G_STATUS] == OK and not window_idle(S, pp, p):
+        manage(S, pp, pt, rng, p)
+    if S[R_ANY_TIME] == 1:  # "at any time": everyone else's window, in seat order after p
+        n = S[R_PLAYERS]
         q = p
         for _ in range(n - 1):
             q = q + 1 if q + 1 < n else 0  # (p + i) % n without a division
             if S[G_STATUS] != OK or S[G_ALIVE_N] < 2:
                 break
-            if S[ALIVE + q] == 1 and not window_idle(S, RB, pk, pp, q):
-                manage(S, RB, pk, pp, pt, rng, q)
+            if S[ALIVE + q] == 1 and not window_idle(S, pp, q):
+                manage(S, pp, pt, rng, q)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1144,9 +1156,9 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
 
 
 @njit_no_refcount
-def check_invariants(S, RB):
+def check_invariants(S):
     """OK, or the code of the first broken invariant."""
-    n = RB[R_PLAYERS]
+    n = S[R_PLAYERS]
     money = S[G_POT] + S[G_BANK]
     for p in range(MAX_PLAYERS):
         money += S[CASH + p]
@@ -1157,7 +1169,7 @@ def check_invariants(S, RB):
     alive = 0
     for p in range(n):
         alive += S[ALIVE + p]
-        if S[POS + p] < 0 or S[POS + p] >= N_SQ or S[JAIL + p] < 0 or S[JAIL + p] > RB[R_JAIL_TURNS]:
+        if S[POS + p] < 0 or S[POS + p] >= N_SQ or S[JAIL + p] < 0 or S[JAIL + p] > S[R_JAIL_TURNS]:
             return ERR_PLAYERS
         if S[ALIVE + p] == 0 and (S[CASH + p] != 0 or S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] != 0):
             return ERR_PLAYERS
@@ -1169,23 +1181,29 @@ def check_invariants(S, RB):
         whole = 0
         for g in range(N_GROUPS):
             cnt = 0
-            for k in range(RB[R_GROUP_SIZE + g]):
-                sq = group_sq(RB, g, k)
+            for k in range(S[R_GROUP_SIZE + g]):
+                sq = group_sq(S, g, k)
                 if S[OWNER + sq] == p:
                     cnt += 1
                     mort += S[MORT + sq]
             if cnt != S[GOWN + p * N_GROUPS + g]:
                 return ERR_DEEDS
-            if RB[R_GROUP_STREETS + g] == 1 and cnt == RB[R_GROUP_SIZE + g]:
+            if S[R_GROUP_STREETS + g] == 1 and cnt == S[R_GROUP_SIZE + g]:
                 whole += 1
         if mort != S[MORT_N + p] or whole != S[WHOLE_N + p]:
+            return ERR_DEEDS
+    for g in range(N_GROUPS):
+        free = 0
+        for k in range(S[R_GROUP_SIZE + g]):
+            free += S[OWNER + group_sq(S, g, k)] < 0
+        if free != S[BANK_N + g]:
             return ERR_DEEDS
     houses = S[G_HOUSES]
     hotels = S[G_HOTELS]
     for sq in range(N_SQ):
         o = S[OWNER + sq]
         lv = S[LEVEL + sq]
-        if not is_deed(RB, sq):
+        if not is_deed(S, sq):
             if o != -1 or lv != 0 or S[MORT + sq] != 0:
                 return ERR_DEEDS
             continue
@@ -1200,24 +1218,24 @@ def check_invariants(S, RB):
         else:
             houses += lv
         if lv > 0:
-            g = RB[R_SQ_GROUP + sq]
-            if RB[R_SQ_KIND + sq] != K_STREET or o < 0 or not has_group(S, RB, o, g):
+            g = S[R_SQ_GROUP + sq]
+            if S[R_SQ_KIND + sq] != K_STREET or o < 0 or not has_group(S, o, g):
                 return ERR_EVEN
-            for k in range(RB[R_GROUP_SIZE + g]):
-                s2 = group_sq(RB, g, k)
+            for k in range(S[R_GROUP_SIZE + g]):
+                s2 = group_sq(S, g, k)
                 if S[MORT + s2] == 1:
                     return ERR_EVEN
-                if RB[R_EVEN_BUILD] == 1 and abs(S[LEVEL + s2] - lv) > 1:
+                if S[R_EVEN_BUILD] == 1 and abs(S[LEVEL + s2] - lv) > 1:
                     return ERR_EVEN
-    if houses != RB[R_HOUSES] or hotels != RB[R_HOTELS] or S[G_HOUSES] < 0 or S[G_HOTELS] < 0:
+    if houses != S[R_HOUSES] or hotels != S[R_HOTELS] or S[G_HOUSES] < 0 or S[G_HOTELS] < 0:
         return ERR_BUILDINGS
     # cards: each card of each deck in the deck exactly once, or held (jail cards)
     for d in range(N_DECKS):
-        n_d = RB[R_DECK_SIZE + d]
+        n_d = S[R_DECK_SIZE + d]
         held = 0
         for p in range(n):
             held += S[GOOJF + 2 * p + d]
-        if S[DECK_N + d] + held != n_d or held > (1 if RB[R_GOOJF_CARD + d] >= 0 else 0):
+        if S[DECK_N + d] + held != n_d or held > (1 if S[R_GOOJF_CARD + d] >= 0 else 0):
             return ERR_DECK
         seen = 0
         for i in range(S[DECK_N + d]):
@@ -1225,10 +1243,10 @@ def check_invariants(S, RB):
             if k < 0 or k >= n_d or (seen >> k) & 1:
                 return ERR_DECK
             seen |= 1 << k
-        if held == 1 and (seen >> RB[R_GOOJF_CARD + d]) & 1:
+        if held == 1 and (seen >> S[R_GOOJF_CARD + d]) & 1:
             return ERR_DECK
     for p in range(n):
-        if S[RENT_BOARD + p] == S[P_BOARD + p] and S[RENT_MAX + p] != max_rent_of(S, RB, p):
+        if S[RENT_BOARD + p] == S[P_BOARD + p] and S[RENT_MAX + p] != max_rent_of(S, p):
             return ERR_RENT_MEMO
     return OK
 
@@ -1239,39 +1257,43 @@ def check_invariants(S, RB):
 
 @njit(cache=True)
 def start_state(RB):
-    """The state at the start of a game: everyone on GO with the starting cash, every deed with
-    the bank, decks in printed order (play_game shuffles them)."""
+    """The state at the start of a game under the rules RB (rules.pack), which it holds at its
+    head: everyone on GO with the starting cash, every deed with the bank, decks in printed
+    order (play_game shuffles them and writes the seats' kinds)."""
     S = np.zeros(STATE_SIZE, np.int32)
-    n = RB[R_PLAYERS]
+    S[:RULES_SIZE] = RB
+    n = S[R_PLAYERS]
     for p in range(n):
-        S[CASH + p] = RB[R_START_CASH]
+        S[CASH + p] = S[R_START_CASH]
         S[ALIVE + p] = 1
-    S[G_BANK] = -n * RB[R_START_CASH] - RB[R_FP_SEED]
-    S[G_POT] = RB[R_FP_SEED]
+    S[G_BANK] = -n * S[R_START_CASH] - S[R_FP_SEED]
+    S[G_POT] = S[R_FP_SEED]
     S[G_ALIVE_N] = n
     for sq in range(N_SQ):
         S[OWNER + sq] = -1
-    S[G_HOUSES] = RB[R_HOUSES]
-    S[G_HOTELS] = RB[R_HOTELS]
+    for g in range(N_GROUPS):
+        S[BANK_N + g] = S[R_GROUP_SIZE + g]
+    S[G_HOUSES] = S[R_HOUSES]
+    S[G_HOTELS] = S[R_HOTELS]
     for p in range(n):
         S[MEMO_BOARD + p] = -1
         S[RENT_BOARD + p] = -1
     for d in range(N_DECKS):
-        for k in range(RB[R_DECK_SIZE + d]):
+        for k in range(S[R_DECK_SIZE + d]):
             S[DECK + d * MAX_CARDS + k] = k
-        S[DECK_N + d] = RB[R_DECK_SIZE + d]
+        S[DECK_N + d] = S[R_DECK_SIZE + d]
     return S
 
 
 @njit_no_refcount
-def finish(S, RB, capped, detail, game_out, seat_out, group_out, row):
-    n = RB[R_PLAYERS]
+def finish(S, capped, detail, game_out, seat_out, group_out, row):
+    n = S[R_PLAYERS]
     t = S[G_TURN]
     best = -1
     best_w = 0
     for p in range(n):
         if S[ALIVE + p] == 1:
-            w = net_worth(S, RB, p)
+            w = net_worth(S, p)
             S[stat(p, SC_NET_WORTH)] = w
             if best < 0 or w > best_w:
                 best = p
@@ -1290,7 +1312,7 @@ def finish(S, RB, capped, detail, game_out, seat_out, group_out, row):
             seat_out[p, col, row] = S[stat(p, col)]
         if detail:
             for g in range(N_GROUPS):
-                if S[ALIVE + p] == 1 and has_group(S, RB, p, g):
+                if S[ALIVE + p] == 1 and has_group(S, p, g):
                     S[gstat(p, g, GS_FULL_TURNS)] += t - S[gstat(p, g, GS_FULL_SINCE)]
                 for k in range(N_GSTAT - 1):
                     group_out[row, p, g, k] = S[gstat(p, g, k)]
@@ -1309,36 +1331,39 @@ def finish(S, RB, capped, detail, game_out, seat_out, group_out, row):
 
 
 @njit_no_refcount
-def play_game(S, S0, RB, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_out, group_out, row):
-    """Play game number `game` of the run with master seed `seed` from the state S0 into output
-    column `row` (row `row` of group_out)."""
+def play_game(S, S0, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_out, group_out, row):
+    """Play game number `game` of the run with master seed `seed` from the state S0 (rules
+    included), seat p's bot being of kind pk[p] with parameters pp[p], into output column `row`
+    (row `row` of group_out)."""
     for s in range(RNG_SIZE // 4):
         seed_state(rng, 4 * s, seed, game, s)
     for i in range(STATE_SIZE):
         S[i] = S0[i]
+    for p in range(S[R_PLAYERS]):
+        S[R_KIND + p] = pk[p]
     for d in range(N_DECKS):
         shuffle(rng, RNG_TABLE, S, DECK + d * MAX_CARDS + S[DECK_HEAD + d], S[DECK_N + d])
     S[G_START_TURN] = S[G_TURN]
-    n = RB[R_PLAYERS]
+    n = S[R_PLAYERS]
     cur = S[G_CURRENT]
     capped = 0
     if check:
-        S[G_STATUS] = check_invariants(S, RB)
+        S[G_STATUS] = check_invariants(S)
     while S[G_ALIVE_N] > 1 and S[G_STATUS] == OK:
         if S[ALIVE + cur] == 1:
             S[G_CURRENT] = cur
-            play_turn(S, RB, pk, pp, pt, rng, cur)
+            play_turn(S, pp, pt, rng, cur)
             S[G_TURN] += 1
             if check and S[G_STATUS] == OK:
-                S[G_STATUS] = check_invariants(S, RB)
+                S[G_STATUS] = check_invariants(S)
         cur += 1
         if cur == n:
             cur = 0
             S[G_ROUND] += 1
-            if S[G_ROUND] >= RB[R_MAX_ROUNDS] and S[G_ALIVE_N] > 1:
+            if S[G_ROUND] >= S[R_MAX_ROUNDS] and S[G_ALIVE_N] > 1:
                 capped = 1
                 break
-    finish(S, RB, capped, detail, game_out, seat_out, group_out, row)
+    finish(S, capped, detail, game_out, seat_out, group_out, row)
 
 
 @njit(cache=True)
@@ -1347,7 +1372,7 @@ def new_buffers():
 
 
 @njit(cache=True, parallel=True)
-def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, group_out, row0):
+def play_batch(S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, group_out, row0):
     """Play games first .. first + n_games - 1 from the state S0 into columns
     row0 .. row0 + n_games - 1 of game_out[N_GAME_COLS, rows] and
     seat_out[players, N_SEAT_COLS, rows] (column-major, as the results table stores them) and,
@@ -1357,5 +1382,5 @@ def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out
     for b in prange(n_blocks):
         S, rng = new_buffers()
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
-            play_game(S, S0, RB, pk, pp, pt, rng, seed, first + row, check, detail, game_out, seat_out,
+            play_game(S, S0, pk, pp, pt, rng, seed, first + row, check, detail, game_out, seat_out,
                       group_out, row0 + row)

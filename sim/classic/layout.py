@@ -1,9 +1,11 @@
 """Memory layout of a classic Monopoly game, shared by the kernel, the board helpers and the
 policies.
 
-The whole state of a game is one flat int32 array ``S`` and the rules one int32 array ``RB``;
-the names below are offsets into them (see docs/architecture.md for why). Sizes are fixed
-maxima so that every offset is a compile-time constant.
+A game is one flat int32 array ``S``: the rules block (``RB``, as rules.pack returns it) at its
+head, then the state; the names below are offsets into it (see docs/architecture.md for why).
+The rules share the state's array so that the many calls of the compiled functions pass one
+array fewer (each array argument is seven machine words). Sizes are fixed maxima so that every
+offset is a compile-time constant.
 
 Money is whole dollars. The bank's balance ``G_BANK`` starts at minus the money it issued, so
 ``sum(CASH) + G_POT + G_BANK == 0`` holds at all times (the money invariant).
@@ -25,7 +27,7 @@ N_STREAMS = 1 + MAX_PLAYERS  # the table (dice, decks), each seat's policy
 BANK = -1  # creditor codes for payments
 POT = -2
 
-# ---- rules buffer RB ------------------------------------------------------------------------
+# ---- rules block RB, S[0:RULES_SIZE] --------------------------------------------------------
 R_PLAYERS = 0
 R_START_CASH = 1
 R_SALARY = 2
@@ -72,10 +74,12 @@ R_GOOJF_CARD = R_DECK_SIZE + N_DECKS  # [d]: index of the deck's jail card, -1 i
 R_CARD_FX = R_GOOJF_CARD + N_DECKS  # [d * MAX_CARDS + k]
 R_CARD_A = R_CARD_FX + N_DECKS * MAX_CARDS
 R_CARD_B = R_CARD_A + N_DECKS * MAX_CARDS
-RULES_SIZE = R_CARD_B + N_DECKS * MAX_CARDS
+# [p]: seat p's bot kind (strategies.classic), written by kernel.play_game (rules.pack leaves 0)
+R_KIND = R_CARD_B + N_DECKS * MAX_CARDS
+RULES_SIZE = R_KIND + MAX_PLAYERS
 
-# ---- state buffer S -------------------------------------------------------------------------
-CASH = 0  # [p]
+# ---- state, S[RULES_SIZE:STATE_SIZE] --------------------------------------------------------
+CASH = RULES_SIZE  # [p]
 POS = CASH + MAX_PLAYERS  # [p]: square 0..39
 JAIL = POS + MAX_PLAYERS  # [p]: 0 free; k >= 1 in jail with k - 1 failed rolls so far
 ALIVE = JAIL + MAX_PLAYERS  # [p]
@@ -88,7 +92,8 @@ OWNER = GOOJF + MAX_PLAYERS * N_DECKS  # [sq]: -1 the bank
 MORT = OWNER + N_SQ  # [sq]: 1 mortgaged
 LEVEL = MORT + N_SQ  # [sq]: 0..4 houses, 5 hotel
 GOWN = LEVEL + N_SQ  # [p * N_GROUPS + g]: deeds of group g held by p
-DECK = GOWN + MAX_PLAYERS * N_GROUPS  # [d * MAX_CARDS + k]: ring buffer of card indices
+BANK_N = GOWN + MAX_PLAYERS * N_GROUPS  # [g]: deeds of group g the bank holds
+DECK = BANK_N + N_GROUPS  # [d * MAX_CARDS + k]: ring buffer of card indices
 DECK_HEAD = DECK + N_DECKS * MAX_CARDS  # [d]
 DECK_N = DECK_HEAD + N_DECKS  # [d]: cards in the deck (a held jail card is out)
 G_HOUSES = DECK_N + N_DECKS  # houses in the bank

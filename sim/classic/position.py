@@ -226,7 +226,7 @@ def parse(data: dict) -> Position:
             raise UsageError(f"properties {name!r}: only streets carry houses")
         if level and mortgaged:
             raise UsageError(f"properties {name!r}: a mortgaged street cannot carry houses")
-        kernel.set_owner(S, RB, sq, owner)
+        kernel.set_owner(S, sq, owner)
         if mortgaged:
             S[L.MORT + sq] = 1
             S[L.MORT_N + owner] += 1
@@ -257,7 +257,7 @@ def parse(data: dict) -> Position:
                 S[kernel.gstat(p, g, L.GS_FIRST_FULL)] = 1
                 S[kernel.stat(p, L.SC_MONOPOLIES)] |= 1 << g
     S[L.G_EPOCH] = 0
-    status = kernel.check_invariants(S, RB)
+    status = kernel.check_invariants(S)
     if status != kernel.OK:
         raise UsageError(f"inconsistent position: {kernel.STATUS_NAMES[status]}")
     names = [f"player {p}" for p in range(n)]
