@@ -1,11 +1,11 @@
 """Memory layout of a classic Monopoly game, shared by the kernel, the board helpers and the
 policies.
 
-A game is one flat int32 array ``S``: the rules block (``RB``, as rules.pack returns it) at its
-head, then the state; the names below are offsets into it (see docs/architecture.md for why).
-The rules share the state's array so that the many calls of the compiled functions pass one
-array fewer (each array argument is seven machine words). Sizes are fixed maxima so that every
-offset is a compile-time constant.
+A game is one flat int32 array ``S``: the rules block (``RB``, as rules.pack returns it, with
+the seats' bot kinds) at its head, then the state; the names below are offsets into it (see
+docs/architecture.md for why). The rules and kinds share the state's array so that the many
+calls of the compiled functions pass two arrays fewer (each array argument is seven machine
+words). Sizes are fixed maxima so that every offset is a compile-time constant.
 
 Money is whole dollars. The bank's balance ``G_BANK`` starts at minus the money it issued, so
 ``sum(CASH) + G_POT + G_BANK == 0`` holds at all times (the money invariant).
