@@ -40,3 +40,7 @@ def _configure_numba_cache() -> None:
 
 
 _configure_numba_cache()
+
+# The shared compile options (sim/core/jit.py) hook numba's code generation: load them before
+# anything compiles, whichever module is imported first.
+import sim.core.jit  # noqa: E402,F401
