@@ -20,6 +20,7 @@ The kernel checks every answer; an illegal one stops the game with a status code
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.classic.board import (
     K_RAILROAD,
@@ -29,6 +30,7 @@ from sim.classic.board import (
     can_mortgage,
     can_sell,
     cheapest_house,
+    deed_mask,
     deed_tradable,
     group_buildings,
     group_min_max,
@@ -84,6 +86,7 @@ from sim.classic.layout import (
     TR_N_GET,
     TR_N_GIVE,
     TRADE_STAMP,
+    WHOLE_N,
     rng_policy,
 )
 from sim.core.jit import njit_inline, njit_no_refcount
@@ -523,8 +526,11 @@ def cheapest_funding_deed(S, p):
     """The cheapest deed p may mortgage outside its whole colour groups, or -1."""
     best = -1
     best_price = 1 << 30
-    for sq in range(N_SQ):
-        if S[OWNER + sq] == p and S[MORT + sq] == 0 and can_mortgage(S, p, sq):
+    m = deed_mask(S, p, 0)
+    while m != 0:  # p's unmortgaged deeds in board order
+        sq = trailing_zeros(m)
+        m &= m - 1
+        if can_mortgage(S, p, sq):
             g = S[R_SQ_GROUP + sq]
             if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g):
                 continue
@@ -611,8 +617,11 @@ def choose_unmortgage(pp, pt, p, S, rng):
     room = S[CASH + p] - reserve(pp, p, S)
     best = -1
     best_score = -1.0
-    for sq in range(N_SQ):
-        if S[OWNER + sq] == p and S[MORT + sq] == 1 and unmortgage_cost(S, sq) <= room:
+    m = deed_mask(S, p, 1)
+    while m != 0:  # p's mortgaged deeds in board order
+        sq = trailing_zeros(m)
+        m &= m - 1
+        if unmortgage_cost(S, sq) <= room:
             g = S[R_SQ_GROUP + sq]
             score = float(S[R_SQ_PRICE + sq])
             if has_group(S, p, g):
@@ -698,7 +707,15 @@ def propose_trade(pp, pt, p, S, rng):
     best_g = -1
     best_q = -1
     best_v = 0.0
+    # The groups main_holder can name a partner for (p holds some but not all, the bank none),
+    # found without branches: tested one by one they mispredict, and most give nobody.
+    cand = 0
     for g in range(N_GROUPS):
+        mine = S[GOWN + p * N_GROUPS + g]
+        cand |= int((mine > 0) & (mine < S[R_GROUP_SIZE + g]) & (S[BANK_N + g] == 0)) << g
+    while cand != 0:  # in group order
+        g = trailing_zeros(cand)
+        cand &= cand - 1
         q = main_holder(S, p, g)
         if q < 0 or S[TRADE_STAMP + p * MAX_PLAYERS + q] == epoch_mark:
             continue
@@ -884,9 +901,13 @@ def action_cash(pp, p, S):
     keep = reserve(pp, p, S)
     least = float(1 << 30)
     if S[MORT_N + p] > 0 and pp[p, 9] >= 0.5:
-        for sq in range(N_SQ):
-            if S[OWNER + sq] == p and S[MORT + sq] == 1:
-                least = min(least, keep + unmortgage_cost(S, sq))
+        m = deed_mask(S, p, 1)
+        while m != 0:
+            sq = trailing_zeros(m)
+            m &= m - 1
+            least = min(least, keep + unmortgage_cost(S, sq))
+    if S[WHOLE_N + p] == 0:  # no whole colour group: nothing to build
+        return int(np.ceil(least))
     for g in range(N_GROUPS):
         if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g) and not group_mortgaged(S, g):
             lo, hi = group_min_max(S, g)

@@ -99,6 +99,16 @@ def group_min_max(S, g):
     return lo, hi
 
 
+@njit_inline
+def deed_mask(S, p, mort):
+    """Bit sq set for each deed p holds with MORT == mort (1: mortgaged, 0: not). Built without
+    branches: a scan of the board that tests each square mispredicts at p's deeds."""
+    m = 0
+    for sq in range(N_SQ):
+        m |= int((S[OWNER + sq] == p) & (S[MORT + sq] == mort)) << sq
+    return m
+
+
 @njit_no_refcount
 def rent(S, sq, dice):
     """Rent due for landing on deed sq with a roll totalling `dice` (no card multipliers).
