@@ -216,19 +216,17 @@ def opponent_levels(S, p):
 def max_rent_of(S, o):
     """The highest street rent o's streets charge now."""
     best = 0
-    for g in range(N_GROUPS):
-        mine = S[GOWN + o * N_GROUPS + g]
-        if mine == 0:
-            continue
-        size = S[R_GROUP_SIZE + g]
-        for k in range(size):
-            sq = group_sq(S, g, k)
-            if S[OWNER + sq] == o and S[MORT + sq] == 0 and S[R_SQ_KIND + sq] == K_STREET:
-                lv = S[LEVEL + sq]
-                r = S[R_SQ_RENT + sq * N_LEVELS + lv]
-                if lv == 0 and mine == size:
-                    r *= 2
-                best = max(best, r)
+    m = deed_mask(S, o, 0)
+    while m != 0:  # o's unmortgaged deeds
+        sq = trailing_zeros(m)
+        m &= m - 1
+        if S[R_SQ_KIND + sq] == K_STREET:
+            g = S[R_SQ_GROUP + sq]
+            lv = S[LEVEL + sq]
+            r = S[R_SQ_RENT + sq * N_LEVELS + lv]
+            if lv == 0 and S[GOWN + o * N_GROUPS + g] == S[R_GROUP_SIZE + g]:
+                r *= 2
+            best = max(best, r)
     return best
 
 
@@ -506,6 +504,8 @@ def funding_need(pp, p, S):
     """The price of the cheapest next house on p's whole colour groups (without mortgages)
     still below build_to, while the bank has houses; 0 when there is none."""
     need = 0
+    if S[WHOLE_N + p] == 0:
+        return need
     for g in range(N_GROUPS):
         if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g):
             low = HOTEL
@@ -794,9 +794,13 @@ def spare_deed(S, p, q, g, gap):
     that covers the gap, else the dearest."""
     best = -1
     best_price = 0
-    for h in range(N_GROUPS):  # by group, not square: ties go to the lower square explicitly
-        if h == g or S[GOWN + p * N_GROUPS + h] != 1:
-            continue
+    # the groups other than g of which p holds one deed, found without branches
+    lone = 0
+    for h in range(N_GROUPS):
+        lone |= int((S[GOWN + p * N_GROUPS + h] == 1) & (h != g)) << h
+    while lone != 0:  # by group, not square: ties go to the lower square explicitly
+        h = trailing_zeros(lone)
+        lone &= lone - 1
         for j in range(S[R_GROUP_SIZE + h]):
             sq = group_sq(S, h, j)
             if S[OWNER + sq] != p or S[MORT + sq] == 1 or completes_deal(S, q, sq):

@@ -2,6 +2,8 @@
 mortgaged, and what a player is worth. Compiled helpers shared by the kernel and the policies
 (both import this module, which imports neither)."""
 
+from numba.cpython.unsafe.numbers import trailing_zeros
+
 from sim.classic.layout import (
     ALIVE,
     CASH,
@@ -109,6 +111,15 @@ def deed_mask(S, p, mort):
     return m
 
 
+@njit_inline
+def owned_mask(S, p):
+    """Bit sq set for each deed p holds, built without branches (see deed_mask)."""
+    m = 0
+    for sq in range(N_SQ):
+        m |= int(S[OWNER + sq] == p) << sq
+    return m
+
+
 @njit_no_refcount
 def rent(S, sq, dice):
     """Rent due for landing on deed sq with a roll totalling `dice` (no card multipliers).
@@ -203,11 +214,13 @@ def sell_value(S, sq, levels):
 def liquid_value(S, p):
     """The most cash p can raise from the bank: cash, buildings sold back, deeds mortgaged."""
     v = S[CASH + p]
-    for sq in range(N_SQ):
-        if S[OWNER + sq] == p:
-            v += sell_value(S, sq, S[LEVEL + sq])
-            if S[MORT + sq] == 0:
-                v += S[R_SQ_MORTGAGE + sq]
+    m = owned_mask(S, p)
+    while m != 0:
+        sq = trailing_zeros(m)
+        m &= m - 1
+        v += sell_value(S, sq, S[LEVEL + sq])
+        if S[MORT + sq] == 0:
+            v += S[R_SQ_MORTGAGE + sq]
     return v
 
 
