@@ -41,6 +41,7 @@ from sim.classic.board import (
     trade_legal,
     trade_mark,
     unmortgage_cost,
+    whole_mask,
 )
 from sim.classic.layout import (
     ALIVE,
@@ -386,8 +387,11 @@ def choose_build(pp, pt, p, S, rng):
     limit = pp[p, 1]
     best = -1
     best_score = -1.0
-    for g in range(N_GROUPS):
-        if S[R_GROUP_STREETS + g] == 0 or not has_group(S, p, g) or group_mortgaged(S, g):
+    whole = whole_mask(S, p)
+    while whole != 0:  # p's whole colour groups in order
+        g = trailing_zeros(whole)
+        whole &= whole - 1
+        if group_mortgaged(S, g):
             continue
         lo, hi = group_min_max(S, g)
         for j in range(S[R_GROUP_SIZE + g]):
@@ -442,9 +446,12 @@ def choose_liquidation(pp, pt, p, S, rng, need):
     best_sq = N_SQ
     best_score = 1 << 30
     even = S[R_EVEN_BUILD] == 1
+    held = 0  # the groups p holds deeds of, found without branches
     for g in range(N_GROUPS):
-        if S[GOWN + p * N_GROUPS + g] == 0:
-            continue
+        held |= int(S[GOWN + p * N_GROUPS + g] > 0) << g
+    while held != 0:
+        g = trailing_zeros(held)
+        held &= held - 1
         size = S[R_GROUP_SIZE + g]
         streets = S[R_GROUP_STREETS + g] == 1
         built = 0
@@ -477,12 +484,14 @@ def choose_liquidation(pp, pt, p, S, rng, need):
 @njit_no_refcount
 def short_of_build_to(pp, p, S):
     """p holds a whole colour group (without mortgages) still below its build_to mark."""
-    for g in range(N_GROUPS):
-        if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g):
-            for k in range(S[R_GROUP_SIZE + g]):
-                sq = group_sq(S, g, k)
-                if S[LEVEL + sq] < pp[p, 1]:
-                    return True
+    whole = whole_mask(S, p)
+    while whole != 0:
+        g = trailing_zeros(whole)
+        whole &= whole - 1
+        for k in range(S[R_GROUP_SIZE + g]):
+            sq = group_sq(S, g, k)
+            if S[LEVEL + sq] < pp[p, 1]:
+                return True
     return False
 
 
@@ -506,18 +515,20 @@ def funding_need(pp, p, S):
     need = 0
     if S[WHOLE_N + p] == 0:
         return need
-    for g in range(N_GROUPS):
-        if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g):
-            low = HOTEL
-            mortgaged = False
-            for k in range(S[R_GROUP_SIZE + g]):
-                sq = group_sq(S, g, k)
-                low = min(low, S[LEVEL + sq])
-                mortgaged = mortgaged or S[MORT + sq] == 1
-            if not mortgaged and low < pp[p, 1] and S[G_HOUSES] > 0:
-                cost = S[R_SQ_HOUSE + group_sq(S, g, 0)]
-                if need == 0 or cost < need:
-                    need = cost
+    whole = whole_mask(S, p)
+    while whole != 0:
+        g = trailing_zeros(whole)
+        whole &= whole - 1
+        low = HOTEL
+        mortgaged = False
+        for k in range(S[R_GROUP_SIZE + g]):
+            sq = group_sq(S, g, k)
+            low = min(low, S[LEVEL + sq])
+            mortgaged = mortgaged or S[MORT + sq] == 1
+        if not mortgaged and low < pp[p, 1] and S[G_HOUSES] > 0:
+            cost = S[R_SQ_HOUSE + group_sq(S, g, 0)]
+            if need == 0 or cost < need:
+                need = cost
     return need
 
 
@@ -912,8 +923,11 @@ def action_cash(pp, p, S):
             least = min(least, keep + unmortgage_cost(S, sq))
     if S[WHOLE_N + p] == 0:  # no whole colour group: nothing to build
         return int(np.ceil(least))
-    for g in range(N_GROUPS):
-        if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g) and not group_mortgaged(S, g):
+    whole = whole_mask(S, p)
+    while whole != 0:
+        g = trailing_zeros(whole)
+        whole &= whole - 1
+        if not group_mortgaged(S, g):
             lo, hi = group_min_max(S, g)
             for j in range(S[R_GROUP_SIZE + g]):
                 sq = group_sq(S, g, j)

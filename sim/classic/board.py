@@ -112,6 +112,16 @@ def deed_mask(S, p, mort):
 
 
 @njit_inline
+def whole_mask(S, p):
+    """Bit g set for each colour group (one that takes buildings) p holds whole, built without
+    branches (see deed_mask); visited by its set bits, in group order."""
+    m = 0
+    for g in range(N_GROUPS):
+        m |= int((S[GOWN + p * N_GROUPS + g] == S[R_GROUP_SIZE + g]) & (S[R_GROUP_STREETS + g] == 1)) << g
+    return m
+
+
+@njit_inline
 def owned_mask(S, p):
     """Bit sq set for each deed p holds, built without branches (see deed_mask)."""
     m = 0
@@ -352,11 +362,13 @@ def cheapest_house(S, p):
     best = 0
     if S[WHOLE_N + p] == 0:
         return best
-    for g in range(N_GROUPS):
-        if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g):
-            cost = S[R_SQ_HOUSE + group_sq(S, g, 0)]
-            if best == 0 or cost < best:
-                best = cost
+    m = whole_mask(S, p)
+    while m != 0:
+        g = trailing_zeros(m)
+        m &= m - 1
+        cost = S[R_SQ_HOUSE + group_sq(S, g, 0)]
+        if best == 0 or cost < best:
+            best = cost
     return best
 
 
