@@ -20,6 +20,7 @@ The kernel checks every answer; an illegal one stops the game with a status code
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.classic.board import (
     K_RAILROAD,
@@ -29,6 +30,7 @@ from sim.classic.board import (
     can_mortgage,
     can_sell,
     cheapest_house,
+    deed_mask,
     deed_tradable,
     group_buildings,
     group_min_max,
@@ -39,6 +41,7 @@ from sim.classic.board import (
     trade_legal,
     trade_mark,
     unmortgage_cost,
+    whole_mask,
 )
 from sim.classic.layout import (
     ALIVE,
@@ -84,6 +87,7 @@ from sim.classic.layout import (
     TR_N_GET,
     TR_N_GIVE,
     TRADE_STAMP,
+    WHOLE_N,
     rng_policy,
 )
 from sim.core.jit import njit_inline, njit_no_refcount
@@ -213,19 +217,17 @@ def opponent_levels(S, p):
 def max_rent_of(S, o):
     """The highest street rent o's streets charge now."""
     best = 0
-    for g in range(N_GROUPS):
-        mine = S[GOWN + o * N_GROUPS + g]
-        if mine == 0:
-            continue
-        size = S[R_GROUP_SIZE + g]
-        for k in range(size):
-            sq = group_sq(S, g, k)
-            if S[OWNER + sq] == o and S[MORT + sq] == 0 and S[R_SQ_KIND + sq] == K_STREET:
-                lv = S[LEVEL + sq]
-                r = S[R_SQ_RENT + sq * N_LEVELS + lv]
-                if lv == 0 and mine == size:
-                    r *= 2
-                best = max(best, r)
+    m = deed_mask(S, o, 0)
+    while m != 0:  # o's unmortgaged deeds
+        sq = trailing_zeros(m)
+        m &= m - 1
+        if S[R_SQ_KIND + sq] == K_STREET:
+            g = S[R_SQ_GROUP + sq]
+            lv = S[LEVEL + sq]
+            r = S[R_SQ_RENT + sq * N_LEVELS + lv]
+            if lv == 0 and S[GOWN + o * N_GROUPS + g] == S[R_GROUP_SIZE + g]:
+                r *= 2
+            best = max(best, r)
     return best
 
 
@@ -385,8 +387,11 @@ def choose_build(pp, pt, p, S, rng):
     limit = pp[p, 1]
     best = -1
     best_score = -1.0
-    for g in range(N_GROUPS):
-        if S[R_GROUP_STREETS + g] == 0 or not has_group(S, p, g) or group_mortgaged(S, g):
+    whole = whole_mask(S, p)
+    while whole != 0:  # p's whole colour groups in order
+        g = trailing_zeros(whole)
+        whole &= whole - 1
+        if group_mortgaged(S, g):
             continue
         lo, hi = group_min_max(S, g)
         for j in range(S[R_GROUP_SIZE + g]):
@@ -441,9 +446,12 @@ def choose_liquidation(pp, pt, p, S, rng, need):
     best_sq = N_SQ
     best_score = 1 << 30
     even = S[R_EVEN_BUILD] == 1
+    held = 0  # the groups p holds deeds of, found without branches
     for g in range(N_GROUPS):
-        if S[GOWN + p * N_GROUPS + g] == 0:
-            continue
+        held |= int(S[GOWN + p * N_GROUPS + g] > 0) << g
+    while held != 0:
+        g = trailing_zeros(held)
+        held &= held - 1
         size = S[R_GROUP_SIZE + g]
         streets = S[R_GROUP_STREETS + g] == 1
         built = 0
@@ -476,12 +484,14 @@ def choose_liquidation(pp, pt, p, S, rng, need):
 @njit_no_refcount
 def short_of_build_to(pp, p, S):
     """p holds a whole colour group (without mortgages) still below its build_to mark."""
-    for g in range(N_GROUPS):
-        if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g):
-            for k in range(S[R_GROUP_SIZE + g]):
-                sq = group_sq(S, g, k)
-                if S[LEVEL + sq] < pp[p, 1]:
-                    return True
+    whole = whole_mask(S, p)
+    while whole != 0:
+        g = trailing_zeros(whole)
+        whole &= whole - 1
+        for k in range(S[R_GROUP_SIZE + g]):
+            sq = group_sq(S, g, k)
+            if S[LEVEL + sq] < pp[p, 1]:
+                return True
     return False
 
 
@@ -503,18 +513,22 @@ def funding_need(pp, p, S):
     """The price of the cheapest next house on p's whole colour groups (without mortgages)
     still below build_to, while the bank has houses; 0 when there is none."""
     need = 0
-    for g in range(N_GROUPS):
-        if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g):
-            low = HOTEL
-            mortgaged = False
-            for k in range(S[R_GROUP_SIZE + g]):
-                sq = group_sq(S, g, k)
-                low = min(low, S[LEVEL + sq])
-                mortgaged = mortgaged or S[MORT + sq] == 1
-            if not mortgaged and low < pp[p, 1] and S[G_HOUSES] > 0:
-                cost = S[R_SQ_HOUSE + group_sq(S, g, 0)]
-                if need == 0 or cost < need:
-                    need = cost
+    if S[WHOLE_N + p] == 0:
+        return need
+    whole = whole_mask(S, p)
+    while whole != 0:
+        g = trailing_zeros(whole)
+        whole &= whole - 1
+        low = HOTEL
+        mortgaged = False
+        for k in range(S[R_GROUP_SIZE + g]):
+            sq = group_sq(S, g, k)
+            low = min(low, S[LEVEL + sq])
+            mortgaged = mortgaged or S[MORT + sq] == 1
+        if not mortgaged and low < pp[p, 1] and S[G_HOUSES] > 0:
+            cost = S[R_SQ_HOUSE + group_sq(S, g, 0)]
+            if need == 0 or cost < need:
+                need = cost
     return need
 
 
@@ -523,8 +537,11 @@ def cheapest_funding_deed(S, p):
     """The cheapest deed p may mortgage outside its whole colour groups, or -1."""
     best = -1
     best_price = 1 << 30
-    for sq in range(N_SQ):
-        if S[OWNER + sq] == p and S[MORT + sq] == 0 and can_mortgage(S, p, sq):
+    m = deed_mask(S, p, 0)
+    while m != 0:  # p's unmortgaged deeds in board order
+        sq = trailing_zeros(m)
+        m &= m - 1
+        if can_mortgage(S, p, sq):
             g = S[R_SQ_GROUP + sq]
             if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g):
                 continue
@@ -611,8 +628,11 @@ def choose_unmortgage(pp, pt, p, S, rng):
     room = S[CASH + p] - reserve(pp, p, S)
     best = -1
     best_score = -1.0
-    for sq in range(N_SQ):
-        if S[OWNER + sq] == p and S[MORT + sq] == 1 and unmortgage_cost(S, sq) <= room:
+    m = deed_mask(S, p, 1)
+    while m != 0:  # p's mortgaged deeds in board order
+        sq = trailing_zeros(m)
+        m &= m - 1
+        if unmortgage_cost(S, sq) <= room:
             g = S[R_SQ_GROUP + sq]
             score = float(S[R_SQ_PRICE + sq])
             if has_group(S, p, g):
@@ -698,7 +718,15 @@ def propose_trade(pp, pt, p, S, rng):
     best_g = -1
     best_q = -1
     best_v = 0.0
+    # The groups main_holder can name a partner for (p holds some but not all, the bank none),
+    # found without branches: tested one by one they mispredict, and most give nobody.
+    cand = 0
     for g in range(N_GROUPS):
+        mine = S[GOWN + p * N_GROUPS + g]
+        cand |= int((mine > 0) & (mine < S[R_GROUP_SIZE + g]) & (S[BANK_N + g] == 0)) << g
+    while cand != 0:  # in group order
+        g = trailing_zeros(cand)
+        cand &= cand - 1
         q = main_holder(S, p, g)
         if q < 0 or S[TRADE_STAMP + p * MAX_PLAYERS + q] == epoch_mark:
             continue
@@ -777,9 +805,13 @@ def spare_deed(S, p, q, g, gap):
     that covers the gap, else the dearest."""
     best = -1
     best_price = 0
-    for h in range(N_GROUPS):  # by group, not square: ties go to the lower square explicitly
-        if h == g or S[GOWN + p * N_GROUPS + h] != 1:
-            continue
+    # the groups other than g of which p holds one deed, found without branches
+    lone = 0
+    for h in range(N_GROUPS):
+        lone |= int((S[GOWN + p * N_GROUPS + h] == 1) & (h != g)) << h
+    while lone != 0:  # by group, not square: ties go to the lower square explicitly
+        h = trailing_zeros(lone)
+        lone &= lone - 1
         for j in range(S[R_GROUP_SIZE + h]):
             sq = group_sq(S, h, j)
             if S[OWNER + sq] != p or S[MORT + sq] == 1 or completes_deal(S, q, sq):
@@ -884,11 +916,18 @@ def action_cash(pp, p, S):
     keep = reserve(pp, p, S)
     least = float(1 << 30)
     if S[MORT_N + p] > 0 and pp[p, 9] >= 0.5:
-        for sq in range(N_SQ):
-            if S[OWNER + sq] == p and S[MORT + sq] == 1:
-                least = min(least, keep + unmortgage_cost(S, sq))
-    for g in range(N_GROUPS):
-        if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g) and not group_mortgaged(S, g):
+        m = deed_mask(S, p, 1)
+        while m != 0:
+            sq = trailing_zeros(m)
+            m &= m - 1
+            least = min(least, keep + unmortgage_cost(S, sq))
+    if S[WHOLE_N + p] == 0:  # no whole colour group: nothing to build
+        return int(np.ceil(least))
+    whole = whole_mask(S, p)
+    while whole != 0:
+        g = trailing_zeros(whole)
+        whole &= whole - 1
+        if not group_mortgaged(S, g):
             lo, hi = group_min_max(S, g)
             for j in range(S[R_GROUP_SIZE + g]):
                 sq = group_sq(S, g, j)

@@ -2,6 +2,8 @@
 mortgaged, and what a player is worth. Compiled helpers shared by the kernel and the policies
 (both import this module, which imports neither)."""
 
+from numba.cpython.unsafe.numbers import trailing_zeros
+
 from sim.classic.layout import (
     ALIVE,
     CASH,
@@ -99,6 +101,35 @@ def group_min_max(S, g):
     return lo, hi
 
 
+@njit_inline
+def deed_mask(S, p, mort):
+    """Bit sq set for each deed p holds with MORT == mort (1: mortgaged, 0: not). Built without
+    branches: a scan of the board that tests each square mispredicts at p's deeds."""
+    m = 0
+    for sq in range(N_SQ):
+        m |= int((S[OWNER + sq] == p) & (S[MORT + sq] == mort)) << sq
+    return m
+
+
+@njit_inline
+def whole_mask(S, p):
+    """Bit g set for each colour group (one that takes buildings) p holds whole, built without
+    branches (see deed_mask); visited by its set bits, in group order."""
+    m = 0
+    for g in range(N_GROUPS):
+        m |= int((S[GOWN + p * N_GROUPS + g] == S[R_GROUP_SIZE + g]) & (S[R_GROUP_STREETS + g] == 1)) << g
+    return m
+
+
+@njit_inline
+def owned_mask(S, p):
+    """Bit sq set for each deed p holds, built without branches (see deed_mask)."""
+    m = 0
+    for sq in range(N_SQ):
+        m |= int(S[OWNER + sq] == p) << sq
+    return m
+
+
 @njit_no_refcount
 def rent(S, sq, dice):
     """Rent due for landing on deed sq with a roll totalling `dice` (no card multipliers).
@@ -193,11 +224,13 @@ def sell_value(S, sq, levels):
 def liquid_value(S, p):
     """The most cash p can raise from the bank: cash, buildings sold back, deeds mortgaged."""
     v = S[CASH + p]
-    for sq in range(N_SQ):
-        if S[OWNER + sq] == p:
-            v += sell_value(S, sq, S[LEVEL + sq])
-            if S[MORT + sq] == 0:
-                v += S[R_SQ_MORTGAGE + sq]
+    m = owned_mask(S, p)
+    while m != 0:
+        sq = trailing_zeros(m)
+        m &= m - 1
+        v += sell_value(S, sq, S[LEVEL + sq])
+        if S[MORT + sq] == 0:
+            v += S[R_SQ_MORTGAGE + sq]
     return v
 
 
@@ -329,11 +362,13 @@ def cheapest_house(S, p):
     best = 0
     if S[WHOLE_N + p] == 0:
         return best
-    for g in range(N_GROUPS):
-        if S[R_GROUP_STREETS + g] == 1 and has_group(S, p, g):
-            cost = S[R_SQ_HOUSE + group_sq(S, g, 0)]
-            if best == 0 or cost < best:
-                best = cost
+    m = whole_mask(S, p)
+    while m != 0:
+        g = trailing_zeros(m)
+        m &= m - 1
+        cost = S[R_SQ_HOUSE + group_sq(S, g, 0)]
+        if best == 0 or cost < best:
+            best = cost
     return best
 
 
