@@ -26,9 +26,12 @@ players = 4
 [sweep]
 "seat.0" = ["smart", "max_flip"]
 [run]
-games = 12000
-chunk_size = 1000
+games = 48000
+chunk_size = 4000
 """
+# Chunks of a tenth of a second or so: the interrupt must land before the last chunk, and on a
+# busy machine this test's own process may wait that long to be scheduled between seeing the
+# chunk files and sending the signal (smaller chunks once let the run finish first).
 TOTAL_CHUNKS = 24
 
 
