@@ -656,13 +656,6 @@ def lift_received_mortgage(pp, pt, p, S, rng, sq):
 
 
 @njit_no_refcount
-def tradable(S, sq):
-    """A deed may change hands only when no buildings stand on its group."""
-    g = S[R_SQ_GROUP + sq]
-    return S[R_GROUP_STREETS + g] == 0 or group_buildings(S, g) == 0
-
-
-@njit_no_refcount
 def main_holder(S, p, g):
     """The opponent holding most of the deeds of group g that p lacks, or -1 when p holds none
     or all of g, or some are still unowned. Ties go to the lower seat."""

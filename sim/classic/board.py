@@ -5,7 +5,6 @@ mortgaged, and what a player is worth. Compiled helpers shared by the kernel and
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.classic.layout import (
-    ALIVE,
     CASH,
     G_EPOCH,
     G_HOTELS,
@@ -30,7 +29,6 @@ from sim.classic.layout import (
     R_GROUP_STREETS,
     R_INTEREST_PCT,
     R_MONO_MULT,
-    R_PLAYERS,
     R_RENT_IN_JAIL,
     R_RR_RENT,
     R_SELL_PCT,
@@ -256,29 +254,6 @@ def tax_worth(S, p):
         if S[OWNER + sq] == p:
             v += S[R_SQ_PRICE + sq] + S[LEVEL + sq] * S[R_SQ_HOUSE + sq]
     return v
-
-
-@njit_no_refcount
-def count_buildings(S, p):
-    """Houses and hotels standing on p's streets."""
-    houses = 0
-    hotels = 0
-    for sq in range(N_SQ):
-        if S[OWNER + sq] == p:
-            lv = S[LEVEL + sq]
-            if lv == HOTEL:
-                hotels += 1
-            else:
-                houses += lv
-    return houses, hotels
-
-
-@njit_no_refcount
-def alive_players(S):
-    n = 0
-    for q in range(S[R_PLAYERS]):
-        n += S[ALIVE + q]
-    return n
 
 
 @njit_no_refcount

@@ -10,15 +10,11 @@ from sim.deal.layout import (
     BANK_VAL,
     COMPLETE,
     GROUP,
-    GRP,
     GRP_N,
     GRP_ORD,
     GRP_VAL,
-    HAND_,
     HOTEL,
     HOUSE,
-    MAX_GROUP,
-    MAX_HAND,
     MAX_RENT,
     NC,
     NCOMP,
@@ -54,27 +50,6 @@ def cvalue(S, c):
 
 
 @njit_no_refcount
-def hand_card(S, p, k):
-    return S[HAND_ + p * MAX_HAND + k]
-
-
-@njit_no_refcount
-def gi(p, g):
-    """Index of seat p's group g in the per-group tables."""
-    return p * NG + g
-
-
-@njit_no_refcount
-def group_card(S, p, g, k):
-    return S[GRP + (p * NG + g) * MAX_GROUP + k]
-
-
-@njit_no_refcount
-def n_in(S, p, g):
-    return S[GRP_N + p * NG + g]
-
-
-@njit_no_refcount
 def is_complete(S, p, c):
     """Seat p's cards of colour c make a complete set (cached; see compute_complete)."""
     if c >= NC:
@@ -97,16 +72,6 @@ def compute_complete(S, p, c):
 def n_complete(S, p):
     """Complete sets of different colours held by seat p (cached)."""
     return S[NCOMP + p]
-
-
-@njit_no_refcount
-def cards_needed(S, p, c):
-    """Cards seat p still needs to complete colour c (0 when complete; an all-wild set that
-    needs an ordinary property counts one)."""
-    if is_complete(S, p, c):
-        return 0
-    need = S[R_SET_SIZE + c] - S[GRP_N + p * NG + c]
-    return max(need, 1)
 
 
 @njit_no_refcount
@@ -191,15 +156,6 @@ def stealable(S, t, card):
     if S[WHERE + card] != PROP or S[OWNER + card] != t:
         return False
     return not is_complete(S, t, S[GROUP + card])
-
-
-@njit_no_refcount
-def n_stealable(S, t):
-    n = 0
-    for g in range(NG):
-        if not is_complete(S, t, g):
-            n += S[GRP_N + t * NG + g]
-    return n
 
 
 @njit_no_refcount
