@@ -859,39 +859,52 @@ def choose_payment(pp, p, S, rng, n_bank, amount, creditor):
             paid -= S[val + k]
     # Swap one given card for a smaller one that still covers the debt and costs no more.
     if paid > amount:
-        if bank_only:  # now list the rest; their costs are computed only if a swap asks
-            n = list_collection(S, p, n_bank)
-            for k in range(n_bank, n):
-                S[SCRATCH3 + k] = 0
-                S[val + k] = cvalue(S, S[SCRATCH + k])
-                S[SCRATCH4 + k] = NO_COST
         limit = paid - amount  # the most a swap can save
-        best_i = -1
-        best_j = -1
-        best_save = 0
-        for i in range(top):
-            if S[SCRATCH3 + i] != 1:
-                continue
-            vi = S[val + i]
-            ci = S[SCRATCH4 + i]
-            for j in range(n):
-                if S[SCRATCH3 + j] != 0:
-                    continue
-                vj = S[val + j]
-                save = vi - vj
-                if vj < vi and save <= limit and save > best_save:
-                    if swap_cost(S, pp, p, j) <= ci:
-                        best_i = i
-                        best_j = j
-                        best_save = save
-            if best_save == limit:
-                break  # nothing later can save more
+        best_i, best_j, best_save = best_swap(S, pp, p, top, 0, n, limit, -1, -1, 0)
+        if bank_only:
+            first = 0
+            while S[SCRATCH3 + first] != 1:
+                first += 1
+            if best_save < limit or best_i > first:  # else no other card can do better
+                n = list_collection(S, p, n_bank)
+                for k in range(n_bank, n):
+                    S[SCRATCH3 + k] = 0
+                    S[val + k] = cvalue(S, S[SCRATCH + k])
+                    S[SCRATCH4 + k] = NO_COST  # computed only if a swap asks (swap_cost)
+                best_i, best_j, best_save = best_swap(S, pp, p, top, n_bank, n, limit, best_i, best_j, best_save)
         if best_i >= 0:
             S[SCRATCH3 + best_i] = 0
             S[SCRATCH3 + best_j] = 1
     if S[R_PAY_BUILDINGS] == 1:  # else no building is a candidate
         hotels_with_houses(S, p, n)
     return n
+
+
+@njit_inline
+def best_swap(S, pp, p, top, j0, n, limit, best_i, best_j, best_save):
+    """choose_payment's swap search: give candidate j (j0 <= j < n, not given) instead of
+    given card i (i < top), worth less and costing no more. The best swap saves the most (at
+    most limit), then has the lowest i, then the lowest j: returns (best_i, best_j, best_save)
+    improved by the swaps with such a j (all after the j of the swap passed in)."""
+    for i in range(top):
+        if S[SCRATCH3 + i] != 1:
+            continue
+        vi = S[SCRATCH5 + i]
+        ci = S[SCRATCH4 + i]
+        # j saves vi - vj: at most limit, and more than best_save (as much, for a lower i).
+        lo = vi - limit
+        hi = vi - best_save + (1 if best_save > 0 and i < best_i else 0)
+        for j in range(j0, n):
+            vj = S[SCRATCH5 + j]
+            if (S[SCRATCH3 + j] == 0) & (vj >= lo) & (vj < hi):  # one branch: rarely true
+                if swap_cost(S, pp, p, j) <= ci:
+                    best_i = i
+                    best_j = j
+                    best_save = vi - vj
+                    hi = vj
+        if best_save == limit and best_i <= i:
+            break  # nothing later can do better
+    return best_i, best_j, best_save
 
 
 @njit_no_refcount
