@@ -28,13 +28,13 @@ from sim.deal.board import (
     ctype,
     cvalue,
     is_complete,
+    list_collection,
     n_complete,
     payable,
     rent_of,
     seat_after,
 )
 from sim.deal.layout import (
-    BANK,
     BANK_VAL,
     BUILDING,
     COLL_VER,
@@ -789,18 +789,30 @@ def swap_cost(S, pp, p, k):
 
 
 @njit_no_refcount
-def choose_payment(pp, p, S, rng, n, amount, creditor):
-    """Seat p pays `amount` with some of the n candidate cards at S[SCRATCH:]: set
-    S[SCRATCH3 + k] to 1 for each card given. The kernel checks the total covers the debt.
+def choose_payment(pp, p, S, rng, n_bank, amount, creditor):
+    """Seat p pays `amount` with some of its payment candidates: its n_bank bank cards at
+    S[SCRATCH:], then those board.list_collection lists after them (called here only when
+    one of them may be given). Sets S[SCRATCH3 + k] to 1 for each card given and returns the
+    number of candidates listed. The kernel checks the total covers the debt.
     Heuristic bots give the cards they mind least per M, then take back what is not needed."""
     val = SCRATCH5  # S[val + k]: candidate k's value
+    # Paid from the bank alone (heuristic bots): the bank cards come first and each costs
+    # exactly its value (1000 per M for all), so the order below gives only bank cards and
+    # takes back only bank cards; the rest of the collection matters only to the swap search.
+    bank_only = False
+    if S[R_KIND + p] != RANDOM:
+        bank_total = 0
+        for k in range(n_bank):
+            bank_total += cvalue(S, S[SCRATCH + k])
+        bank_only = bank_total >= amount
+    n = n_bank if bank_only else list_collection(S, p, n_bank)
     # Order: random for the random bot, else by cost per M (S[SCRATCH2:] holds the order).
     for k in range(n):
         S[SCRATCH3 + k] = 0
         S[val + k] = cvalue(S, S[SCRATCH + k])
         S[SCRATCH2 + k] = k
     if n == 0:
-        return
+        return n
     if S[R_KIND + p] == RANDOM:
         for i in range(n - 1, 0, -1):
             j = randint(rng, rng_policy(p), i + 1)
@@ -809,79 +821,90 @@ def choose_payment(pp, p, S, rng, n, amount, creditor):
             S[SCRATCH2 + j] = tmp
     else:
         # Each card's cost, computed once: S[SCRATCH4 + k] = 1000 x cost (an int32 buffer).
-        # The bank cards come first and each costs exactly its value (1000 per M for all), so
-        # the stable sort below leaves that prefix as it is and starts after it.
-        n_bank = 0
-        bank_total = 0
-        while n_bank < n and S[WHERE + S[SCRATCH + n_bank]] == BANK:
-            S[SCRATCH4 + n_bank] = 1000 * S[val + n_bank]
-            bank_total += S[val + n_bank]
-            n_bank += 1
-        if bank_total >= amount:
-            # Paid from the bank alone: the order of the other cards is never read, and their
-            # costs only when a swap asks (swap_cost).
-            for k in range(n_bank, n):
-                S[SCRATCH4 + k] = NO_COST
-        else:
-            for k in range(n_bank, n):
-                S[SCRATCH4 + k] = int(1000.0 * pay_cost(S, pp, p, S[SCRATCH + k]))
-            for i in range(max(n_bank, 1), n):  # insertion sort by cost per M (cross-multiplied: no divisions)
-                x = S[SCRATCH2 + i]
-                cx = S[SCRATCH4 + x]
-                vx = max(S[val + x], 1)
-                j = i - 1
-                while j >= 0:
-                    y = S[SCRATCH2 + j]
-                    if S[SCRATCH4 + y] * vx <= cx * max(S[val + y], 1):
-                        break
-                    S[SCRATCH2 + j + 1] = y
-                    j -= 1
-                S[SCRATCH2 + j + 1] = x
+        # The stable sort below leaves the bank prefix as it is and starts after it.
+        for k in range(n_bank):
+            S[SCRATCH4 + k] = 1000 * S[val + k]
+        for k in range(n_bank, n):
+            S[SCRATCH4 + k] = int(1000.0 * pay_cost(S, pp, p, S[SCRATCH + k]))
+        for i in range(max(n_bank, 1), n):  # insertion sort by cost per M (cross-multiplied: no divisions)
+            x = S[SCRATCH2 + i]
+            cx = S[SCRATCH4 + x]
+            vx = max(S[val + x], 1)
+            j = i - 1
+            while j >= 0:
+                y = S[SCRATCH2 + j]
+                if S[SCRATCH4 + y] * vx <= cx * max(S[val + y], 1):
+                    break
+                S[SCRATCH2 + j + 1] = y
+                j -= 1
+            S[SCRATCH2 + j + 1] = x
     paid = 0
-    for i in range(n):
-        if paid >= amount:
-            break
-        k = S[SCRATCH2 + i]
+    given = 0  # the cards given are the first `given` of the order
+    top = 0  # and all have a candidate number below `top`
+    while given < n and paid < amount:
+        k = S[SCRATCH2 + given]
         S[SCRATCH3 + k] = 1
         paid += S[val + k]
+        given += 1
+        top = max(top, k + 1)
     if S[R_KIND + p] == RANDOM:
         if S[R_PAY_BUILDINGS] == 1:
             hotels_with_houses(S, p, n)
-        return
+        return n
     # Take back cards not needed, the most valuable to keep first.
-    for i in range(n - 1, -1, -1):
+    for i in range(given - 1, -1, -1):
         k = S[SCRATCH2 + i]
-        if S[SCRATCH3 + k] == 1 and paid - S[val + k] >= amount:
+        if paid - S[val + k] >= amount:
             S[SCRATCH3 + k] = 0
             paid -= S[val + k]
     # Swap one given card for a smaller one that still covers the debt and costs no more.
     if paid > amount:
         limit = paid - amount  # the most a swap can save
-        best_i = -1
-        best_j = -1
-        best_save = 0
-        for i in range(n):
-            if S[SCRATCH3 + i] != 1:
-                continue
-            vi = S[val + i]
-            ci = S[SCRATCH4 + i]
-            for j in range(n):
-                if S[SCRATCH3 + j] != 0:
-                    continue
-                vj = S[val + j]
-                save = vi - vj
-                if vj < vi and save <= limit and save > best_save:
-                    if swap_cost(S, pp, p, j) <= ci:
-                        best_i = i
-                        best_j = j
-                        best_save = save
-            if best_save == limit:
-                break  # nothing later can save more
+        best_i, best_j, best_save = best_swap(S, pp, p, top, 0, n, limit, -1, -1, 0)
+        if bank_only:
+            first = 0
+            while S[SCRATCH3 + first] != 1:
+                first += 1
+            if best_save < limit or best_i > first:  # else no other card can do better
+                n = list_collection(S, p, n_bank)
+                for k in range(n_bank, n):
+                    S[SCRATCH3 + k] = 0
+                    S[val + k] = cvalue(S, S[SCRATCH + k])
+                    S[SCRATCH4 + k] = NO_COST  # computed only if a swap asks (swap_cost)
+                best_i, best_j, best_save = best_swap(S, pp, p, top, n_bank, n, limit, best_i, best_j, best_save)
         if best_i >= 0:
             S[SCRATCH3 + best_i] = 0
             S[SCRATCH3 + best_j] = 1
     if S[R_PAY_BUILDINGS] == 1:  # else no building is a candidate
         hotels_with_houses(S, p, n)
+    return n
+
+
+@njit_inline
+def best_swap(S, pp, p, top, j0, n, limit, best_i, best_j, best_save):
+    """choose_payment's swap search: give candidate j (j0 <= j < n, not given) instead of
+    given card i (i < top), worth less and costing no more. The best swap saves the most (at
+    most limit), then has the lowest i, then the lowest j: returns (best_i, best_j, best_save)
+    improved by the swaps with such a j (all after the j of the swap passed in)."""
+    for i in range(top):
+        if S[SCRATCH3 + i] != 1:
+            continue
+        vi = S[SCRATCH5 + i]
+        ci = S[SCRATCH4 + i]
+        # j saves vi - vj: at most limit, and more than best_save (as much, for a lower i).
+        lo = vi - limit
+        hi = vi - best_save + (1 if best_save > 0 and i < best_i else 0)
+        for j in range(j0, n):
+            vj = S[SCRATCH5 + j]
+            if (S[SCRATCH3 + j] == 0) & (vj >= lo) & (vj < hi):  # one branch: rarely true
+                if swap_cost(S, pp, p, j) <= ci:
+                    best_i = i
+                    best_j = j
+                    best_save = vi - vj
+                    hi = vj
+        if best_save == limit and best_i <= i:
+            break  # nothing later can do better
+    return best_i, best_j, best_save
 
 
 @njit_no_refcount

@@ -1,7 +1,8 @@
 """Read-only questions about a Monopoly Deal table, shared by the kernel and the bots.
 
 Everything here only reads ``S``, the rules at its head included (layout in
-sim/deal/layout.py); the kernel owns every change of state. Colours are 0 .. NC - 1; a
+sim/deal/layout.py), but list_collection, which writes the bots' scratch area; the kernel
+owns every change of state. Colours are 0 .. NC - 1; a
 property group g is a colour or LOOSE.
 """
 
@@ -10,11 +11,13 @@ from sim.deal.layout import (
     BANK_VAL,
     COMPLETE,
     GROUP,
+    GRP,
     GRP_N,
     GRP_ORD,
     GRP_VAL,
     HOTEL,
     HOUSE,
+    MAX_GROUP,
     MAX_RENT,
     NC,
     NCOMP,
@@ -34,6 +37,7 @@ from sim.deal.layout import (
     R_PAY_BUILDINGS,
     R_RENT,
     R_SET_SIZE,
+    SCRATCH,
     WHERE,
 )
 from sim.deal.rules import PROPERTY, WILD, WILD_ANY
@@ -124,6 +128,28 @@ def compute_payable(S, p):
     if S[R_PAY_BUILDINGS] == 1:
         v += building_value(S, p)
     return v
+
+
+@njit_no_refcount
+def list_collection(S, p, n):
+    """Seat p's payment candidates after its bank cards (which are S[SCRATCH:SCRATCH + n]):
+    lists its properties with a value, then its buildings when the rule allows, and returns
+    the new count. Listed only when needed (see kernel.collect)."""
+    for g in range(NG):
+        gidx = p * NG + g
+        for k in range(S[GRP_N + gidx]):
+            c = S[GRP + gidx * MAX_GROUP + k]
+            if cvalue(S, c) > 0:
+                S[SCRATCH + n] = c
+                n += 1
+    if S[R_PAY_BUILDINGS] == 1:
+        for c in range(NC):  # a Hotel is listed before the House under it
+            for slot in (HOTEL, HOUSE):
+                b = S[slot + p * NC + c]
+                if b >= 0:
+                    S[SCRATCH + n] = b
+                    n += 1
+    return n
 
 
 @njit_no_refcount

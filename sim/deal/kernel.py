@@ -26,6 +26,7 @@ from sim.deal.board import (
     ctype,
     cvalue,
     is_complete,
+    list_collection,
     n_complete,
     payable,
     rent_of,
@@ -600,48 +601,41 @@ def collect(S, pp, rng, debtor, creditor, amount, is_rent):
     if amount <= 0:
         return
     total = payable(S, debtor)
-    # Candidate cards: the bank, properties with a value, buildings when the rule allows.
-    n = 0
-    for k in range(S[BANK_N + debtor]):
-        S[SCRATCH + n] = S[BANK_ + debtor * MAX_CARDS + k]
-        n += 1
-    for g in range(NG):
-        gidx = debtor * NG + g
-        for k in range(S[GRP_N + gidx]):
-            c = S[GRP + gidx * MAX_GROUP + k]
-            if cvalue(S, c) > 0:
-                S[SCRATCH + n] = c
-                n += 1
-    if S[R_PAY_BUILDINGS] == 1:
-        for c in range(NC):  # a Hotel is listed before the House under it
-            for slot in (HOTEL, HOUSE):
-                b = S[slot + debtor * NC + c]
-                if b >= 0:
-                    S[SCRATCH + n] = b
-                    n += 1
+    # Candidate cards: the bank, then properties with a value and buildings when the rule
+    # allows (list_collection). The bot lists the latter only if it may give one of them:
+    # most debts are paid from the bank alone.
+    n = S[BANK_N + debtor]
+    for k in range(n):
+        S[SCRATCH + k] = S[BANK_ + debtor * MAX_CARDS + k]
     if total <= amount:
+        n = list_collection(S, debtor, n)
         for k in range(n):
             S[SCRATCH3 + k] = 1
         if total < amount:
             S[stat(debtor, SC_SHORT)] += 1
     else:
-        choose_payment(pp, debtor, S, rng, n, amount, creditor)
+        n = choose_payment(pp, debtor, S, rng, n, amount, creditor)
+    # Total the chosen cards and copy them out of the scratch area before moving them (bots
+    # reuse it), in one pass: Houses last, so that a Hotel given with its House leaves first.
     paid = 0
+    m = 0
+    houses = 0
     for k in range(n):
         if S[SCRATCH3 + k] != 0:
-            paid += cvalue(S, S[SCRATCH + k])
+            c = S[SCRATCH + k]
+            paid += cvalue(S, c)
+            if S[WHERE + c] == BUILDING and ctype(S, c) == T_HOUSE:
+                houses += 1
+            else:
+                S[SCRATCH2 + m] = c
+                m += 1
     if paid < min(amount, total):
         S[G_STATUS] = ERR_ILLEGAL_PLAY
         return
-    # Copy the chosen cards out of the scratch area before moving them (bots reuse it):
-    # Houses last, so that a Hotel given with its House leaves first.
-    m = 0
-    for houses in (False, True):
-        if houses and S[R_PAY_BUILDINGS] == 0:
-            break  # no building is a candidate
+    if houses > 0:
         for k in range(n):
             c = S[SCRATCH + k]
-            if S[SCRATCH3 + k] != 0 and (S[WHERE + c] == BUILDING and ctype(S, c) == T_HOUSE) == houses:
+            if S[SCRATCH3 + k] != 0 and S[WHERE + c] == BUILDING and ctype(S, c) == T_HOUSE:
                 S[SCRATCH2 + m] = c
                 m += 1
     for k in range(m):
