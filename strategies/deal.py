@@ -27,8 +27,10 @@ from sim.deal.board import (
     can_build,
     can_place,
     can_take,
+    complete_mask,
     ctype,
     cvalue,
+    held_mask,
     is_complete,
     n_complete,
     payable,
@@ -347,9 +349,10 @@ def rent_option(S, pp, p, card):
     max_d = min(S[R_MAX_DOUBLES], n_in_hand(S, p, DOUBLE_RENT), plays_left - 1)
     best = (-1.0, -1, 0, -1)
     colours = (1 << NC) - 1 if single else (1 << S[R_CARD_C1 + card]) | (1 << S[R_CARD_C2 + card])
-    for c in range(NC):
-        if (colours >> c) & 1 == 0 or S[GRP_N + p * NG + c] == 0:
-            continue
+    m = colours & held_mask(S, p)
+    while m != 0:
+        c = trailing_zeros(m)
+        m &= m - 1
         r = rent_of(S, p, c)
         got, target = charge_total(S, p, r, single)
         d = 0
@@ -377,9 +380,12 @@ def steal_option(S, pp, p, card, forced):
     give_cost = 0.0
     if forced:  # the card of mine that costs least to give away
         give_cost = 1e9
-        for g in range(NG):
-            if S[R_FORCED_FROM_FULL] == 0 and is_complete(S, p, g):
-                continue
+        m = held_mask(S, p)
+        if S[R_FORCED_FROM_FULL] == 0:
+            m &= ~complete_mask(S, p)
+        while m != 0:
+            g = trailing_zeros(m)
+            m &= m - 1
             for k in range(S[GRP_N + p * NG + g]):
                 mine = S[GRP + (p * NG + g) * MAX_GROUP + k]
                 cost = holding_value(S, pp, p, mine)
@@ -391,9 +397,10 @@ def steal_option(S, pp, p, card, forced):
     for j in range(1, n_players):
         t = seat_after(p, j, n_players)
         w = threat(S, pp, p, t)
-        for g in range(NG):
-            if is_complete(S, t, g):
-                continue
+        m = held_mask(S, t) & ~complete_mask(S, t)
+        while m != 0:
+            g = trailing_zeros(m)
+            m &= m - 1
             # Cards of one name in one group score alike and ties keep the first: score each
             # name once per group (bit `kind` of `seen`).
             seen = 0
@@ -422,9 +429,10 @@ def breaker_option(S, pp, p):
     mine = n_complete(S, p)
     for j in range(1, n_players):
         t = seat_after(p, j, n_players)
-        for c in range(NC):
-            if not is_complete(S, t, c):
-                continue
+        m = complete_mask(S, t)
+        while m != 0:
+            c = trailing_zeros(m)
+            m &= m - 1
             gain = threat(S, pp, p, t) * (pp[p, P_SET_BONUS] + 0.5 * rent_of(S, t, c))
             if not is_complete(S, p, c):
                 gain += 2.0 * pp[p, P_SET_BONUS]
