@@ -18,6 +18,8 @@ docs/deal.md), and ``smart`` also weighs how close each opponent is to winning.
 
 from __future__ import annotations
 
+from numba.cpython.unsafe.numbers import trailing_zeros
+
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, uniform
 from sim.deal.board import (
@@ -25,8 +27,10 @@ from sim.deal.board import (
     can_build,
     can_place,
     can_take,
+    complete_mask,
     ctype,
     cvalue,
+    held_mask,
     is_complete,
     list_collection,
     n_complete,
@@ -345,9 +349,10 @@ def rent_option(S, pp, p, card):
     max_d = min(S[R_MAX_DOUBLES], n_in_hand(S, p, DOUBLE_RENT), plays_left - 1)
     best = (-1.0, -1, 0, -1)
     colours = (1 << NC) - 1 if single else (1 << S[R_CARD_C1 + card]) | (1 << S[R_CARD_C2 + card])
-    for c in range(NC):
-        if (colours >> c) & 1 == 0 or S[GRP_N + p * NG + c] == 0:
-            continue
+    m = colours & held_mask(S, p)
+    while m != 0:
+        c = trailing_zeros(m)
+        m &= m - 1
         r = rent_of(S, p, c)
         got, target = charge_total(S, p, r, single)
         d = 0
@@ -375,9 +380,12 @@ def steal_option(S, pp, p, card, forced):
     give_cost = 0.0
     if forced:  # the card of mine that costs least to give away
         give_cost = 1e9
-        for g in range(NG):
-            if S[R_FORCED_FROM_FULL] == 0 and is_complete(S, p, g):
-                continue
+        m = held_mask(S, p)
+        if S[R_FORCED_FROM_FULL] == 0:
+            m &= ~complete_mask(S, p)
+        while m != 0:
+            g = trailing_zeros(m)
+            m &= m - 1
             for k in range(S[GRP_N + p * NG + g]):
                 mine = S[GRP + (p * NG + g) * MAX_GROUP + k]
                 cost = holding_value(S, pp, p, mine)
@@ -389,9 +397,10 @@ def steal_option(S, pp, p, card, forced):
     for j in range(1, n_players):
         t = seat_after(p, j, n_players)
         w = threat(S, pp, p, t)
-        for g in range(NG):
-            if is_complete(S, t, g):
-                continue
+        m = held_mask(S, t) & ~complete_mask(S, t)
+        while m != 0:
+            g = trailing_zeros(m)
+            m &= m - 1
             # Cards of one name in one group score alike and ties keep the first: score each
             # name once per group (bit `kind` of `seen`).
             seen = 0
@@ -420,9 +429,10 @@ def breaker_option(S, pp, p):
     mine = n_complete(S, p)
     for j in range(1, n_players):
         t = seat_after(p, j, n_players)
-        for c in range(NC):
-            if not is_complete(S, t, c):
-                continue
+        m = complete_mask(S, t)
+        while m != 0:
+            c = trailing_zeros(m)
+            m &= m - 1
             gain = threat(S, pp, p, t) * (pp[p, P_SET_BONUS] + 0.5 * rent_of(S, t, c))
             if not is_complete(S, p, c):
                 gain += 2.0 * pp[p, P_SET_BONUS]
@@ -964,23 +974,26 @@ def plan_arrangement(pp, p, S, rng):
     an any-colour wild (kernel.play_card relies on this)."""
     if S[R_KIND + p] == RANDOM:
         return 0
-    n_wild = 0
+    # The scans below go through bit masks built without a branch per colour or group, and
+    # visit their set bits in ascending order: a test per colour mispredicts, as most fail.
+    wild_groups = 0  # bit g: group g holds a wild
     for g in range(NG):
-        n_wild += S[GRP_N + p * NG + g] - S[GRP_ORD + p * NG + g]
-    if n_wild == 0:
+        wild_groups |= int(S[GRP_N + p * NG + g] != S[GRP_ORD + p * NG + g]) << g
+    if wild_groups == 0:
         return 0
     cnt = SCRATCH  # S[SCRATCH + c]: cards per colour as planned
     fits = SCRATCH4  # S[fits + i]: bit c set when wild i may stand in colour c; ANY_BIT: any-colour
     ord_mask = 0  # colours with an ordinary property (where an any-colour wild may stand)
-    n = 0
+    done = 0  # bit c: colour c complete as planned
     for c in range(NC):
-        S[cnt + c] = S[GRP_ORD + p * NG + c]
-        if S[cnt + c] > 0:
-            ord_mask |= 1 << c
+        n_ord = S[GRP_ORD + p * NG + c]
+        S[cnt + c] = n_ord
+        ord_mask |= int(n_ord > 0) << c
+    n = 0
     fit_union = 0  # colours some wild may stand in
-    for g in range(NG):
-        if S[GRP_N + p * NG + g] == S[GRP_ORD + p * NG + g]:
-            continue  # no wild in this group
+    while wild_groups != 0:
+        g = trailing_zeros(wild_groups)
+        wild_groups &= wild_groups - 1
         for k in range(S[GRP_N + p * NG + g]):
             card = S[GRP + (p * NG + g) * MAX_GROUP + k]
             t = ctype(S, card)
@@ -993,12 +1006,9 @@ def plan_arrangement(pp, p, S, rng):
                     S[fits + n] = (1 << S[R_CARD_C1 + card]) | (1 << S[R_CARD_C2 + card])
                 fit_union |= S[fits + n]
                 n += 1
-    if n == 0:
-        return 0
-    done = 0  # bit c: colour c complete as planned
     for c in range(NC):
-        if S[cnt + c] >= S[R_SET_SIZE + c] and S[cnt + c] > 0:
-            done |= 1 << c
+        n_ord = S[cnt + c]
+        done |= int((n_ord >= S[R_SET_SIZE + c]) & (n_ord > 0)) << c
     # The colours a pass may complete: an incomplete colour needs at least one wild that fits
     # it (and with complete_needs_property, an ordinary property).
     open_mask = fit_union & ((1 << NC) - 1) & ~done
@@ -1007,9 +1017,10 @@ def plan_arrangement(pp, p, S, rng):
     while open_mask != 0:
         best_c = -1
         best_key = 1e9
-        for c in range(NC):
-            if (open_mask >> c) & 1 == 0:
-                continue
+        m = open_mask
+        while m != 0:
+            c = trailing_zeros(m)
+            m &= m - 1
             need = S[R_SET_SIZE + c] - S[cnt + c]
             avail = 0
             for i in range(n):  # unplanned (S[SCRATCH3 + i] is -1) and fits colour c; no branch
@@ -1041,9 +1052,10 @@ def plan_arrangement(pp, p, S, rng):
             continue
         best_c = -1
         best_key = -1e9
-        for c in range(NC):
-            if (S[fits + i] >> c) & 1 == 0:
-                continue
+        m = S[fits + i] & ((1 << NC) - 1)
+        while m != 0:
+            c = trailing_zeros(m)
+            m &= m - 1
             key = S[cnt + c] + 0.01 * base_rent(S, c, S[R_SET_SIZE + c])
             if (done >> c) & 1:
                 key -= 100.0  # a spare on a complete set only when nothing else

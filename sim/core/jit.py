@@ -1,6 +1,8 @@
 """Compilation options shared by the game kernels."""
 
+import llvmlite.binding as _ll
 from numba import njit
+from numba.core import codegen as _codegen
 from numba.core import types
 from numba.np import arrayobj
 
@@ -40,3 +42,26 @@ def _fix_own_index(context, builder, idxty, idx, size):
 
 if _fix_integer_index is not None:
     arrayobj.fix_integer_index = _fix_own_index
+
+
+# Calls between the project's compiled functions without the parts of each array they never
+# read. numba passes an array argument as seven to nine words (meminfo, parent, sizes, data,
+# shape, strides), and a function it links into another library's module stays visible outside
+# it, so LLVM keeps that calling convention. In the module of a kernel's parallel batch loop,
+# which links in the whole game, the project's functions (sim and strategies packages) are
+# made internal, so that LLVM's optimizer may drop the unread words and pass the rest in
+# registers. Only there: internal copies in every library would cost a third more compile time.
+# Like the hooks above, without it only the speed changes.
+_optimize_final_module = getattr(_codegen.CPUCodeLibrary, "_optimize_final_module", None)
+
+
+def _optimize_own_final_module(self):
+    if self.name.startswith("__numba_parfor_gufunc"):
+        for fn in self._final_module.functions:
+            if fn.name.startswith(_OWN_FUNCTIONS) and not fn.is_declaration and fn.linkage == _ll.Linkage.linkonce_odr:
+                fn.linkage = _ll.Linkage.internal
+    _optimize_final_module(self)
+
+
+if _optimize_final_module is not None:
+    _codegen.CPUCodeLibrary._optimize_final_module = _optimize_own_final_module

@@ -73,6 +73,25 @@ def compute_complete(S, p, c):
 
 
 @njit_no_refcount
+def held_mask(S, p):
+    """Bit g set for each of seat p's groups (colours and LOOSE) holding a card. Built without
+    a branch per group, for scans that visit the set bits (most groups are empty)."""
+    m = 0
+    for g in range(NG):
+        m |= int(S[GRP_N + p * NG + g] > 0) << g
+    return m
+
+
+@njit_no_refcount
+def complete_mask(S, p):
+    """Bit c set for each of seat p's complete sets (cached flags; see is_complete)."""
+    m = 0
+    for c in range(NC):
+        m |= int(S[COMPLETE + p * NC + c]) << c
+    return m
+
+
+@njit_no_refcount
 def n_complete(S, p):
     """Complete sets of different colours held by seat p (cached)."""
     return S[NCOMP + p]

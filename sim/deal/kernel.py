@@ -52,6 +52,7 @@ from sim.deal.layout import (
     DRAW,
     DRAW_N,
     DRAW_PILE,
+    G_AT_WIN,
     G_CURRENT,
     G_PLAYS_LEFT,
     G_RESHUFFLES,
@@ -227,9 +228,12 @@ def refresh(S, p, g):
     old = S[COMPLETE + p * NC + g]
     if new != old:
         S[COMPLETE + p * NC + g] = new
-        S[NCOMP + p] += new - old
+        n = S[NCOMP + p] + new - old
+        S[NCOMP + p] = n
         S[SETS_VER + p] += 1
         S[G_SETS_CHANGED] = 1
+        target = S[R_SETS_TO_WIN]
+        S[G_AT_WIN] += (n >= target) - (n - new + old >= target)
 
 
 @njit_no_refcount
@@ -895,7 +899,7 @@ def after_play(S, p, check):
         note_sets(S)
     if S[G_STATUS] == OK and check:
         S[G_STATUS] = check_invariants(S)
-    if S[G_STATUS] == OK:
+    if S[G_STATUS] == OK and S[G_AT_WIN] > 0:  # else no seat can win
         check_win(S, p)
 
 
@@ -1063,6 +1067,7 @@ def check_invariants(S):
             return ERR_LISTS
     paid = 0
     collected = 0
+    at_win = 0
     for p in range(n_players):
         counted += S[HAND_N + p] + S[BANK_N + p]
         for k in range(S[HAND_N + p]):
@@ -1126,6 +1131,7 @@ def check_invariants(S):
                 return ERR_GROUP
         if n_comp != S[NCOMP + p] or compute_payable(S, p) != S[PAYV + p]:
             return ERR_GROUP
+        at_win += n_comp >= S[R_SETS_TO_WIN]
         any_wilds = 0
         for g in range(NG):
             for k in range(S[GRP_N + p * NG + g]):
@@ -1154,6 +1160,8 @@ def check_invariants(S):
                 return ERR_LISTS
     if paid != collected:
         return ERR_MONEY
+    if at_win != S[G_AT_WIN]:
+        return ERR_GROUP
     return OK
 
 
