@@ -1,4 +1,5 @@
-"""The shared compile options: index wrap-around is off for this project's code only."""
+"""The shared compile options: index wrap-around is off for this project's code only, and its
+functions are internal to the module of a parallel batch loop."""
 
 import numpy as np
 from numba import njit
@@ -29,3 +30,35 @@ def test_other_code_keeps_python_negative_indexes():
     assert compiled_as_module("tests.probe")(base[1:], -1) == 9
     assert compiled_as_module("simulation.probe")(base[1:], -1) == 9
     assert njit(lambda a: a[-2])(base) == 8
+
+
+
+def finalized_ir(library_name):
+    """The optimized LLVM IR of a library named library_name holding a caller of two functions
+    kept out of line (noinline), one named as if from the sim package and one not."""
+    import llvmlite.binding as ll
+    from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.registry import cpu_target
+
+    ir = """
+    define linkonce_odr i64 @_ZN3sim5probe4stepEx(i64 %x) noinline { %y = add i64 %x, 1
+      ret i64 %y }
+    define linkonce_odr i64 @_ZN5other5probe4stepEx(i64 %x) noinline { %y = add i64 %x, 2
+      ret i64 %y }
+    define i64 @caller(i64 %x) { %a = call i64 @_ZN3sim5probe4stepEx(i64 %x)
+      %b = call i64 @_ZN5other5probe4stepEx(i64 %a)
+      ret i64 %b }
+    """
+    library = cpu_target.target_context.codegen().create_library(library_name)
+    library.add_llvm_module(ll.parse_assembly(ir))
+    with global_compiler_lock:
+        library.finalize()
+    return {ln.split("@")[1].split("(")[0]: ln for ln in library.get_llvm_str().splitlines() if ln.startswith("define")}
+
+
+def test_project_functions_are_internal_to_a_parallel_loop_module():
+    defs = finalized_ir("__numba_parfor_gufunc_probe")
+    assert " internal " in defs["_ZN3sim5probe4stepEx"]
+    assert " linkonce_odr " in defs["_ZN5other5probe4stepEx"]
+    # Elsewhere the project's functions keep the linkage numba gave them.
+    assert " linkonce_odr " in finalized_ir("probe")["_ZN3sim5probe4stepEx"]
