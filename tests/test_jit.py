@@ -58,7 +58,7 @@ def finalized_ir(library_name):
 
 def test_project_functions_are_internal_to_a_parallel_loop_module():
     defs = finalized_ir("__numba_parfor_gufunc_probe")
-    assert " internal " in defs["_ZN3sim5probe4stepEx"]
+    assert " internal " in defs["_ZN3sim5probe4stepEx.batch"]
     assert " linkonce_odr " in defs["_ZN5other5probe4stepEx"]
     # Elsewhere the project's functions keep the linkage numba gave them.
     assert " linkonce_odr " in finalized_ir("probe")["_ZN3sim5probe4stepEx"]

@@ -60,6 +60,9 @@ def _optimize_own_final_module(self):
         for fn in self._final_module.functions:
             if fn.name.startswith(_OWN_FUNCTIONS) and not fn.is_declaration and fn.linkage == _ll.Linkage.linkonce_odr:
                 fn.linkage = _ll.Linkage.internal
+                # Renamed too: numba's JIT finds a function by name in any module not yet
+                # compiled, and must not find this copy, whose calling convention LLVM changes.
+                fn.name += ".batch"
     _optimize_final_module(self)
 
 
