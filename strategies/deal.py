@@ -809,12 +809,7 @@ def choose_payment(pp, p, S, rng, n_bank, amount, creditor):
     # Paid from the bank alone (heuristic bots): the bank cards come first and each costs
     # exactly its value (1000 per M for all), so the order below gives only bank cards and
     # takes back only bank cards; the rest of the collection matters only to the swap search.
-    bank_only = False
-    if S[R_KIND + p] != RANDOM:
-        bank_total = 0
-        for k in range(n_bank):
-            bank_total += cvalue(S, S[SCRATCH + k])
-        bank_only = bank_total >= amount
+    bank_only = S[R_KIND + p] != RANDOM and S[BANK_VAL + p] >= amount
     n = n_bank if bank_only else list_collection(S, p, n_bank)
     # Order: random for the random bot, else by cost per M (S[SCRATCH2:] holds the order).
     for k in range(n):

@@ -32,7 +32,6 @@ def test_other_code_keeps_python_negative_indexes():
     assert njit(lambda a: a[-2])(base) == 8
 
 
-
 def finalized_ir(library_name):
     """The optimized LLVM IR of a library named library_name holding a caller of two functions
     kept out of line (noinline), one named as if from the sim package and one not."""
