@@ -84,6 +84,7 @@ from sim.deal.layout import (
     SCRATCH5,
     SETS_VER,
     WHERE,
+    WILD_MASK,
     load_float,
     rng_policy,
     store_float,
@@ -971,9 +972,7 @@ def plan_arrangement(pp, p, S, rng):
         return 0
     # The scans below go through bit masks built without a branch per colour or group, and
     # visit their set bits in ascending order: a test per colour mispredicts, as most fail.
-    wild_groups = 0  # bit g: group g holds a wild
-    for g in range(NG):
-        wild_groups |= int(S[GRP_N + p * NG + g] != S[GRP_ORD + p * NG + g]) << g
+    wild_groups = S[WILD_MASK + p]  # bit g: group g holds a wild
     if wild_groups == 0:
         return 0
     cnt = SCRATCH  # S[SCRATCH + c]: cards per colour as planned

@@ -10,11 +10,13 @@ from sim.core.jit import njit_no_refcount
 from sim.deal.layout import (
     BANK_VAL,
     COMPLETE,
+    COMPLETE_MASK,
     GROUP,
     GRP,
     GRP_N,
     GRP_ORD,
     GRP_VAL,
+    HELD_MASK,
     HOTEL,
     HOUSE,
     MAX_GROUP,
@@ -74,8 +76,14 @@ def compute_complete(S, p, c):
 
 @njit_no_refcount
 def held_mask(S, p):
-    """Bit g set for each of seat p's groups (colours and LOOSE) holding a card. Built without
-    a branch per group, for scans that visit the set bits (most groups are empty)."""
+    """Bit g set for each of seat p's groups (colours and LOOSE) holding a card (kept by the
+    kernel's card moves; see compute_held_mask), for scans that visit the set bits."""
+    return S[HELD_MASK + p]
+
+
+@njit_no_refcount
+def compute_held_mask(S, p):
+    """held_mask, computed from the groups."""
     m = 0
     for g in range(NG):
         m |= int(S[GRP_N + p * NG + g] > 0) << g
@@ -84,11 +92,9 @@ def held_mask(S, p):
 
 @njit_no_refcount
 def complete_mask(S, p):
-    """Bit c set for each of seat p's complete sets (cached flags; see is_complete)."""
-    m = 0
-    for c in range(NC):
-        m |= int(S[COMPLETE + p * NC + c]) << c
-    return m
+    """Bit c set for each of seat p's complete sets (the cached flags of is_complete as one
+    word, kept by kernel.refresh)."""
+    return S[COMPLETE_MASK + p]
 
 
 @njit_no_refcount

@@ -46,6 +46,7 @@ from sim.deal.layout import (
     CFLAG,
     COLL_VER,
     COMPLETE,
+    COMPLETE_MASK,
     DISC_N,
     DISC_PILE,
     DISCARD,
@@ -67,6 +68,7 @@ from sim.deal.layout import (
     GRP_ORD,
     GRP_VAL,
     GRP_VER,
+    HELD_MASK,
     HAND,
     HAND_,
     HAND_N,
@@ -148,6 +150,7 @@ from sim.deal.layout import (
     SCRATCH2,
     SCRATCH3,
     SETS_VER,
+    WILD_MASK,
     STATE_SIZE,
     STATS,
     WHERE,
@@ -228,6 +231,7 @@ def refresh(S, p, g):
     old = S[COMPLETE + p * NC + g]
     if new != old:
         S[COMPLETE + p * NC + g] = new
+        S[COMPLETE_MASK + p] ^= 1 << g
         n = S[NCOMP + p] + new - old
         S[NCOMP + p] = n
         S[SETS_VER + p] += 1
@@ -288,6 +292,9 @@ def take_out(S, c):
             S[GRP_ORD + gidx] -= 1
         elif ctype(S, c) == WILD_ANY:
             S[ANY_WILDS + p] -= 1
+        bit = 1 << g  # the group's bits in the masks, without a branch
+        S[HELD_MASK + p] = (S[HELD_MASK + p] & ~bit) | (int(n > 0) << g)
+        S[WILD_MASK + p] = (S[WILD_MASK + p] & ~bit) | (int(n != S[GRP_ORD + gidx]) << g)
         S[COLL_VER + p] += 1
         if g < NC:
             S[GRP_VER + p * NC + g] += 1
@@ -340,10 +347,13 @@ def to_group(S, p, g, c):
     S[GRP_N + gidx] = n + 1
     S[GRP_VAL + gidx] += cvalue(S, c)
     S[PAYV + p] += cvalue(S, c)
+    S[HELD_MASK + p] |= 1 << g
     if ctype(S, c) == PROPERTY:
         S[GRP_ORD + gidx] += 1
-    elif ctype(S, c) == WILD_ANY:
-        S[ANY_WILDS + p] += 1
+    else:
+        S[WILD_MASK + p] |= 1 << g
+        if ctype(S, c) == WILD_ANY:
+            S[ANY_WILDS + p] += 1
     S[COLL_VER + p] += 1
     if g < NC:
         S[GRP_VER + p * NC + g] += 1
@@ -527,7 +537,11 @@ def apply_arrangement(S, pp, rng, p):
     Skipped when p's collection is as it was when the last plan moved nothing: only this check
     is here, small enough to be inlined at the calls; the work is in rearrange."""
     if S[ARRANGED_VER + p] != S[COLL_VER + p]:
-        rearrange(S, pp, rng, p)
+        if S[WILD_MASK + p] == 0:  # no wild: the plan is empty (rearrange's first case)
+            S[ARRANGED_VER + p] = S[COLL_VER + p]
+            S[ARRANGED_COLOURS + p] = 0
+        else:
+            rearrange(S, pp, rng, p)
 
 
 @njit_no_refcount
@@ -1111,6 +1125,8 @@ def check_invariants(S):
                 for k in range(n):  # an any-colour wild needs an ordinary property beside it
                     if ctype(S, S[GRP + gidx * MAX_GROUP + k]) == WILD_ANY:
                         return ERR_GROUP
+            if ((S[HELD_MASK + p] >> g) & 1) != (n > 0) or ((S[WILD_MASK + p] >> g) & 1) != (n != n_ord):
+                return ERR_GROUP
         for c in range(NC):
             h = S[HOUSE + p * NC + c]
             ht = S[HOTEL + p * NC + c]
@@ -1127,7 +1143,7 @@ def check_invariants(S):
         for c in range(NC):
             done = compute_complete(S, p, c)
             n_comp += done
-            if S[COMPLETE + p * NC + c] != (1 if done else 0):
+            if S[COMPLETE + p * NC + c] != (1 if done else 0) or ((S[COMPLETE_MASK + p] >> c) & 1) != done:
                 return ERR_GROUP
         if n_comp != S[NCOMP + p] or compute_payable(S, p) != S[PAYV + p]:
             return ERR_GROUP

@@ -119,8 +119,15 @@ ARRANGED_COLOURS = BUILDINGS + MAX_PLAYERS  # [p]
 # count of complete sets changes (keys of the placing memo, strategies/deal.py placing_key).
 GRP_VER = ARRANGED_COLOURS + MAX_PLAYERS  # [p * NC + c]
 SETS_VER = GRP_VER + MAX_PLAYERS * NC  # [p]
+# Bit masks kept by the card moves, so that the scans over a seat's groups visit only the set
+# bits without reading every group first: bit g while p's group g holds a card (HELD_MASK),
+# holds a card that is not an ordinary property (WILD_MASK), bit c while p's set of colour c
+# is complete (COMPLETE_MASK, the COMPLETE flags as one word).
+HELD_MASK = SETS_VER + MAX_PLAYERS  # [p]
+WILD_MASK = HELD_MASK + MAX_PLAYERS  # [p]
+COMPLETE_MASK = WILD_MASK + MAX_PLAYERS  # [p]
 # scalars
-G_CURRENT = SETS_VER + MAX_PLAYERS
+G_CURRENT = COMPLETE_MASK + MAX_PLAYERS
 G_PLAYS_LEFT = G_CURRENT + 1
 G_WINNER = G_PLAYS_LEFT + 1  # -1 until someone wins
 G_WIN_OWN_TURN = G_WINNER + 1
