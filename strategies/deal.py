@@ -347,7 +347,9 @@ def rent_option(S, pp, p, card):
     t = ctype(S, card)
     single = t == RENT_ANY
     plays_left = S[G_PLAYS_LEFT]
-    max_d = min(S[R_MAX_DOUBLES], n_in_hand(S, p, DOUBLE_RENT), plays_left - 1)
+    max_d = min(S[R_MAX_DOUBLES], plays_left - 1)
+    if max_d > 0:  # else no Double the Rent can be played: the hand need not be counted
+        max_d = min(max_d, n_in_hand(S, p, DOUBLE_RENT))
     best = (-1.0, -1, 0, -1)
     colours = (1 << NC) - 1 if single else (1 << S[R_CARD_C1 + card]) | (1 << S[R_CARD_C2 + card])
     m = colours & held_mask(S, p)
@@ -983,6 +985,7 @@ def plan_arrangement(pp, p, S, rng):
         n_ord = S[GRP_ORD + p * NG + c]
         S[cnt + c] = n_ord
         ord_mask |= int(n_ord > 0) << c
+        done |= int((n_ord >= S[R_SET_SIZE + c]) & (n_ord > 0)) << c
     n = 0
     fit_union = 0  # colours some wild may stand in
     while wild_groups != 0:
@@ -1000,9 +1003,6 @@ def plan_arrangement(pp, p, S, rng):
                     S[fits + n] = (1 << S[R_CARD_C1 + card]) | (1 << S[R_CARD_C2 + card])
                 fit_union |= S[fits + n]
                 n += 1
-    for c in range(NC):
-        n_ord = S[cnt + c]
-        done |= int((n_ord >= S[R_SET_SIZE + c]) & (n_ord > 0)) << c
     # The colours a pass may complete: an incomplete colour needs at least one wild that fits
     # it (and with complete_needs_property, an ordinary property).
     open_mask = fit_union & ((1 << NC) - 1) & ~done

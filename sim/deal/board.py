@@ -6,6 +6,8 @@ owns every change of state. Colours are 0 .. NC - 1; a
 property group g is a colour or LOOSE.
 """
 
+from numba.cpython.unsafe.numbers import trailing_zeros
+
 from sim.core.jit import njit_no_refcount
 from sim.deal.layout import (
     BANK_VAL,
@@ -160,7 +162,10 @@ def list_collection(S, p, n):
     """Seat p's payment candidates after its bank cards (which are S[SCRATCH:SCRATCH + n]):
     lists its properties with a value, then its buildings when the rule allows, and returns
     the new count. Listed only when needed (see kernel.collect)."""
-    for g in range(NG):
+    m = S[HELD_MASK + p]
+    while m != 0:  # the groups holding a card, in order
+        g = trailing_zeros(m)
+        m &= m - 1
         gidx = p * NG + g
         for k in range(S[GRP_N + gidx]):
             c = S[GRP + gidx * MAX_GROUP + k]
