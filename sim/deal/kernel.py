@@ -14,6 +14,7 @@ module checks that every decision is legal and carries it out.
 
 import numpy as np
 from numba import njit, prange
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import seed_state, shuffle
@@ -485,7 +486,12 @@ def repair(S, p, own_turn):
 def repair_collection(S, p, own_turn):
     """repair's work, for a seat with an any-colour wild or a building."""
     ver = S[COLL_VER + p]
-    for c in range(NC):
+    # A colour holding cards but no ordinary property holds a wild: visit only those (no wild
+    # moved below goes to a colour without an ordinary property, so none is added).
+    m = S[WILD_MASK + p] & ((1 << NC) - 1)
+    while m != 0:
+        c = trailing_zeros(m)
+        m &= m - 1
         gidx = p * NG + c
         if S[GRP_ORD + gidx] == 0 and S[GRP_N + gidx] > 0:
             k = 0
@@ -504,12 +510,13 @@ def repair_collection(S, p, own_turn):
         card = S[GRP + gidx * MAX_GROUP + S[GRP_N + gidx] - 1]
         take_out(S, card)
         to_group(S, p, home, card)
-    for c in range(NC):
-        if (S[HOUSE + p * NC + c] >= 0 or S[HOTEL + p * NC + c] >= 0) and not is_complete(S, p, c):
-            move_buildings_off(S, p, c, own_turn)
-    for c in range(NC):  # a Hotel whose House left it (cannot happen above; kept as a guard)
-        if S[HOTEL + p * NC + c] >= 0 and S[HOUSE + p * NC + c] < 0:
-            move_buildings_off(S, p, c, own_turn)
+    if S[BUILDINGS + p] > 0:  # else no House or Hotel to check (the wilds above move none)
+        for c in range(NC):
+            if (S[HOUSE + p * NC + c] >= 0 or S[HOTEL + p * NC + c] >= 0) and not is_complete(S, p, c):
+                move_buildings_off(S, p, c, own_turn)
+        for c in range(NC):  # a Hotel whose House left it (cannot happen above; kept as a guard)
+            if S[HOTEL + p * NC + c] >= 0 and S[HOUSE + p * NC + c] < 0:
+                move_buildings_off(S, p, c, own_turn)
     if S[COLL_VER + p] == ver:
         S[REPAIRED_VER + p] = ver
 
