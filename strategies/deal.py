@@ -57,6 +57,7 @@ from sim.deal.layout import (
     MAX_HAND,
     MEMO_KINDS,
     NC,
+    NEAR_WIN_VER,
     NG,
     PLACE_MEMO_COLOUR,
     PLACE_MEMO_GAIN,
@@ -82,7 +83,6 @@ from sim.deal.layout import (
     SCRATCH3,
     SCRATCH4,
     SCRATCH5,
-    SETS_VER,
     WHERE,
     WILD_MASK,
     load_float,
@@ -244,13 +244,15 @@ def best_colour(S, pp, p, card):
 def placing_key(S, p, card):
     """A number that is unchanged only while everything best_colour reads for this card name
     in seat p's collection is (nothing else it reads changes during a game): for a property or
-    a two-colour wild, the counters of p's groups of its colours plus that of p's complete-set
-    count (each only grows, so the sum is unchanged only while each is); for an any-colour
-    wild, which may stand in any colour, p's collection counter."""
+    a two-colour wild, the counters of p's groups of its colours (a colour's complete flag
+    changes only with its group) plus the counter of "one more complete set would win", the
+    only way place_gain reads p's count of complete sets (each only grows, so the sum is
+    unchanged only while each is); for an any-colour wild, which may stand in any colour, p's
+    collection counter."""
     t = ctype(S, card)
     if t == WILD_ANY:
         return S[COLL_VER + p]
-    key = S[SETS_VER + p] + S[GRP_VER + p * NC + S[R_CARD_C1 + card]]
+    key = S[NEAR_WIN_VER + p] + S[GRP_VER + p * NC + S[R_CARD_C1 + card]]
     if t == WILD:
         key += S[GRP_VER + p * NC + S[R_CARD_C2 + card]]
     return key

@@ -82,6 +82,7 @@ from sim.deal.layout import (
     N_SEAT_COLS,
     NC,
     NCOMP,
+    NEAR_WIN_VER,
     NG,
     OWNER,
     PAYV,
@@ -150,7 +151,6 @@ from sim.deal.layout import (
     SCRATCH,
     SCRATCH2,
     SCRATCH3,
-    SETS_VER,
     WILD_MASK,
     STATE_SIZE,
     STATS,
@@ -235,9 +235,10 @@ def refresh(S, p, g):
         S[COMPLETE_MASK + p] ^= 1 << g
         n = S[NCOMP + p] + new - old
         S[NCOMP + p] = n
-        S[SETS_VER + p] += 1
         S[G_SETS_CHANGED] = 1
         target = S[R_SETS_TO_WIN]
+        # The placing memo's gains read the count only as "one more set wins" (place_gain).
+        S[NEAR_WIN_VER + p] += int(n + 1 >= target) != int(n - new + old + 1 >= target)
         S[G_AT_WIN] += (n >= target) - (n - new + old >= target)
 
 

@@ -115,15 +115,16 @@ BUILDINGS = ANY_WILDS + MAX_PLAYERS  # [p]: Houses and Hotels on p's sets
 # any-colour wild), valid while ARRANGED_VER[p] is: an ordinary property of another colour
 # joining p's collection leaves that plan as it was (kernel.play_card).
 ARRANGED_COLOURS = BUILDINGS + MAX_PLAYERS  # [p]
-# Counters bumped whenever a card joins or leaves seat p's group of colour c, and whenever p's
-# count of complete sets changes (keys of the placing memo, strategies/deal.py placing_key).
+# Counters bumped whenever a card joins or leaves seat p's group of colour c, and whenever
+# "one more complete set would win" changes for p (keys of the placing memo,
+# strategies/deal.py placing_key: the only way a gain reads p's count of complete sets).
 GRP_VER = ARRANGED_COLOURS + MAX_PLAYERS  # [p * NC + c]
-SETS_VER = GRP_VER + MAX_PLAYERS * NC  # [p]
+NEAR_WIN_VER = GRP_VER + MAX_PLAYERS * NC  # [p]
 # Bit masks kept by the card moves, so that the scans over a seat's groups visit only the set
 # bits without reading every group first: bit g while p's group g holds a card (HELD_MASK),
 # holds a card that is not an ordinary property (WILD_MASK), bit c while p's set of colour c
 # is complete (COMPLETE_MASK, the COMPLETE flags as one word).
-HELD_MASK = SETS_VER + MAX_PLAYERS  # [p]
+HELD_MASK = NEAR_WIN_VER + MAX_PLAYERS  # [p]
 WILD_MASK = HELD_MASK + MAX_PLAYERS  # [p]
 COMPLETE_MASK = WILD_MASK + MAX_PLAYERS  # [p]
 # scalars
