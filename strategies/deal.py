@@ -83,6 +83,8 @@ from sim.deal.layout import (
     SCRATCH3,
     SCRATCH4,
     SCRATCH5,
+    STEAL_MEMO,
+    STEAL_MEMO_SIZE,
     WHERE,
     WILD_MASK,
     load_float,
@@ -378,7 +380,28 @@ def rent_option(S, pp, p, card):
 
 @njit_no_refcount
 def steal_option(S, pp, p, card, forced):
-    """Best (score, their card, my card, target) for Sly Deal (forced False) or Forced Deal."""
+    """Best (score, their card, my card, target) for Sly Deal (forced False) or Forced Deal,
+    remembered while no seat's collection changed: find_steal reads only the collections (and
+    counts kept with them), the rules and the policy parameters. Each seat's COLL_VER only
+    grows, so their sum is unchanged only while each is."""
+    key = 0
+    for q in range(S[R_PLAYERS]):
+        key += S[COLL_VER + q]
+    m = STEAL_MEMO + (2 * p + int(forced)) * STEAL_MEMO_SIZE
+    if S[m] == key + 1:
+        return load_float(S, m + 1), int(S[m + 3]), int(S[m + 4]), int(S[m + 5])
+    best = find_steal(S, pp, p, forced)
+    S[m] = key + 1
+    store_float(S, m + 1, best[0])
+    S[m + 3] = best[1]
+    S[m + 4] = best[2]
+    S[m + 5] = best[3]
+    return best
+
+
+@njit_no_refcount
+def find_steal(S, pp, p, forced):
+    """steal_option's work."""
     n_players = S[R_PLAYERS]
     best = (-1.0, -1, -1, -1)
     give = -1

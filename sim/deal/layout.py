@@ -127,8 +127,14 @@ NEAR_WIN_VER = GRP_VER + MAX_PLAYERS * NC  # [p]
 HELD_MASK = NEAR_WIN_VER + MAX_PLAYERS  # [p]
 WILD_MASK = HELD_MASK + MAX_PLAYERS  # [p]
 COMPLETE_MASK = WILD_MASK + MAX_PLAYERS  # [p]
+# What a Sly Deal (f = 0) or Forced Deal (f = 1) would gain seat p (strategies/deal.py
+# steal_option), remembered while no seat's collection changed:
+# [(2 * p + f) * STEAL_MEMO_SIZE + j], j = 0: the sum of every seat's COLL_VER + 1 (0: nothing
+# yet), 1-2: the score (a float64, see store_float), 3: their card, 4: my card, 5: the target.
+STEAL_MEMO_SIZE = 6
+STEAL_MEMO = COMPLETE_MASK + MAX_PLAYERS
 # scalars
-G_CURRENT = COMPLETE_MASK + MAX_PLAYERS
+G_CURRENT = STEAL_MEMO + 2 * MAX_PLAYERS * STEAL_MEMO_SIZE
 G_PLAYS_LEFT = G_CURRENT + 1
 G_WINNER = G_PLAYS_LEFT + 1  # -1 until someone wins
 G_WIN_OWN_TURN = G_WINNER + 1
