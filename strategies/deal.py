@@ -58,6 +58,7 @@ from sim.deal.layout import (
     MEMO_KINDS,
     NC,
     NEAR_WIN_VER,
+    ORD_MASK,
     NG,
     PLACE_MEMO_COLOUR,
     PLACE_MEMO_GAIN,
@@ -1004,13 +1005,7 @@ def plan_arrangement(pp, p, S, rng):
         return 0
     cnt = SCRATCH  # S[SCRATCH + c]: cards per colour as planned
     fits = SCRATCH4  # S[fits + i]: bit c set when wild i may stand in colour c; ANY_BIT: any-colour
-    ord_mask = 0  # colours with an ordinary property (where an any-colour wild may stand)
-    done = 0  # bit c: colour c complete as planned
-    for c in range(NC):
-        n_ord = S[GRP_ORD + p * NG + c]
-        S[cnt + c] = n_ord
-        ord_mask |= int(n_ord > 0) << c
-        done |= int((n_ord >= S[R_SET_SIZE + c]) & (n_ord > 0)) << c
+    ord_mask = S[ORD_MASK + p]  # colours with an ordinary property (where an any-colour wild may stand)
     n = 0
     fit_union = 0  # colours some wild may stand in
     while wild_groups != 0:
@@ -1028,6 +1023,15 @@ def plan_arrangement(pp, p, S, rng):
                     S[fits + n] = (1 << S[R_CARD_C1 + card]) | (1 << S[R_CARD_C2 + card])
                 fit_union |= S[fits + n]
                 n += 1
+    # Only the colours some wild fits are read below (their counts and complete flags).
+    done = 0  # bit c: colour c complete as planned
+    m = fit_union & ((1 << NC) - 1)
+    while m != 0:
+        c = trailing_zeros(m)
+        m &= m - 1
+        n_ord = S[GRP_ORD + p * NG + c]
+        S[cnt + c] = n_ord
+        done |= int((n_ord >= S[R_SET_SIZE + c]) & (n_ord > 0)) << c
     # The colours a pass may complete: an incomplete colour needs at least one wild that fits
     # it (and with complete_needs_property, an ordinary property).
     open_mask = fit_union & ((1 << NC) - 1) & ~done

@@ -83,6 +83,7 @@ from sim.deal.layout import (
     NC,
     NCOMP,
     NEAR_WIN_VER,
+    ORD_MASK,
     NG,
     OWNER,
     PAYV,
@@ -297,6 +298,7 @@ def take_out(S, c):
         bit = 1 << g  # the group's bits in the masks, without a branch
         S[HELD_MASK + p] = (S[HELD_MASK + p] & ~bit) | (int(n > 0) << g)
         S[WILD_MASK + p] = (S[WILD_MASK + p] & ~bit) | (int(n != S[GRP_ORD + gidx]) << g)
+        S[ORD_MASK + p] = (S[ORD_MASK + p] & ~bit) | (int(S[GRP_ORD + gidx] > 0) << g)
         S[COLL_VER + p] += 1
         if g < NC:
             S[GRP_VER + p * NC + g] += 1
@@ -352,6 +354,7 @@ def to_group(S, p, g, c):
     S[HELD_MASK + p] |= 1 << g
     if ctype(S, c) == PROPERTY:
         S[GRP_ORD + gidx] += 1
+        S[ORD_MASK + p] |= 1 << g
     else:
         S[WILD_MASK + p] |= 1 << g
         if ctype(S, c) == WILD_ANY:
@@ -1134,6 +1137,8 @@ def check_invariants(S):
                     if ctype(S, S[GRP + gidx * MAX_GROUP + k]) == WILD_ANY:
                         return ERR_GROUP
             if ((S[HELD_MASK + p] >> g) & 1) != (n > 0) or ((S[WILD_MASK + p] >> g) & 1) != (n != n_ord):
+                return ERR_GROUP
+            if ((S[ORD_MASK + p] >> g) & 1) != (n_ord > 0):
                 return ERR_GROUP
         for c in range(NC):
             h = S[HOUSE + p * NC + c]

@@ -122,11 +122,13 @@ GRP_VER = ARRANGED_COLOURS + MAX_PLAYERS  # [p * NC + c]
 NEAR_WIN_VER = GRP_VER + MAX_PLAYERS * NC  # [p]
 # Bit masks kept by the card moves, so that the scans over a seat's groups visit only the set
 # bits without reading every group first: bit g while p's group g holds a card (HELD_MASK),
-# holds a card that is not an ordinary property (WILD_MASK), bit c while p's set of colour c
-# is complete (COMPLETE_MASK, the COMPLETE flags as one word).
+# holds a card that is not an ordinary property (WILD_MASK), holds an ordinary property
+# (ORD_MASK), bit c while p's set of colour c is complete (COMPLETE_MASK, the COMPLETE flags as
+# one word).
 HELD_MASK = NEAR_WIN_VER + MAX_PLAYERS  # [p]
 WILD_MASK = HELD_MASK + MAX_PLAYERS  # [p]
-COMPLETE_MASK = WILD_MASK + MAX_PLAYERS  # [p]
+ORD_MASK = WILD_MASK + MAX_PLAYERS  # [p]
+COMPLETE_MASK = ORD_MASK + MAX_PLAYERS  # [p]
 # What a Sly Deal (f = 0) or Forced Deal (f = 1) would gain seat p (strategies/deal.py
 # steal_option), remembered while no seat's collection changed:
 # [(2 * p + f) * STEAL_MEMO_SIZE + j], j = 0: the sum of every seat's COLL_VER + 1 (0: nothing
