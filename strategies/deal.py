@@ -995,7 +995,7 @@ def plan_arrangement(pp, p, S, rng):
     first among equals); then each leftover two-colour wild joins the fuller of its colours,
     each leftover any-colour wild the fullest incomplete colour with an ordinary property.
     Only the colours a two-colour wild may stand in matter, or every colour when the seat has
-    an any-colour wild (kernel.play_card relies on this)."""
+    an any-colour wild (kernel.keep_plan relies on this)."""
     if S[R_KIND + p] == RANDOM:
         return 0
     # The scans below go through bit masks built without a branch per colour or group, and

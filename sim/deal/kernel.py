@@ -243,6 +243,20 @@ def refresh(S, p, g):
         S[G_AT_WIN] += (n >= target) - (n - new + old >= target)
 
 
+@njit_inline
+def keep_plan(S, p, g):
+    """Called as an ordinary property of colour g joins or leaves seat p's collection, before
+    its COLL_VER is bumped: when p's last plan moved nothing and none of its wilds may stand in
+    colour g, that plan stays as it was and still moves nothing, so it stays marked as such.
+    The plan (strategies/deal.py plan_arrangement) reads a colour's counts and House only for
+    colours some wild fits, and lists the wilds group by group (colour g holds none); an
+    any-colour wild would cover every colour. Nor has the repair that follows a plan anything
+    to do: with no any-colour wild only buildings are repaired, and a set losing a card is
+    repaired at once (collect, the thefts), so every building stands on a complete set."""
+    if S[ARRANGED_VER + p] == S[COLL_VER + p] and (S[ARRANGED_COLOURS + p] >> g) & 1 == 0:
+        S[ARRANGED_VER + p] += 1
+
+
 @njit_no_refcount
 def take_out(S, c):
     """Remove card c from whatever list holds it (its WHERE is left for the caller to set).
@@ -293,6 +307,7 @@ def take_out(S, c):
         S[PAYV + p] -= cvalue(S, c)
         if ctype(S, c) == PROPERTY:
             S[GRP_ORD + gidx] -= 1
+            keep_plan(S, p, g)
         elif ctype(S, c) == WILD_ANY:
             S[ANY_WILDS + p] -= 1
         bit = 1 << g  # the group's bits in the masks, without a branch
@@ -355,6 +370,7 @@ def to_group(S, p, g, c):
     if ctype(S, c) == PROPERTY:
         S[GRP_ORD + gidx] += 1
         S[ORD_MASK + p] |= 1 << g
+        keep_plan(S, p, g)
     else:
         S[WILD_MASK + p] |= 1 << g
         if ctype(S, c) == WILD_ANY:
@@ -746,14 +762,8 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if mode == M_PLACE:
         if not (typ == PROPERTY or typ == WILD or typ == WILD_ANY) or not can_place(S, p, c, a):
             return False
-        arranged = S[ARRANGED_VER + p] == S[COLL_VER + p]
         take_out(S, c)
-        to_group(S, p, a, c)
-        if arranged and typ == PROPERTY and (S[ARRANGED_COLOURS + p] >> a) & 1 == 0:
-            # No planned wild may stand in colour a, so the plan (see plan_arrangement) is as
-            # before and still moves nothing; repair has nothing to do either: no any-colour
-            # wild (it would cover colour a) and no set became incomplete.
-            S[ARRANGED_VER + p] = S[COLL_VER + p]
+        to_group(S, p, a, c)  # keeps the plan marked as moving nothing when it can (keep_plan)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_PLACED)] += 1
         return True

@@ -113,7 +113,7 @@ ANY_WILDS = REPAIRED_VER + MAX_PLAYERS  # [p]: any-colour wilds in p's collectio
 BUILDINGS = ANY_WILDS + MAX_PLAYERS  # [p]: Houses and Hotels on p's sets
 # The colours the wilds of p's last plan that moved nothing may stand in (all colours for an
 # any-colour wild), valid while ARRANGED_VER[p] is: an ordinary property of another colour
-# joining p's collection leaves that plan as it was (kernel.play_card).
+# joining or leaving p's collection leaves that plan as it was (kernel.keep_plan).
 ARRANGED_COLOURS = BUILDINGS + MAX_PLAYERS  # [p]
 # Counters bumped whenever a card joins or leaves seat p's group of colour c, and whenever
 # "one more complete set would win" changes for p (keys of the placing memo,
