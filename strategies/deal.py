@@ -385,9 +385,7 @@ def steal_option(S, pp, p, card, forced):
     remembered while no seat's collection changed: find_steal reads only the collections (and
     counts kept with them), the rules and the policy parameters. Each seat's COLL_VER only
     grows, so their sum is unchanged only while each is."""
-    key = 0
-    for q in range(S[R_PLAYERS]):
-        key += S[COLL_VER + q]
+    key = steal_key(S)
     m = STEAL_MEMO + (2 * p + int(forced)) * STEAL_MEMO_SIZE
     if S[m] == key + 1:
         return load_float(S, m + 1), int(S[m + 3]), int(S[m + 4]), int(S[m + 5])
@@ -398,6 +396,15 @@ def steal_option(S, pp, p, card, forced):
     S[m + 4] = best[2]
     S[m + 5] = best[3]
     return best
+
+
+@njit_no_refcount
+def steal_key(S):
+    """The key of steal_option's memo: the sum of every seat's COLL_VER."""
+    key = 0
+    for q in range(S[R_PLAYERS]):
+        key += S[COLL_VER + q]
+    return key
 
 
 @njit_no_refcount

@@ -226,7 +226,7 @@ def test_skipped_work_would_change_nothing(house):
     # planned wilds may stand in keeps the plan marked as moving nothing: every placement of an
     # ordinary property from a hand is made on a copy, and when so marked, planned and
     # repaired anyway. A remembered Sly / Forced Deal option must equal a fresh one.
-    from strategies.deal import M_PLACE, best_colour, find_steal, placing_key, plan_arrangement
+    from strategies.deal import M_PLACE, best_colour, find_steal, placing_key, plan_arrangement, steal_key
 
     def plan_moves_nothing(S, p):
         n = plan_arrangement(t.pp, p, S, t.rng)
@@ -277,7 +277,7 @@ def test_skipped_work_would_change_nothing(house):
                         remembered += 1
                 for forced in (0, 1):
                     m = L.STEAL_MEMO + (2 * p + forced) * L.STEAL_MEMO_SIZE
-                    if S[m] == S[L.COLL_VER : L.COLL_VER + t.n].sum() + 1:
+                    if S[m] == steal_key(S) + 1:
                         best = find_steal(S.copy(), t.pp, p, bool(forced))  # a copy: it fills the placing memo
                         assert (L.load_float(S, m + 1), S[m + 3], S[m + 4], S[m + 5]) == best
                         steals += 1
