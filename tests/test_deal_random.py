@@ -226,7 +226,14 @@ def test_skipped_work_would_change_nothing(house):
     # planned wilds may stand in keeps the plan marked as moving nothing: every placement of an
     # ordinary property from a hand is made on a copy, and when so marked, planned and
     # repaired anyway. A remembered Sly / Forced Deal option must equal a fresh one.
-    from strategies.deal import M_PLACE, best_colour, find_steal, placing_key, plan_arrangement, steal_key
+    from strategies.deal import (
+        M_PLACE,
+        best_colour,
+        find_steal,
+        placing_key,
+        plan_arrangement,
+        steal_key,
+    )
 
     def plan_moves_nothing(S, p):
         n = plan_arrangement(t.pp, p, S, t.rng)

@@ -79,17 +79,8 @@ def compute_complete(S, p, c):
 @njit_no_refcount
 def held_mask(S, p):
     """Bit g set for each of seat p's groups (colours and LOOSE) holding a card (kept by the
-    kernel's card moves; see compute_held_mask), for scans that visit the set bits."""
+    kernel's card moves, checked by check_invariants), for scans that visit the set bits."""
     return S[HELD_MASK + p]
-
-
-@njit_no_refcount
-def compute_held_mask(S, p):
-    """held_mask, computed from the groups."""
-    m = 0
-    for g in range(NG):
-        m |= int(S[GRP_N + p * NG + g] > 0) << g
-    return m
 
 
 @njit_no_refcount

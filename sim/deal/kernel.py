@@ -83,8 +83,8 @@ from sim.deal.layout import (
     NC,
     NCOMP,
     NEAR_WIN_VER,
-    ORD_MASK,
     NG,
+    ORD_MASK,
     OWNER,
     PAYV,
     POS,
@@ -152,10 +152,10 @@ from sim.deal.layout import (
     SCRATCH,
     SCRATCH2,
     SCRATCH3,
-    WILD_MASK,
     STATE_SIZE,
     STATS,
     WHERE,
+    WILD_MASK,
 )
 from sim.deal.rules import (
     BIRTHDAY,
