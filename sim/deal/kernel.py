@@ -233,7 +233,7 @@ def refresh(S, p, g):
         S[SETS_VER + p] += 1
         S[G_SETS_CHANGED] = 1
         target = S[R_SETS_TO_WIN]
-        S[G_AT_WIN] += (n >= target) - (n - new + old >= target)
+        S[G_AT_WIN] += int(n >= target) - int(n - new + old >= target)
 
 
 @njit_no_refcount
