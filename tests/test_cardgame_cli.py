@@ -172,18 +172,21 @@ def test_card_values_deal_the_key_seat_one_more_of_each_card(tmp_path):
     pd.testing.assert_frame_equal(runs.RunDir(run).read_cell(1), direct, check_categorical=False)
 
 
-@pytest.mark.parametrize("rules, needle", [('{ deck_size = 3 }', "unknown rule 'deck_size'"),
-                                            ('{ pre_discard = 1 }', "expected true or false"),
-                                            ('{ group_values = "x" }', "rule group_values: bad value")])
-def test_experiment_runner_refuses_bad_card_game_rules(tmp_path, capsys, rules, needle):
+@pytest.mark.parametrize("axis, needle", [('rules = [{ deck_size = 3 }]', "unknown rule 'deck_size'"),
+                                           ('rules = [{ pre_discard = 1 }]', "expected true or false"),
+                                           ('rules = [{ group_values = "x" }]', "rule group_values: bad value"),
+                                           ('deck = ["none", "chance-1"]', "a seat's edits add cards to its hand"),
+                                           ('deck = ["goo+1"]', "unknown card 'goo'")])
+def test_experiment_runner_refuses_bad_card_game_specs(tmp_path, capsys, axis, needle):
     from sim.cli import main
 
     spec = tmp_path / "cg.toml"
-    spec.write_text(SPEC.replace('rules = [{}, { edition = "video", n_hands = 2 }]', f"rules = [{rules}]"))
+    spec.write_text(SPEC.replace('rules = [{}, { edition = "video", n_hands = 2 }]', axis))
     with pytest.raises(SystemExit) as e:
         main(["run", str(spec), "--out-root", str(tmp_path / "res")])
-    assert e.value.code == 2
-    assert needle in capsys.readouterr().err
+    err = capsys.readouterr().err.strip()
+    assert e.value.code == 2 and needle in err and "\n" not in err
+    assert not (tmp_path / "res").exists()
 
 
 def test_a_saved_preset_round_trips(tmp_path, monkeypatch):
