@@ -1140,7 +1140,7 @@ def check_invariants(S):
             return ERR_GROUP
         buildings = 0
         for c in range(NC):
-            buildings += (S[HOUSE + p * NC + c] >= 0) + (S[HOTEL + p * NC + c] >= 0)
+            buildings += int(S[HOUSE + p * NC + c] >= 0) + int(S[HOTEL + p * NC + c] >= 0)
         if buildings != S[BUILDINGS + p]:
             return ERR_BUILDING
         paid += S[stat(p, SC_PAID)]
