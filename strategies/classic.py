@@ -20,7 +20,6 @@ The kernel checks every answer; an illegal one stops the game with a status code
 from __future__ import annotations
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.classic.board import (
     K_RAILROAD,
@@ -90,7 +89,7 @@ from sim.classic.layout import (
     WHOLE_N,
     rng_policy,
 )
-from sim.core.jit import njit_inline, njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount, trailing_zeros
 from sim.core.rng import randint, uniform
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
 

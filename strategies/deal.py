@@ -18,9 +18,7 @@ docs/deal.md), and ``smart`` also weighs how close each opponent is to winning.
 
 from __future__ import annotations
 
-from numba.cpython.unsafe.numbers import trailing_zeros
-
-from sim.core.jit import njit_inline, njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount, trailing_zeros
 from sim.core.rng import randint, uniform
 from sim.deal.board import (
     base_rent,
@@ -442,7 +440,7 @@ def find_steal(S, pp, p, forced):
             seen = 0
             for k in range(S[GRP_N + t * NG + g]):
                 theirs = S[GRP + (t * NG + g) * MAX_GROUP + k]
-                kind = S[R_CARD_KIND + theirs]
+                kind = int(S[R_CARD_KIND + theirs])  # int: as plain Python, an int32 shift would wrap at 32
                 if kind < SEEN_KINDS:
                     if (seen >> kind) & 1:
                         continue
@@ -497,7 +495,7 @@ def choose_play(pp, p, S, rng):
     for k in range(S[HAND_N + p]):
         card = S[HAND_ + p * MAX_HAND + k]
         # A later copy of a card name scores exactly as the first did, and ties keep the first.
-        kind = S[R_CARD_KIND + card]
+        kind = int(S[R_CARD_KIND + card])  # int: as plain Python, an int32 shift would wrap at 32
         if kind < SEEN_KINDS:
             if (seen >> kind) & 1:
                 continue

@@ -17,7 +17,7 @@ import numpy as np
 from sim.cardgame import kernel
 from sim.cardgame import layout as L
 from sim.cardgame.board import can_go_out, hand_score
-from sim.cardgame.rules import KIND_NAMES, CardGameRules, kind_of, pack
+from sim.cardgame.rules import KIND_NAMES, CardGameRules, extra_cards, kind_of, pack
 from sim.core.rng import seed_state
 from strategies.cardgame import MV_DOUBLE3, MV_DRAW, MV_SWAP3, MV_TRADE, parse_policy
 
@@ -28,11 +28,11 @@ PLACES = {L.DRAW: "draw", L.HAND: "hand", L.PILE: "pile"}
 class Table:
     """One match set up for a scripted scenario. ``seats``: one policy spec per seat."""
 
-    def __init__(self, seats, rules: CardGameRules | None = None, seed: int = 0):
+    def __init__(self, seats, rules: CardGameRules | None = None, seed: int = 0, deck_edits=None):
         self.rules = rules or CardGameRules()
         self.n = len(seats)
-        self.RB = pack(self.rules, self.n)
-        self.names = self.rules.cards()
+        self.RB = pack(self.rules, self.n, deck_edits)
+        self.names = self.rules.cards() + [name for name, _ in extra_cards(deck_edits, self.n)]
         self.S, self.rng, self.W = kernel.new_state()
         parsed = [parse_policy(s) for s in seats]
         self.pk = np.array([k for _, k, _ in parsed], np.int64)

@@ -154,18 +154,39 @@ def test_experiment_runner_plays_the_card_game(tmp_path, capsys):
     assert (merged["turns"].to_numpy() == direct["turns"].to_numpy()).all()
 
 
-@pytest.mark.parametrize("rules, needle", [('{ deck_size = 3 }', "unknown rule 'deck_size'"),
-                                            ('{ pre_discard = 1 }', "expected true or false"),
-                                            ('{ group_values = "x" }', "rule group_values: bad value")])
-def test_experiment_runner_refuses_bad_card_game_rules(tmp_path, capsys, rules, needle):
+def test_card_values_deal_the_key_seat_one_more_of_each_card(tmp_path):
+    from sim.cardgame.adapter import ADAPTER
+    from sim.cli import main
+    from sim.core import runs
+
+    wiki = ADAPTER.card_edits({"rules": {}}, 0)
+    assert len(wiki) == 24 and "chance+1" in wiki and "mr_monopoly+1" in wiki and "token_pink+1" in wiki
+    video = ADAPTER.card_edits({"rules": {"edition": "video"}}, 0)
+    assert "free_parking+1" in video and "house+1" in video and "mr_monopoly+1" not in video
+    spec = tmp_path / "cg.toml"
+    spec.write_text(SPEC.replace('rules = [{}, { edition = "video", n_hands = 2 }]', 'deck = ["none", "chance+1"]'))
+    main(["run", str(spec), "--out-root", str(tmp_path / "res"), "--no-progress", "--threads", "1"])
+    (run,) = (tmp_path / "res" / "cg").iterdir()
+    direct = api.simulate(120, 3, ["smart", "trader", "greedy"], CardGameRules(), seed=3, threads=1,
+                          deck_edits={0: {"chance": 1}})
+    pd.testing.assert_frame_equal(runs.RunDir(run).read_cell(1), direct, check_categorical=False)
+
+
+@pytest.mark.parametrize("axis, needle", [('rules = [{ deck_size = 3 }]', "unknown rule 'deck_size'"),
+                                           ('rules = [{ pre_discard = 1 }]', "expected true or false"),
+                                           ('rules = [{ group_values = "x" }]', "rule group_values: bad value"),
+                                           ('deck = ["none", "chance-1"]', "a seat's edits add cards to its hand"),
+                                           ('deck = ["goo+1"]', "unknown card 'goo'")])
+def test_experiment_runner_refuses_bad_card_game_specs(tmp_path, capsys, axis, needle):
     from sim.cli import main
 
     spec = tmp_path / "cg.toml"
-    spec.write_text(SPEC.replace('rules = [{}, { edition = "video", n_hands = 2 }]', f"rules = [{rules}]"))
+    spec.write_text(SPEC.replace('rules = [{}, { edition = "video", n_hands = 2 }]', axis))
     with pytest.raises(SystemExit) as e:
         main(["run", str(spec), "--out-root", str(tmp_path / "res")])
-    assert e.value.code == 2
-    assert needle in capsys.readouterr().err
+    err = capsys.readouterr().err.strip()
+    assert e.value.code == 2 and needle in err and "\n" not in err
+    assert not (tmp_path / "res").exists()
 
 
 def test_a_saved_preset_round_trips(tmp_path, monkeypatch):

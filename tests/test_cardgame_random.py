@@ -19,7 +19,8 @@ finished matches from outside the kernel:
 Coverage of house rules: every house rule and choice flipped alone from each edition's
 preset at every player count the edition allows, and 48 seeded random combinations of all of
 them together (plus random numbers such as max_trade, reward_cards, railroad_min) with random
-tables and bot parameters. The full product of all switches (2^15 x 24) is too large to play.
+tables and bot parameters, half of them with extra cards dealt to one or two seats (deck
+edits). The full product of all switches (2^15 x 24) is too large to play.
 """
 
 import numpy as np
@@ -130,6 +131,18 @@ def random_policy(rng) -> str:
     return " ".join(words)
 
 
+def random_edits(rng, rules: CardGameRules, players: int) -> dict:
+    """In one case of two, one to three extra cards of the deck's kinds for one or two seats."""
+    if rng.integers(2):
+        return {}
+    names = [name for name, count in rules.deck.items() if count > 0]
+    edits = {}
+    for seat in rng.choice(players, size=int(rng.integers(1, 3)), replace=False):
+        picks = rng.choice(names, size=int(rng.integers(1, 4)))
+        edits[int(seat)] = {str(name): int((picks == name).sum()) for name in set(picks)}
+    return edits
+
+
 @pytest.mark.parametrize("k", range(48))
 def test_random_rule_combinations_keep_every_invariant(k):
     rng = np.random.default_rng(1000 + k)
@@ -137,16 +150,22 @@ def test_random_rule_combinations_keep_every_invariant(k):
     lo, hi = rules.players_allowed()
     players = int(rng.integers(lo, hi + 1))
     seats = [random_policy(rng) for _ in range(players)]
-    games, hands, _ = api.simulate_hands(25, players, seats, rules, seed=k, threads=1, check=True)
+    edits = random_edits(rng, rules, players)
+    games, hands, _ = api.simulate_hands(25, players, seats, rules, seed=k, threads=1, check=True, deck_edits=edits)
     check_matches(games, rules, players, hands)
 
 
-@pytest.mark.parametrize("edition, players", [("wiki", 3), ("wiki", 4), ("wiki", 5), ("wiki", 6), ("video", 2), ("video", 4)])
-def test_every_card_is_in_one_place_after_a_hand(edition, players):
+@pytest.mark.parametrize("edition, players, edits", [
+    ("wiki", 3, None), ("wiki", 4, None), ("wiki", 5, None), ("wiki", 6, None), ("video", 2, None), ("video", 4, None),
+    ("wiki", 4, {2: {"chance": 1, "mr_monopoly": 1}}), ("wiki", 6, {0: {"hotel": 1}}), ("video", 3, {1: {"house": 2}}),
+])
+def test_every_card_is_in_one_place_after_a_hand(edition, players, edits):
     # Recounted in Python from the final state of real hands played by the kernel.
     rules = CardGameRules.preset(edition)
+    n_cards = 60 + sum(sum(e.values()) for e in (edits or {}).values())
     for seed in range(3):
-        t = Table(["smart", "random", "trader", "cautious", "greedy", "smart"][:players], rules, seed=seed)
+        t = Table(["smart", "random", "trader", "cautious", "greedy", "smart"][:players], rules, seed=seed,
+                  deck_edits=edits)
         kernel.play_hand(t.S, t.RB, t.pk, t.pp, t.rng, t.W, True, t.hand_row, t.kind_row, True)
         assert int(t.S[L.G_STATUS]) == 0
         places = []
@@ -155,5 +174,5 @@ def test_every_card_is_in_one_place_after_a_hand(edition, players):
             places += [int(t.S[L.HAND_ + p * L.MAX_CARDS + k]) for k in range(int(t.S[L.HAND_N + p]))]
         for q in range(int(t.RB[L.R_N_PILES])):
             places += [int(t.S[L.PILE_ + q * L.MAX_CARDS + k]) for k in range(int(t.S[L.PILE_N + q]))]
-        assert sorted(places) == list(range(60))
+        assert sorted(places) == list(range(n_cards))
         assert sum(t.money(p) for p in range(players)) + int(t.S[L.G_POT]) == int(t.S[L.G_BANK_PAID])

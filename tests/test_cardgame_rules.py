@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from cardgame_harness import Table, counts
 
+from sim.cardgame import kernel
 from sim.cardgame import layout as L
 from sim.cardgame.board import can_go_out, hand_score
 from sim.cardgame.rules import CardGameRules, pack
@@ -508,6 +509,41 @@ def test_the_deal_rotates_and_money_is_the_sum_of_the_hands():
         assert (total == games[f"money_{s}"].to_numpy()).all()
 
 
+def test_a_seat_edit_deals_its_extra_cards_in_every_hand():
+    plain = Table(["greedy"] * 4, seed=4)
+    t = Table(["greedy"] * 4, seed=4, deck_edits={1: {"chance": 1, "go": 2}})
+    plain.deal()
+    t.deal()
+    # The deck's own deal is unchanged (common random numbers); seat 1 holds its extras on top.
+    assert [len(t.hand_of(p)) for p in range(4)] == [10, 13, 10, 10]
+    for p in (0, 2, 3):
+        assert t.hand_of(p) == plain.hand_of(p)
+    assert t.hand_of(1) == sorted(plain.hand_of(1) + ["chance", "go", "go"])
+    assert [t.pile_of(q) for q in range(4)] == [plain.pile_of(q) for q in range(4)]
+    assert int(t.S[L.DRAW_N]) == 60 - 40 - 4
+    assert t.invariants() == "ok"
+    # Wherever the extras went during the hand, the next deal gives them back to seat 1.
+    extras = [60, 61, 62]
+    for c in extras:
+        i = int(t.S[L.POS + c])
+        kernel.pile_push(t.S, 3, kernel.from_hand(t.S, t.RB, 1, i))
+    assert t.invariants() == "ok" and len(t.hand_of(1)) == 10
+    t.deal(dealer=1)
+    assert all(int(t.S[L.WHERE + c]) == L.HAND and int(t.S[L.OWNER + c]) == 1 for c in extras)
+    assert len(t.hand_of(1)) == 13 and t.invariants() == "ok"
+
+
+@pytest.mark.parametrize("edits, needle", [
+    ({0: {"go": -1}}, "add cards to its hand"),
+    ({4: {"go": 1}}, "seats are 0 to 3"),
+    ({0: {"goo": 1}}, "unknown card 'goo'"),
+    ({0: {"go": 15}, 1: {"chance": 6}}, "at most 80 cards"),
+])
+def test_bad_deck_edits_are_refused(edits, needle):
+    with pytest.raises(ValueError, match=needle):
+        pack(W, 4, edits)
+
+
 def test_edition_change_keeps_deck_edits_made_with_it():
     from sim.cardgame.rules import apply_rule_changes
 
@@ -649,7 +685,6 @@ def test_planned_discards_are_the_discards_a_fresh_search_finds(rules, seats):
     """A bot's discard plan (the discards its chosen trade was weighed with) must name the kind
     worst_kind finds on the hand at that moment. Plays hands move by move and checks every
     discard the plan answers."""
-    from sim.cardgame import kernel
     from strategies.cardgame import (
         CAUTIOUS,
         SMART,

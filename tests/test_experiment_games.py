@@ -79,6 +79,7 @@ BAD = [
     (DEAL_SPEC.replace('deck = ["none", "just_say_no+1"]', 'deck = ["just_say_no-1"]'), "a seat's edits add cards"),
     (CLASSIC_SPEC.replace("free_parking_jackpot = true", "auctions = 'no'"), "rule auctions: expected true or false"),
     (CLASSIC_SPEC.replace("[1500, 2500]", "[1500, 'lots']"), "rule starting_cash: expected an integer"),
+    (CLASSIC_SPEC.replace("[1500, 2500]", '[1500, 2500]\ndeck = ["none", "go+1"]'), "no per-seat cards to edit"),
 ]
 
 

@@ -53,12 +53,13 @@ def make_table(players: int, seats: list[str] | None = None,
     return table.make_table(title, CATALOG, DEFAULT_TABLE, players, seats, lo, hi)
 
 
-def _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, record, first_game=0):
+def _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, record, first_game=0,
+          deck_edits=None):
     rules = rules or CardGameRules()
     check_run_args(games, seed, chunk_size, threads)
     specs, kinds, params = make_table(players, seats, rules)
     try:
-        packed = pack(rules, players)
+        packed = pack(rules, players, deck_edits)
     except ValueError as e:
         raise UsageError(str(e)) from None
 
@@ -73,7 +74,7 @@ def _play(games, players, seats, rules, seed, threads, chunk_size, check, progre
                           hand_out, kind_out, record, first)
 
     run_chunks(play_chunk, games, chunk_size, threads, progress)
-    df = _to_frame(game_out, seat_out, specs, seed, rules, first_game)
+    df = _to_frame(game_out, seat_out, specs, seed, rules, first_game, deck_edits)
     return df, {"hand": hand_out, "kind": kind_out}
 
 
@@ -88,16 +89,19 @@ def simulate(
     check: bool = False,
     progress: bool = False,
     first_game: int = 0,
+    deck_edits: dict[int, dict[str, int]] | None = None,
 ) -> pd.DataFrame:
     """Play `games` complete matches (numbers first_game, first_game + 1, ...) and return one
-    row per match.
+    row per match. ``deck_edits`` maps seat -> {card name: copies}: extra cards dealt into that
+    seat's hand at the start of every hand (card-value studies).
 
     Columns: game, winner (-1 on a tie for the most money), hands, turns, stalled_hands (hands
     nobody went out of), hit_hand_limit (a money-target match stopped at max_hands), tie, and
     for each seat s the columns ``<stat>_<s>`` for every stat in ``SEAT_COLS`` plus
     ``policy_<s>``; ``win_<s>`` is the seat's share of the win (1/k on a k-way tie).
     """
-    return _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, False, first_game)[0]
+    return _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, False, first_game,
+                 deck_edits)[0]
 
 
 def simulate_hands(
@@ -110,11 +114,13 @@ def simulate_hands(
     chunk_size: int = DEFAULT_CHUNK,
     check: bool = False,
     progress: bool = False,
+    deck_edits: dict[int, dict[str, int]] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """As ``simulate``, plus one row per hand (game, hand, dealer, went_out (-1: nobody),
     turns, stalled, jackpot (the pot paid, or left waiting), jackpot_to (-1: nobody),
     score_<s>, money_<s> after the hand) and the per-kind table ``kind_values`` reads."""
-    df, out = _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, True)
+    df, out = _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, True,
+                    deck_edits=deck_edits)
     hands = out["hand"]
     n_hands = np.minimum(df["hands"].to_numpy(), MAX_HAND_ROWS)
     mask = np.arange(MAX_HAND_ROWS)[None, :] < n_hands[:, None]
@@ -135,10 +141,11 @@ def simulate_hands(
     return df, hand_df, kinds
 
 
-def _to_frame(game_out, seat_out, specs, seed, rules, first_game=0) -> pd.DataFrame:
+def _to_frame(game_out, seat_out, specs, seed, rules, first_game=0, deck_edits=None) -> pd.DataFrame:
     return table.games_frame(
         kernel, game_out, seat_out, SEAT_COLS, SC_WIN, specs, seed, first_game,
         game="cardgame", edition=rules.edition, rules=describe(rules), rules_version=RULES_VERSION,
+        deck_edits={str(k): v for k, v in (deck_edits or {}).items()},
     )
 
 
@@ -286,7 +293,8 @@ def render_card_values(v: dict) -> str:
         "",
         "Per card kind, over scored hands: how often the player who went out held at least one, and their",
         "mean score then; the same for the other seats (per seat-hand). These are associations, not causes:",
-        "a kind that is held by strong hands looks valuable.",
+        "a kind that is held by strong hands looks valuable. For what one more copy of a card is worth to a",
+        "seat, run `monosim run experiments/cardgame-card_values.toml`.",
         "",
         "| kind | out: held | out: score if held | others: held | others: score if held |",
         "|---|---:|---:|---:|---:|",

@@ -63,8 +63,10 @@ from sim.cardgame.layout import (
     POS,
     R_BIG,
     R_BIG_REWARD,
+    R_CARD_SEAT,
     R_CARDS,
     R_CHANCE_ZERO,
+    R_DECK,
     R_DUMMY_MODE,
     R_EMPTY_DRAW,
     R_FACE_UP,
@@ -259,8 +261,9 @@ def move_block(S, src, dst, k):
 
 @njit_no_refcount
 def deal_hand(S, RB, rng):
-    """Gather every card, shuffle and deal: hand_size to each seat, face_up onto every pile."""
-    n_cards = RB[R_CARDS]
+    """Gather every card, shuffle the deck and deal: hand_size to each seat, face_up onto every
+    pile, then each seat's extra cards (deck edits) into its hand."""
+    n_cards = RB[R_DECK]
     n = RB[R_PLAYERS]
     S[DRAW_N] = 0
     S[PLAN_SEAT] = 0
@@ -286,6 +289,8 @@ def deal_hand(S, RB, rng):
     for _ in range(RB[R_FACE_UP]):
         for q in range(RB[R_N_PILES]):
             pile_push(S, q, draw_pop(S))
+    for c in range(n_cards, RB[R_CARDS]):
+        to_hand(S, RB, RB[R_CARD_SEAT + c], c)
     S[G_HTURN] = 0
     S[G_OUT] = -1
     S[G_POT_WON] = -1

@@ -88,14 +88,16 @@ DRAW, HAND, PILE = range(3)
     R_JAIL_VALUE,
     R_JAILFREE_VALUE,
     R_WILD_ANY_GROUP,  # a wild may complete a group of which no real card is held
-) = range(41)
+    R_DECK,  # cards shuffled and dealt each hand; cards R_DECK .. R_CARDS - 1 are seats' extras
+) = range(42)
 R_SIZE = 48  # [c] cards in a complete group (railroads: all four)
 R_GVAL = R_SIZE + NC  # [c] value of the complete group (railroads: see R_RAIL_VAL)
 R_HVAL = R_GVAL + NC  # [c] value of each house on the group
 R_CVAL = R_HVAL + NC  # [c] value of one card of an incomplete group (when those score)
 R_RAIL_VAL = R_CVAL + NC  # [n] value of n railroads, n = 0..4
 R_KIND = R_RAIL_VAL + 5  # [card]
-RULES_SIZE = R_KIND + MAX_CARDS
+R_CARD_SEAT = R_KIND + MAX_CARDS  # [card] the seat an extra card is dealt to in every hand
+RULES_SIZE = R_CARD_SEAT + MAX_CARDS
 
 # ---- state buffer S -------------------------------------------------------------------------
 WHERE = 0  # [card]

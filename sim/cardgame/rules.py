@@ -277,14 +277,37 @@ def big_table(rules: CardGameRules, n_players: int) -> bool:
     return rules.edition == "wiki" and n_players >= 5
 
 
-def pack(rules: CardGameRules, n_players: int) -> np.ndarray:
-    """The rules buffer the kernel reads. Raises ValueError on an impossible table."""
+def extra_cards(deck_edits: dict[int, dict[str, int]] | None, n_players: int) -> list[tuple[str, int]]:
+    """(name, seat) of each seat's extra cards, numbered after the deck in this order."""
+    extras = []
+    for seat in sorted(deck_edits or {}):
+        if not 0 <= seat < n_players:
+            raise ValueError(f"deck edit for seat {seat}: seats are 0 to {n_players - 1}")
+        for name, count in sorted(deck_edits[seat].items()):
+            kind_of(name)
+            if count < 0:
+                raise ValueError(
+                    f"deck edit for seat {seat}: {name} {count:+d}; a seat's edits add cards to its hand "
+                    "(remove cards from everyone with --rule deck.NAME=COUNT)"
+                )
+            extras += [(name, seat)] * count
+    return extras
+
+
+def pack(rules: CardGameRules, n_players: int, deck_edits: dict[int, dict[str, int]] | None = None) -> np.ndarray:
+    """The rules buffer the kernel reads. Raises ValueError on an impossible table.
+    ``deck_edits`` maps seat -> {card name: copies}: extra cards dealt into that seat's hand at
+    the start of every hand, on top of the shared deck's deal (card-value studies)."""
     rules.validate()
     lo, hi = rules.players_allowed()
     if not lo <= n_players <= hi:
         raise ValueError(f"rules: the {rules.edition} edition takes {lo} to {hi} players (got {n_players})")
     h = rules.house
     cards = rules.cards()
+    extras = extra_cards(deck_edits, n_players)
+    if len(cards) + len(extras) > L.MAX_CARDS:
+        raise ValueError(f"rules: at most {L.MAX_CARDS} cards in a match, extra cards included "
+                         f"(got {len(cards) + len(extras)})")
     big = big_table(rules, n_players)
     hand = rules.hand_size
     dummies = 0
@@ -296,11 +319,12 @@ def pack(rules: CardGameRules, n_players: int) -> np.ndarray:
     dealt = n_players * (hand + face_up) + dummies * face_up
     if dealt > len(cards):
         raise ValueError(f"rules: the deck ({len(cards)} cards) is too small to deal {dealt} cards to {n_players} players")
-    if max(hand, rules.hand_limit) + 2 * rules.max_trade > L.MAX_CARDS:
-        raise ValueError("rules: hand_limit plus twice max_trade is too large")
+    if max(hand + len(extras), rules.hand_limit) + 2 * rules.max_trade > L.MAX_CARDS:
+        raise ValueError("rules: hand_limit (or a hand with its extra cards) plus twice max_trade is too large")
     rb = np.zeros(L.RULES_SIZE, np.int32)
     rb[L.R_PLAYERS] = n_players
-    rb[L.R_CARDS] = len(cards)
+    rb[L.R_CARDS] = len(cards) + len(extras)
+    rb[L.R_DECK] = len(cards)
     rb[L.R_N_PILES] = n_players + dummies
     rb[L.R_HAND_SIZE] = hand
     rb[L.R_FACE_UP] = face_up
@@ -350,6 +374,9 @@ def pack(rules: CardGameRules, n_players: int) -> np.ndarray:
         rb[L.R_RAIL_VAL + n] = rules.railroad_values[n]
     for i, name in enumerate(cards):
         rb[L.R_KIND + i] = kind_of(name)
+    for i, (name, seat) in enumerate(extras, start=len(cards)):
+        rb[L.R_KIND + i] = kind_of(name)
+        rb[L.R_CARD_SEAT + i] = seat
     return rb
 
 

@@ -66,5 +66,6 @@ ADAPTER = build_adapter(
     unfinished_cols=("hit_round_limit",),
     minutes=minutes,
     midgame_last_col="last_at_half",
+    edit_meaning="its own token deck",
 )
 rules_of = ADAPTER.rules_of

@@ -13,6 +13,12 @@ def card_edits(cell: dict, seat: int) -> list[str]:
     return []
 
 
+def _pack(rules: ClassicRules, players: int, deck_edits: dict):
+    if deck_edits:
+        raise ValueError("classic Monopoly has no per-seat cards to edit (drop the deck axis)")
+    return pack(rules, players)
+
+
 ADAPTER = build_adapter(
     name="classic",
     title="classic Monopoly",
@@ -21,7 +27,7 @@ ADAPTER = build_adapter(
     parsers=RULE_PARSERS,
     catalog=api.CATALOG,
     api=api,
-    pack=lambda rules, players, deck_edits: pack(rules, players),
+    pack=_pack,
     card_edits=card_edits,
     usage_cols=("bought", "auctions_won", "houses_built", "hotels_built", "trades", "mortgages", "rent_paid",
                 "rent_received", "jail_turns"),

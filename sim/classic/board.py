@@ -2,8 +2,6 @@
 mortgaged, and what a player is worth. Compiled helpers shared by the kernel and the policies
 (both import this module, which imports neither)."""
 
-from numba.cpython.unsafe.numbers import trailing_zeros
-
 from sim.classic.layout import (
     CASH,
     G_EPOCH,
@@ -48,7 +46,7 @@ from sim.classic.layout import (
     TR_N_GIVE,
     WHOLE_N,
 )
-from sim.core.jit import njit_inline, njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount, trailing_zeros
 
 # square kinds (same codes as sim/classic/rules.py, which this module must not import)
 K_GO, K_STREET, K_RAILROAD, K_UTILITY, K_CHANCE, K_CHEST, K_TAX, K_JAIL, K_FREE_PARKING, K_GO_TO_JAIL = range(10)

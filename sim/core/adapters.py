@@ -54,6 +54,7 @@ def build_adapter(
     unfinished_cols: tuple[str, ...] = (),
     minutes: Callable | None = None,
     midgame_last_col: str | None = None,
+    edit_meaning: str = "the seat's own cards",
 ) -> GameAdapter:
     """`pack(rules, players, deck_edits)` raises ValueError for a cell that cannot be played;
     `deck_edits` says whether the game's simulate() takes per-seat deck edits."""
@@ -100,4 +101,5 @@ def build_adapter(
         unfinished_cols=unfinished_cols,
         minutes=minutes,
         midgame_last_col=midgame_last_col,
+        edit_meaning=edit_meaning,
     )

@@ -252,10 +252,9 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
     if cv is not None and len(cv):
         seat = int(cv["seat"].iloc[0])
         lines += ["", f"## Card values (seat {seat}; paired against the unedited deck)", "",
-                  "Each edit changes this seat's cards only (+N: N more copies, -N: N fewer): its own "
-                  "token deck in Monopoly Chance, extra cards dealt into its opening hand in Monopoly "
-                  "Deal. The change in its win rate is measured game by game against the same games "
-                  "unedited.", ""]
+                  f"Each edit changes this seat's cards only (+N: N more copies, -N: N fewer): "
+                  f"{game.edit_meaning}. The change in its win rate is measured game by game against "
+                  "the same games unedited.", ""]
         others = [a for a in axes if a != "deck"]
         head = [*others, "edit", "win rate", "unedited", "change", "95% CI"]
         lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]

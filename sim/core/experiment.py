@@ -66,6 +66,8 @@ class GameAdapter:
     midgame_last_col: str | None = None
     # rules dict -> the game's rules object
     rules_of: Callable[[dict], object] | None = None
+    # what a deck edit of one seat changes, for the card-value report
+    edit_meaning: str = "the seat's own cards"
 
 
 # game name -> "module:attribute" of its adapter, imported only when used

@@ -3,7 +3,8 @@
 import llvmlite.binding as _ll
 from numba import njit
 from numba.core import codegen as _codegen
-from numba.core import types
+from numba.core import config, types
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 from numba.np import arrayobj
 
 # Decorator for compiled functions that never create an array (everything but the functions
@@ -68,3 +69,24 @@ def _optimize_own_final_module(self):
 
 if _optimize_final_module is not None:
     _codegen.CPUCodeLibrary._optimize_final_module = _optimize_own_final_module
+
+
+def or_python(python_version):
+    """Decorator: the numba intrinsic it wraps (usable only in compiled code), or
+    `python_version` when numba's JIT is off (NUMBA_DISABLE_JIT=1). The kernels then also run as
+    plain Python, for debugging and for the test that a compiled run plays exactly the games of
+    a plain one."""
+
+    def choose(intrinsic):
+        return python_version if config.DISABLE_JIT else intrinsic
+
+    return choose
+
+
+def _lowest_bit_index(x):
+    x = int(x)
+    return (x & -x).bit_length() - 1
+
+
+# The index of the lowest set bit of x > 0 (LLVM's count of trailing zeros when compiled).
+trailing_zeros = or_python(_lowest_bit_index)(_trailing_zeros)

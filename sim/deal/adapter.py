@@ -28,4 +28,5 @@ ADAPTER = build_adapter(
     usage_cols=api.ACTION_COLS + ("actions_blocked", "short_payments"),
     length_cols=("turns", "rounds"),
     unfinished_cols=("hit_turn_limit", "stalled"),
+    edit_meaning="extra cards dealt into its opening hand, on top of the shared deck",
 )

@@ -6,9 +6,7 @@ owns every change of state. Colours are 0 .. NC - 1; a
 property group g is a colour or LOOSE.
 """
 
-from numba.cpython.unsafe.numbers import trailing_zeros
-
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_no_refcount, trailing_zeros
 from sim.deal.layout import (
     BANK_VAL,
     COMPLETE,

@@ -14,9 +14,8 @@ module checks that every decision is legal and carries it out.
 
 import numpy as np
 from numba import njit, prange
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sim.core.jit import njit_inline, njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount, trailing_zeros
 from sim.core.rng import seed_state, shuffle
 from sim.deal.board import (
     can_build,
@@ -240,7 +239,7 @@ def refresh(S, p, g):
         target = S[R_SETS_TO_WIN]
         # The placing memo's gains read the count only as "one more set wins" (place_gain).
         S[NEAR_WIN_VER + p] += int(n + 1 >= target) != int(n - new + old + 1 >= target)
-        S[G_AT_WIN] += (n >= target) - (n - new + old >= target)
+        S[G_AT_WIN] += int(n >= target) - int(n - new + old >= target)
 
 
 @njit_inline
@@ -1179,7 +1178,7 @@ def check_invariants(S):
             return ERR_GROUP
         buildings = 0
         for c in range(NC):
-            buildings += (S[HOUSE + p * NC + c] >= 0) + (S[HOTEL + p * NC + c] >= 0)
+            buildings += int(S[HOUSE + p * NC + c] >= 0) + int(S[HOTEL + p * NC + c] >= 0)
         if buildings != S[BUILDINGS + p]:
             return ERR_BUILDING
         paid += S[stat(p, SC_PAID)]

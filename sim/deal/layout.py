@@ -21,7 +21,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_no_refcount, or_python
 
 MAX_PLAYERS = 5
 MAX_CARDS = 160  # cards in a game, shared deck plus every seat's extra cards
@@ -240,6 +240,7 @@ def rng_policy(p):
 RNG_SIZE = 4 * N_STREAMS
 
 
+@or_python(lambda x: np.float64(x).view(np.int64))
 @intrinsic
 def _float_bits(typingctx, x):
     """The 64 bits of a float64 as an int64."""
@@ -250,6 +251,7 @@ def _float_bits(typingctx, x):
     return types.int64(types.float64), codegen
 
 
+@or_python(lambda x: np.int64(x).view(np.float64))
 @intrinsic
 def _bits_float(typingctx, x):
     """The float64 with these 64 bits."""
@@ -264,7 +266,8 @@ def _bits_float(typingctx, x):
 def store_float(S, at, x):
     """Keep float64 x in S[at] (low 32 bits) and S[at + 1] (high 32 bits)."""
     bits = _float_bits(x)
-    S[at] = bits & 0xFFFFFFFF
+    low = bits & 0xFFFFFFFF
+    S[at] = low - ((low >> 31) << 32)  # as a signed 32-bit number: what an int32 store keeps
     S[at + 1] = bits >> 32
 
 
