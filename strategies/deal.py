@@ -55,7 +55,9 @@ from sim.deal.layout import (
     MAX_HAND,
     MEMO_KINDS,
     NC,
+    NEAR_WIN_VER,
     NG,
+    ORD_MASK,
     PLACE_MEMO_COLOUR,
     PLACE_MEMO_GAIN,
     PLACE_MEMO_VER,
@@ -80,8 +82,10 @@ from sim.deal.layout import (
     SCRATCH3,
     SCRATCH4,
     SCRATCH5,
-    SETS_VER,
+    STEAL_MEMO,
+    STEAL_MEMO_SIZE,
     WHERE,
+    WILD_MASK,
     load_float,
     rng_policy,
     store_float,
@@ -241,13 +245,15 @@ def best_colour(S, pp, p, card):
 def placing_key(S, p, card):
     """A number that is unchanged only while everything best_colour reads for this card name
     in seat p's collection is (nothing else it reads changes during a game): for a property or
-    a two-colour wild, the counters of p's groups of its colours plus that of p's complete-set
-    count (each only grows, so the sum is unchanged only while each is); for an any-colour
-    wild, which may stand in any colour, p's collection counter."""
+    a two-colour wild, the counters of p's groups of its colours (a colour's complete flag
+    changes only with its group) plus the counter of "one more complete set would win", the
+    only way place_gain reads p's count of complete sets (each only grows, so the sum is
+    unchanged only while each is); for an any-colour wild, which may stand in any colour, p's
+    collection counter."""
     t = ctype(S, card)
     if t == WILD_ANY:
         return S[COLL_VER + p]
-    key = S[SETS_VER + p] + S[GRP_VER + p * NC + S[R_CARD_C1 + card]]
+    key = S[NEAR_WIN_VER + p] + S[GRP_VER + p * NC + S[R_CARD_C1 + card]]
     if t == WILD:
         key += S[GRP_VER + p * NC + S[R_CARD_C2 + card]]
     return key
@@ -344,7 +350,9 @@ def rent_option(S, pp, p, card):
     t = ctype(S, card)
     single = t == RENT_ANY
     plays_left = S[G_PLAYS_LEFT]
-    max_d = min(S[R_MAX_DOUBLES], n_in_hand(S, p, DOUBLE_RENT), plays_left - 1)
+    max_d = min(S[R_MAX_DOUBLES], plays_left - 1)
+    if max_d > 0:  # else no Double the Rent can be played: the hand need not be counted
+        max_d = min(max_d, n_in_hand(S, p, DOUBLE_RENT))
     best = (-1.0, -1, 0, -1)
     colours = (1 << NC) - 1 if single else (1 << S[R_CARD_C1 + card]) | (1 << S[R_CARD_C2 + card])
     m = colours & held_mask(S, p)
@@ -371,7 +379,35 @@ def rent_option(S, pp, p, card):
 
 @njit_no_refcount
 def steal_option(S, pp, p, card, forced):
-    """Best (score, their card, my card, target) for Sly Deal (forced False) or Forced Deal."""
+    """Best (score, their card, my card, target) for Sly Deal (forced False) or Forced Deal,
+    remembered while no seat's collection changed: find_steal reads only the collections (and
+    counts kept with them), the rules and the policy parameters. Each seat's COLL_VER only
+    grows, so their sum is unchanged only while each is."""
+    key = steal_key(S)
+    m = STEAL_MEMO + (2 * p + int(forced)) * STEAL_MEMO_SIZE
+    if S[m] == key + 1:
+        return load_float(S, m + 1), int(S[m + 3]), int(S[m + 4]), int(S[m + 5])
+    best = find_steal(S, pp, p, forced)
+    S[m] = key + 1
+    store_float(S, m + 1, best[0])
+    S[m + 3] = best[1]
+    S[m + 4] = best[2]
+    S[m + 5] = best[3]
+    return best
+
+
+@njit_no_refcount
+def steal_key(S):
+    """The key of steal_option's memo: the sum of every seat's COLL_VER."""
+    key = 0
+    for q in range(S[R_PLAYERS]):
+        key += S[COLL_VER + q]
+    return key
+
+
+@njit_no_refcount
+def find_steal(S, pp, p, forced):
+    """steal_option's work."""
     n_players = S[R_PLAYERS]
     best = (-1.0, -1, -1, -1)
     give = -1
@@ -964,24 +1000,17 @@ def plan_arrangement(pp, p, S, rng):
     first among equals); then each leftover two-colour wild joins the fuller of its colours,
     each leftover any-colour wild the fullest incomplete colour with an ordinary property.
     Only the colours a two-colour wild may stand in matter, or every colour when the seat has
-    an any-colour wild (kernel.play_card relies on this)."""
+    an any-colour wild (kernel.keep_plan relies on this)."""
     if S[R_KIND + p] == RANDOM:
         return 0
     # The scans below go through bit masks built without a branch per colour or group, and
     # visit their set bits in ascending order: a test per colour mispredicts, as most fail.
-    wild_groups = 0  # bit g: group g holds a wild
-    for g in range(NG):
-        wild_groups |= int(S[GRP_N + p * NG + g] != S[GRP_ORD + p * NG + g]) << g
+    wild_groups = S[WILD_MASK + p]  # bit g: group g holds a wild
     if wild_groups == 0:
         return 0
     cnt = SCRATCH  # S[SCRATCH + c]: cards per colour as planned
     fits = SCRATCH4  # S[fits + i]: bit c set when wild i may stand in colour c; ANY_BIT: any-colour
-    ord_mask = 0  # colours with an ordinary property (where an any-colour wild may stand)
-    done = 0  # bit c: colour c complete as planned
-    for c in range(NC):
-        n_ord = S[GRP_ORD + p * NG + c]
-        S[cnt + c] = n_ord
-        ord_mask |= int(n_ord > 0) << c
+    ord_mask = S[ORD_MASK + p]  # colours with an ordinary property (where an any-colour wild may stand)
     n = 0
     fit_union = 0  # colours some wild may stand in
     while wild_groups != 0:
@@ -999,8 +1028,14 @@ def plan_arrangement(pp, p, S, rng):
                     S[fits + n] = (1 << S[R_CARD_C1 + card]) | (1 << S[R_CARD_C2 + card])
                 fit_union |= S[fits + n]
                 n += 1
-    for c in range(NC):
-        n_ord = S[cnt + c]
+    # Only the colours some wild fits are read below (their counts and complete flags).
+    done = 0  # bit c: colour c complete as planned
+    m = fit_union & ((1 << NC) - 1)
+    while m != 0:
+        c = trailing_zeros(m)
+        m &= m - 1
+        n_ord = S[GRP_ORD + p * NG + c]
+        S[cnt + c] = n_ord
         done |= int((n_ord >= S[R_SET_SIZE + c]) & (n_ord > 0)) << c
     # The colours a pass may complete: an incomplete colour needs at least one wild that fits
     # it (and with complete_needs_property, an ordinary property).

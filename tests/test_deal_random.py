@@ -225,8 +225,15 @@ def test_skipped_work_would_change_nothing(house):
     # must equal a fresh best_colour. Placing an ordinary property of a colour none of the seat's
     # planned wilds may stand in keeps the plan marked as moving nothing: every placement of an
     # ordinary property from a hand is made on a copy, and when so marked, planned and
-    # repaired anyway.
-    from strategies.deal import M_PLACE, best_colour, placing_key, plan_arrangement
+    # repaired anyway. A remembered Sly / Forced Deal option must equal a fresh one.
+    from strategies.deal import (
+        M_PLACE,
+        best_colour,
+        find_steal,
+        placing_key,
+        plan_arrangement,
+        steal_key,
+    )
 
     def plan_moves_nothing(S, p):
         n = plan_arrangement(t.pp, p, S, t.rng)
@@ -236,6 +243,7 @@ def test_skipped_work_would_change_nothing(house):
     checked = 0
     remembered = 0
     placed = 0
+    steals = 0
     for seed in range(12):
         t = Table(["smart", "set_builder", "aggressive", "banker"], rules=rules, seed=seed)
         S, RB = t.S, t.RB
@@ -274,6 +282,12 @@ def test_skipped_work_would_change_nothing(house):
                         c, g = best_colour(S, t.pp, p, card)
                         assert (S[L.PLACE_MEMO_COLOUR + i], gains[L.PLACE_MEMO_GAIN // 2 + i]) == (c, g)
                         remembered += 1
+                for forced in (0, 1):
+                    m = L.STEAL_MEMO + (2 * p + forced) * L.STEAL_MEMO_SIZE
+                    if S[m] == steal_key(S) + 1:
+                        best = find_steal(S.copy(), t.pp, p, bool(forced))  # a copy: it fills the placing memo
+                        assert (L.load_float(S, m + 1), S[m + 3], S[m + 4], S[m + 5]) == best
+                        steals += 1
             if t.winner >= 0:
                 break
-    assert checked > 500 and remembered > 500 and placed > 200
+    assert checked > 500 and remembered > 500 and placed > 200 and steals > 10

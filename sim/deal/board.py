@@ -6,15 +6,17 @@ owns every change of state. Colours are 0 .. NC - 1; a
 property group g is a colour or LOOSE.
 """
 
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_no_refcount, trailing_zeros
 from sim.deal.layout import (
     BANK_VAL,
     COMPLETE,
+    COMPLETE_MASK,
     GROUP,
     GRP,
     GRP_N,
     GRP_ORD,
     GRP_VAL,
+    HELD_MASK,
     HOTEL,
     HOUSE,
     MAX_GROUP,
@@ -74,21 +76,16 @@ def compute_complete(S, p, c):
 
 @njit_no_refcount
 def held_mask(S, p):
-    """Bit g set for each of seat p's groups (colours and LOOSE) holding a card. Built without
-    a branch per group, for scans that visit the set bits (most groups are empty)."""
-    m = 0
-    for g in range(NG):
-        m |= int(S[GRP_N + p * NG + g] > 0) << g
-    return m
+    """Bit g set for each of seat p's groups (colours and LOOSE) holding a card (kept by the
+    kernel's card moves, checked by check_invariants), for scans that visit the set bits."""
+    return S[HELD_MASK + p]
 
 
 @njit_no_refcount
 def complete_mask(S, p):
-    """Bit c set for each of seat p's complete sets (cached flags; see is_complete)."""
-    m = 0
-    for c in range(NC):
-        m |= int(S[COMPLETE + p * NC + c]) << c
-    return m
+    """Bit c set for each of seat p's complete sets (the cached flags of is_complete as one
+    word, kept by kernel.refresh)."""
+    return S[COMPLETE_MASK + p]
 
 
 @njit_no_refcount
@@ -154,7 +151,10 @@ def list_collection(S, p, n):
     """Seat p's payment candidates after its bank cards (which are S[SCRATCH:SCRATCH + n]):
     lists its properties with a value, then its buildings when the rule allows, and returns
     the new count. Listed only when needed (see kernel.collect)."""
-    for g in range(NG):
+    m = S[HELD_MASK + p]
+    while m != 0:  # the groups holding a card, in order
+        g = trailing_zeros(m)
+        m &= m - 1
         gidx = p * NG + g
         for k in range(S[GRP_N + gidx]):
             c = S[GRP + gidx * MAX_GROUP + k]

@@ -15,7 +15,7 @@ module checks that every decision is legal and carries it out.
 import numpy as np
 from numba import njit, prange
 
-from sim.core.jit import njit_inline, njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount, trailing_zeros
 from sim.core.rng import seed_state, shuffle
 from sim.deal.board import (
     can_build,
@@ -46,6 +46,7 @@ from sim.deal.layout import (
     CFLAG,
     COLL_VER,
     COMPLETE,
+    COMPLETE_MASK,
     DISC_N,
     DISC_PILE,
     DISCARD,
@@ -67,6 +68,7 @@ from sim.deal.layout import (
     GRP_ORD,
     GRP_VAL,
     GRP_VER,
+    HELD_MASK,
     HAND,
     HAND_,
     HAND_N,
@@ -79,7 +81,9 @@ from sim.deal.layout import (
     N_SEAT_COLS,
     NC,
     NCOMP,
+    NEAR_WIN_VER,
     NG,
+    ORD_MASK,
     OWNER,
     PAYV,
     POS,
@@ -147,10 +151,10 @@ from sim.deal.layout import (
     SCRATCH,
     SCRATCH2,
     SCRATCH3,
-    SETS_VER,
     STATE_SIZE,
     STATS,
     WHERE,
+    WILD_MASK,
 )
 from sim.deal.rules import (
     BIRTHDAY,
@@ -228,12 +232,28 @@ def refresh(S, p, g):
     old = S[COMPLETE + p * NC + g]
     if new != old:
         S[COMPLETE + p * NC + g] = new
+        S[COMPLETE_MASK + p] ^= 1 << g
         n = S[NCOMP + p] + new - old
         S[NCOMP + p] = n
-        S[SETS_VER + p] += 1
         S[G_SETS_CHANGED] = 1
         target = S[R_SETS_TO_WIN]
+        # The placing memo's gains read the count only as "one more set wins" (place_gain).
+        S[NEAR_WIN_VER + p] += int(n + 1 >= target) != int(n - new + old + 1 >= target)
         S[G_AT_WIN] += int(n >= target) - int(n - new + old >= target)
+
+
+@njit_inline
+def keep_plan(S, p, g):
+    """Called as an ordinary property of colour g joins or leaves seat p's collection, before
+    its COLL_VER is bumped: when p's last plan moved nothing and none of its wilds may stand in
+    colour g, that plan stays as it was and still moves nothing, so it stays marked as such.
+    The plan (strategies/deal.py plan_arrangement) reads a colour's counts and House only for
+    colours some wild fits, and lists the wilds group by group (colour g holds none); an
+    any-colour wild would cover every colour. Nor has the repair that follows a plan anything
+    to do: with no any-colour wild only buildings are repaired, and a set losing a card is
+    repaired at once (collect, the thefts), so every building stands on a complete set."""
+    if S[ARRANGED_VER + p] == S[COLL_VER + p] and (S[ARRANGED_COLOURS + p] >> g) & 1 == 0:
+        S[ARRANGED_VER + p] += 1
 
 
 @njit_no_refcount
@@ -286,8 +306,13 @@ def take_out(S, c):
         S[PAYV + p] -= cvalue(S, c)
         if ctype(S, c) == PROPERTY:
             S[GRP_ORD + gidx] -= 1
+            keep_plan(S, p, g)
         elif ctype(S, c) == WILD_ANY:
             S[ANY_WILDS + p] -= 1
+        bit = 1 << g  # the group's bits in the masks, without a branch
+        S[HELD_MASK + p] = (S[HELD_MASK + p] & ~bit) | (int(n > 0) << g)
+        S[WILD_MASK + p] = (S[WILD_MASK + p] & ~bit) | (int(n != S[GRP_ORD + gidx]) << g)
+        S[ORD_MASK + p] = (S[ORD_MASK + p] & ~bit) | (int(S[GRP_ORD + gidx] > 0) << g)
         S[COLL_VER + p] += 1
         if g < NC:
             S[GRP_VER + p * NC + g] += 1
@@ -340,10 +365,15 @@ def to_group(S, p, g, c):
     S[GRP_N + gidx] = n + 1
     S[GRP_VAL + gidx] += cvalue(S, c)
     S[PAYV + p] += cvalue(S, c)
+    S[HELD_MASK + p] |= 1 << g
     if ctype(S, c) == PROPERTY:
         S[GRP_ORD + gidx] += 1
-    elif ctype(S, c) == WILD_ANY:
-        S[ANY_WILDS + p] += 1
+        S[ORD_MASK + p] |= 1 << g
+        keep_plan(S, p, g)
+    else:
+        S[WILD_MASK + p] |= 1 << g
+        if ctype(S, c) == WILD_ANY:
+            S[ANY_WILDS + p] += 1
     S[COLL_VER + p] += 1
     if g < NC:
         S[GRP_VER + p * NC + g] += 1
@@ -475,7 +505,12 @@ def repair(S, p, own_turn):
 def repair_collection(S, p, own_turn):
     """repair's work, for a seat with an any-colour wild or a building."""
     ver = S[COLL_VER + p]
-    for c in range(NC):
+    # A colour holding cards but no ordinary property holds a wild: visit only those (no wild
+    # moved below goes to a colour without an ordinary property, so none is added).
+    m = S[WILD_MASK + p] & ((1 << NC) - 1)
+    while m != 0:
+        c = trailing_zeros(m)
+        m &= m - 1
         gidx = p * NG + c
         if S[GRP_ORD + gidx] == 0 and S[GRP_N + gidx] > 0:
             k = 0
@@ -494,12 +529,13 @@ def repair_collection(S, p, own_turn):
         card = S[GRP + gidx * MAX_GROUP + S[GRP_N + gidx] - 1]
         take_out(S, card)
         to_group(S, p, home, card)
-    for c in range(NC):
-        if (S[HOUSE + p * NC + c] >= 0 or S[HOTEL + p * NC + c] >= 0) and not is_complete(S, p, c):
-            move_buildings_off(S, p, c, own_turn)
-    for c in range(NC):  # a Hotel whose House left it (cannot happen above; kept as a guard)
-        if S[HOTEL + p * NC + c] >= 0 and S[HOUSE + p * NC + c] < 0:
-            move_buildings_off(S, p, c, own_turn)
+    if S[BUILDINGS + p] > 0:  # else no House or Hotel to check (the wilds above move none)
+        for c in range(NC):
+            if (S[HOUSE + p * NC + c] >= 0 or S[HOTEL + p * NC + c] >= 0) and not is_complete(S, p, c):
+                move_buildings_off(S, p, c, own_turn)
+        for c in range(NC):  # a Hotel whose House left it (cannot happen above; kept as a guard)
+            if S[HOTEL + p * NC + c] >= 0 and S[HOUSE + p * NC + c] < 0:
+                move_buildings_off(S, p, c, own_turn)
     if S[COLL_VER + p] == ver:
         S[REPAIRED_VER + p] = ver
 
@@ -527,7 +563,11 @@ def apply_arrangement(S, pp, rng, p):
     Skipped when p's collection is as it was when the last plan moved nothing: only this check
     is here, small enough to be inlined at the calls; the work is in rearrange."""
     if S[ARRANGED_VER + p] != S[COLL_VER + p]:
-        rearrange(S, pp, rng, p)
+        if S[WILD_MASK + p] == 0:  # no wild: the plan is empty (rearrange's first case)
+            S[ARRANGED_VER + p] = S[COLL_VER + p]
+            S[ARRANGED_COLOURS + p] = 0
+        else:
+            rearrange(S, pp, rng, p)
 
 
 @njit_no_refcount
@@ -721,14 +761,8 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if mode == M_PLACE:
         if not (typ == PROPERTY or typ == WILD or typ == WILD_ANY) or not can_place(S, p, c, a):
             return False
-        arranged = S[ARRANGED_VER + p] == S[COLL_VER + p]
         take_out(S, c)
-        to_group(S, p, a, c)
-        if arranged and typ == PROPERTY and (S[ARRANGED_COLOURS + p] >> a) & 1 == 0:
-            # No planned wild may stand in colour a, so the plan (see plan_arrangement) is as
-            # before and still moves nothing; repair has nothing to do either: no any-colour
-            # wild (it would cover colour a) and no set became incomplete.
-            S[ARRANGED_VER + p] = S[COLL_VER + p]
+        to_group(S, p, a, c)  # keeps the plan marked as moving nothing when it can (keep_plan)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_PLACED)] += 1
         return True
@@ -1111,6 +1145,10 @@ def check_invariants(S):
                 for k in range(n):  # an any-colour wild needs an ordinary property beside it
                     if ctype(S, S[GRP + gidx * MAX_GROUP + k]) == WILD_ANY:
                         return ERR_GROUP
+            if ((S[HELD_MASK + p] >> g) & 1) != (n > 0) or ((S[WILD_MASK + p] >> g) & 1) != (n != n_ord):
+                return ERR_GROUP
+            if ((S[ORD_MASK + p] >> g) & 1) != (n_ord > 0):
+                return ERR_GROUP
         for c in range(NC):
             h = S[HOUSE + p * NC + c]
             ht = S[HOTEL + p * NC + c]
@@ -1127,7 +1165,7 @@ def check_invariants(S):
         for c in range(NC):
             done = compute_complete(S, p, c)
             n_comp += done
-            if S[COMPLETE + p * NC + c] != (1 if done else 0):
+            if S[COMPLETE + p * NC + c] != (1 if done else 0) or ((S[COMPLETE_MASK + p] >> c) & 1) != done:
                 return ERR_GROUP
         if n_comp != S[NCOMP + p] or compute_payable(S, p) != S[PAYV + p]:
             return ERR_GROUP

@@ -113,14 +113,30 @@ ANY_WILDS = REPAIRED_VER + MAX_PLAYERS  # [p]: any-colour wilds in p's collectio
 BUILDINGS = ANY_WILDS + MAX_PLAYERS  # [p]: Houses and Hotels on p's sets
 # The colours the wilds of p's last plan that moved nothing may stand in (all colours for an
 # any-colour wild), valid while ARRANGED_VER[p] is: an ordinary property of another colour
-# joining p's collection leaves that plan as it was (kernel.play_card).
+# joining or leaving p's collection leaves that plan as it was (kernel.keep_plan).
 ARRANGED_COLOURS = BUILDINGS + MAX_PLAYERS  # [p]
-# Counters bumped whenever a card joins or leaves seat p's group of colour c, and whenever p's
-# count of complete sets changes (keys of the placing memo, strategies/deal.py placing_key).
+# Counters bumped whenever a card joins or leaves seat p's group of colour c, and whenever
+# "one more complete set would win" changes for p (keys of the placing memo,
+# strategies/deal.py placing_key: the only way a gain reads p's count of complete sets).
 GRP_VER = ARRANGED_COLOURS + MAX_PLAYERS  # [p * NC + c]
-SETS_VER = GRP_VER + MAX_PLAYERS * NC  # [p]
+NEAR_WIN_VER = GRP_VER + MAX_PLAYERS * NC  # [p]
+# Bit masks kept by the card moves, so that the scans over a seat's groups visit only the set
+# bits without reading every group first: bit g while p's group g holds a card (HELD_MASK),
+# holds a card that is not an ordinary property (WILD_MASK), holds an ordinary property
+# (ORD_MASK), bit c while p's set of colour c is complete (COMPLETE_MASK, the COMPLETE flags as
+# one word).
+HELD_MASK = NEAR_WIN_VER + MAX_PLAYERS  # [p]
+WILD_MASK = HELD_MASK + MAX_PLAYERS  # [p]
+ORD_MASK = WILD_MASK + MAX_PLAYERS  # [p]
+COMPLETE_MASK = ORD_MASK + MAX_PLAYERS  # [p]
+# What a Sly Deal (f = 0) or Forced Deal (f = 1) would gain seat p (strategies/deal.py
+# steal_option), remembered while no seat's collection changed:
+# [(2 * p + f) * STEAL_MEMO_SIZE + j], j = 0: the sum of every seat's COLL_VER + 1 (0: nothing
+# yet), 1-2: the score (a float64, see store_float), 3: their card, 4: my card, 5: the target.
+STEAL_MEMO_SIZE = 6
+STEAL_MEMO = COMPLETE_MASK + MAX_PLAYERS
 # scalars
-G_CURRENT = SETS_VER + MAX_PLAYERS
+G_CURRENT = STEAL_MEMO + 2 * MAX_PLAYERS * STEAL_MEMO_SIZE
 G_PLAYS_LEFT = G_CURRENT + 1
 G_WINNER = G_PLAYS_LEFT + 1  # -1 until someone wins
 G_WIN_OWN_TURN = G_WINNER + 1
