@@ -32,7 +32,7 @@ class Table:
         self.rules = rules or CardGameRules()
         self.n = len(seats)
         self.RB = pack(self.rules, self.n, deck_edits)
-        self.names = self.rules.cards() + [name for name, _ in extra_cards(deck_edits, self.n)]
+        self.names = self.rules.cards() + [name for name, _ in extra_cards(deck_edits)]
         self.S, self.rng, self.W = kernel.new_state()
         parsed = [parse_policy(s) for s in seats]
         self.pk = np.array([k for _, k, _ in parsed], np.int64)

@@ -277,21 +277,9 @@ def big_table(rules: CardGameRules, n_players: int) -> bool:
     return rules.edition == "wiki" and n_players >= 5
 
 
-def extra_cards(deck_edits: dict[int, dict[str, int]] | None, n_players: int) -> list[tuple[str, int]]:
+def extra_cards(deck_edits: dict[int, dict[str, int]] | None) -> list[tuple[str, int]]:
     """(name, seat) of each seat's extra cards, numbered after the deck in this order."""
-    extras = []
-    for seat in sorted(deck_edits or {}):
-        if not 0 <= seat < n_players:
-            raise ValueError(f"deck edit for seat {seat}: seats are 0 to {n_players - 1}")
-        for name, count in sorted(deck_edits[seat].items()):
-            kind_of(name)
-            if count < 0:
-                raise ValueError(
-                    f"deck edit for seat {seat}: {name} {count:+d}; a seat's edits add cards to its hand "
-                    "(remove cards from everyone with --rule deck.NAME=COUNT)"
-                )
-            extras += [(name, seat)] * count
-    return extras
+    return rule_changes.extra_cards(deck_edits, kind_of, "hand")
 
 
 def pack(rules: CardGameRules, n_players: int, deck_edits: dict[int, dict[str, int]] | None = None) -> np.ndarray:
@@ -304,7 +292,10 @@ def pack(rules: CardGameRules, n_players: int, deck_edits: dict[int, dict[str, i
         raise ValueError(f"rules: the {rules.edition} edition takes {lo} to {hi} players (got {n_players})")
     h = rules.house
     cards = rules.cards()
-    extras = extra_cards(deck_edits, n_players)
+    for seat in deck_edits or {}:
+        if not 0 <= seat < n_players:
+            raise ValueError(f"deck edit for seat {seat}: seats are 0 to {n_players - 1}")
+    extras = extra_cards(deck_edits)
     if len(cards) + len(extras) > L.MAX_CARDS:
         raise ValueError(f"rules: at most {L.MAX_CARDS} cards in a match, extra cards included "
                          f"(got {len(cards) + len(extras)})")

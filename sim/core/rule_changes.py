@@ -78,3 +78,21 @@ class RulesMixin:
             rules = dataclasses.replace(rules, house=dataclasses.replace(rules.house, **house))
         rules.validate()
         return rules
+
+
+def extra_cards(deck_edits: dict[int, dict[str, int]] | None, check_name: Callable[[str], object],
+                hand: str) -> list[tuple[str, int]]:
+    """(name, seat) of each seat's extra cards (deck edits: seat -> {card name: copies}), seats
+    and names in sorted order. `check_name` raises ValueError on an unknown card; a negative
+    count is refused, as a seat's edits only add cards to its `hand`."""
+    extras = []
+    for seat in sorted(deck_edits or {}):
+        for name, count in sorted(deck_edits[seat].items()):
+            check_name(name)
+            if count < 0:
+                raise ValueError(
+                    f"deck edit for seat {seat}: {name} {count:+d}; a seat's edits add cards to its {hand} "
+                    "(remove cards from everyone with --rule deck.NAME=COUNT)"
+                )
+            extras += [(name, seat)] * count
+    return extras

@@ -265,15 +265,7 @@ class DealRules(rule_changes.RulesMixin):
         """(name, seat) of every card in the game: the shared deck (seat -1), sorted by name,
         then each seat's extra cards. Raises ValueError on a deck the layout cannot hold."""
         cards = [(n, -1) for n in sorted(self.deck) for _ in range(self.deck[n])]
-        for seat in sorted(extras or {}):
-            for name, count in sorted(extras[seat].items()):
-                card_spec(name)
-                if count < 0:
-                    raise ValueError(
-                        f"deck edit for seat {seat}: {name} {count:+d}; a seat's edits add cards to its "
-                        "opening hand (remove cards from everyone with --rule deck.NAME=COUNT)"
-                    )
-                cards += [(name, seat)] * count
+        cards += rule_changes.extra_cards(extras, card_spec, "opening hand")
         if len(cards) > L.MAX_CARDS:
             raise ValueError(f"rules: at most {L.MAX_CARDS} cards in a game (got {len(cards)})")
         for ci, col in enumerate(self.colours):
