@@ -74,11 +74,11 @@ def test_project_functions_are_internal_to_a_parallel_loop_module():
 # with invariant checks on, then compared whole with the compiled run: numba's integer widths,
 # the index wrap-around switched off above, or an intrinsic's Python stand-in would show here.
 PLAIN_RUN = """
-import sys, warnings
+import ast, importlib, sys, warnings
 warnings.simplefilter("ignore")  # numpy warns on the random generators' intended uint64 wrap-around
-import importlib
 api = importlib.import_module(f"sim.{sys.argv[1]}.api")
-api.simulate(int(sys.argv[2]), 4, seed=11, threads=1, check=True, **eval(sys.argv[3])).to_pickle(sys.argv[4])
+extra = ast.literal_eval(sys.argv[3])
+api.simulate(int(sys.argv[2]), 4, seed=11, threads=1, check=True, **extra).to_pickle(sys.argv[4])
 """
 PLAIN_CASES = [("chance", 30, {}), ("deal", 30, {}), ("deal", 20, {"deck_edits": {1: {"wild_any": 1, "just_say_no": 1}}}),
                ("classic", 20, {}), ("cardgame", 20, {}), ("cardgame", 15, {"deck_edits": {0: {"chance": 1}}})]
