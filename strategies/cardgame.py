@@ -27,8 +27,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.cardgame.board import (
-    can_go_out,
     chain_len,
+    complete_from,
     full_value,
     hand_score,
     n_houses,
@@ -79,6 +79,7 @@ from sim.cardgame.layout import (
     R_N_PILES,
     R_PLAYERS,
     R_PRE_DISCARD,
+    R_RU_GROUP,
     SCRATCH,
     SCRATCH2,
     SEEN,
@@ -147,62 +148,110 @@ parse_policy = CATALOG.parse
 
 # ---------------------------------------------------------------------------------------------
 # Valuation
+#
+# `evaluate` is a sum of terms, each rounded to a multiple of 1/GRID. Such sums are exact in
+# float64 (every total here is far below 2**40), so they do not depend on the order of the
+# additions: the worth of a what-if hand that differs from a hand in one card, computed from
+# the hand's totals (`hand_totals`, `what_if`), is bit for bit the worth a fresh `evaluate`
+# gives. A bot weighs dozens of such hands a turn, and this makes each one O(1).
+
+GRID = 4096.0
+
+
+@njit_inline
+def on_grid(x):
+    return np.floor(x * GRID + 0.5) / GRID
+
+
+@njit_inline
+def group_worth(RB, pp, c, n):
+    """`evaluate`'s term for n cards of colour group c: a complete group's value, or progress
+    toward it (plus the cards' own value when incomplete groups score)."""
+    if n == 0:
+        return 0.0
+    s = need_of(RB, c)
+    g = full_value(RB, c, max(n, s))
+    if n >= s:
+        return on_grid(g * pp[P_COMPLETE])
+    v = g * pp[P_PROGRESS] * n / s
+    if RB[R_INCOMPLETE]:
+        v += n * RB[R_CVAL + c]
+    return on_grid(v)
 
 
 @njit_no_refcount
-def evaluate(A, o, RB, pp, danger):
-    """A heuristic worth of the hand A[o:o+NK] (money-like units)."""
-    return evaluate_from(A, o, RB, pp, danger, 0, 0.0, 0, 0, 50)
-
-
-# evaluate's parts are inlined: as calls (three arrays and a dozen values passed) they cost as
-# much as their work (80 ns an evaluate, 40 ns inlined).
-@njit_inline
-def evaluate_from(A, o, RB, pp, danger, k, v, missing, complete_b, best_h):
-    """`evaluate` of A given (v, missing, complete_b, best_h), `add_groups` of its colour groups
-    before kind k (all of them when k >= NC). A what-if hand that differs from a hand in one
-    kind shares the hand's groups before that kind."""
-    if k < NC:
-        v, missing, complete_b, best_h = add_groups(A, o, RB, pp, k, NC, v, missing, complete_b, best_h)
-    return evaluate_with(A, o, RB, pp, danger, v, missing, complete_b, best_h)
+def fixed_worth(RB, pp, k):
+    """What `evaluate` gives one card of kind k when that is a constant (bonus cards), else -1."""
+    if k == K_GO:
+        return on_grid(pp[P_BONUS] * RB[R_GO_VALUE])
+    if k == K_MRM:
+        return on_grid(pp[P_MRM] * 100.0)
+    if k == K_FP:
+        return on_grid(pp[P_FP] * 100.0) if RB[R_JACKPOT] else 0.0
+    if k == K_DOUBLE:
+        return on_grid(pp[P_BONUS] * 500.0)
+    if K_TOKEN <= k < K_TOKEN + NC:
+        return on_grid(pp[P_BONUS] * full_value(RB, k - K_TOKEN, 4))
+    return -1.0
 
 
 @njit_inline
-def add_groups(A, o, RB, pp, c0, c1, v, missing, complete_b, best_h):
-    """`evaluate`'s colour groups c0 .. c1 - 1 added to its running (worth, cards missing from
-    held groups, complete buildable groups, highest house value among those); `evaluate`
-    starts from (0.0, 0, 0, 50). Reads only the property counts of those groups."""
-    for c in range(c0, c1):
+def hand_totals(A, o, RB, pp):
+    """What `evaluate` sums over the hand's colour groups and bonus cards: (groups' worth,
+    bonus cards' worth, cards missing from held groups, complete buildable groups, the highest
+    and second-highest house value among those (at least 50) and the group with the highest,
+    groups held, buildable groups held). A what-if hand with one card more or fewer changes
+    them in O(1) (`what_if`)."""
+    vg = 0.0
+    missing = 0
+    complete_b = 0
+    top, top_c, second = 50, -1, 50
+    groups = 0
+    buildable = 0
+    for c in range(NC):
         n = A[o + c]
         if n == 0:
             continue
+        vg += group_worth(RB, pp, c, n)
         s = need_of(RB, c)
-        g = full_value(RB, c, max(n, s))
-        if n >= s:
-            v += g * pp[P_COMPLETE]
-            if c < N_BUILDABLE:
+        missing += max(s - n, 0)
+        if c < N_BUILDABLE:
+            groups += 1
+            buildable += 1
+            if n >= s:
                 complete_b += 1
-                best_h = max(best_h, RB[R_HVAL + c])
-        else:
-            v += g * pp[P_PROGRESS] * n / s
-            missing += s - n
-            if RB[R_INCOMPLETE]:
-                v += n * RB[R_CVAL + c]
-    return v, missing, complete_b, best_h
+                h = RB[R_HVAL + c]
+                if h > top:
+                    top, top_c, second = h, c, top
+                elif h > second:
+                    second = h
+        elif RB[R_RU_GROUP]:
+            groups += 1
+    bonus = 0.0
+    for k in range(K_TOKEN, NK):
+        if A[o + k] > 0:
+            w = fixed_worth(RB, pp, k)
+            if w > 0.0:
+                bonus += A[o + k] * w
+    return vg, bonus, missing, complete_b, top, top_c, second, groups, buildable
 
 
 @njit_inline
-def evaluate_with(A, o, RB, pp, danger, v, missing, complete_b, best_h):
-    """`evaluate` given the hand's colour groups (`add_groups` over all of them)."""
+def hand_worth(A, o, RB, pp, danger, vg, bonus, missing, complete_b, best_h, groups, buildable):
+    """`evaluate` of the hand A[o:o+NK] given its `hand_totals` (its property counts are not
+    read again): the groups and bonus cards, then what the hand's other cards (Chance, houses,
+    hotels, jail cards) and whether it may go out add."""
+    v = vg + bonus
     wilds = A[o + K_WILD]
     gap = missing - wilds
+    unit = on_grid(pp[P_MISSING] * 100.0)
     if gap > 0:
-        v -= pp[P_MISSING] * 100.0 * gap
+        v -= unit * gap
     if wilds > 0:
         if danger and RB[R_CHANCE_ZERO]:
-            v -= pp[P_WILD_RISK] * 100.0 * wilds
+            v -= on_grid(pp[P_WILD_RISK] * 100.0) * wilds
         else:
-            v += pp[P_WILD] * 100.0 * min(wilds, max(missing, 1))
+            v += on_grid(pp[P_WILD] * 100.0) * min(wilds, max(missing, 1))
     # Houses: usable ones add their value; ones that cannot stand block going out.
     total_h = n_houses(A, o)
     usable = 0
@@ -215,39 +264,59 @@ def evaluate_with(A, o, RB, pp, danger, v, missing, complete_b, best_h):
     else:
         usable = total_h if RB[R_MAX_HOUSES] == 0 else min(total_h, RB[R_MAX_HOUSES])
         fours = usable // 4
-    v += pp[P_HOUSE] * usable * best_h - pp[P_MISSING] * 100.0 * (total_h - usable)
+    v += on_grid(pp[P_HOUSE] * best_h) * usable - unit * (total_h - usable)
     hotels = A[o + K_HOTEL]
     good = min(hotels, fours)
-    v += pp[P_HOUSE] * good * RB[R_HOTEL_VALUE] - pp[P_MISSING] * 50.0 * (hotels - good)
-    for c in range(NC):
-        t = A[o + K_TOKEN + c]
-        if t > 0:
-            v += pp[P_BONUS] * t * full_value(RB, c, 4)
-    v += pp[P_BONUS] * A[o + K_GO] * RB[R_GO_VALUE] + pp[P_MRM] * 100.0 * A[o + K_MRM]
-    if RB[R_JACKPOT]:
-        v += pp[P_FP] * 100.0 * A[o + K_FP]
-    v += pp[P_BONUS] * 500.0 * A[o + K_DOUBLE]
+    v += on_grid(pp[P_HOUSE] * RB[R_HOTEL_VALUE]) * good - on_grid(pp[P_MISSING] * 50.0) * (hotels - good)
     if RB[R_JAIL_BLOCKS] and A[o + K_JAIL] > 0 and A[o + K_JAILFREE] == 0:
-        v -= pp[P_MISSING] * 200.0
-    if gap <= 0 and can_go_out(A, o, RB):
-        v += pp[P_READY] * 100.0
+        v -= on_grid(pp[P_MISSING] * 200.0)
+    if gap <= 0 and complete_from(A, o, RB, missing, groups, buildable):
+        v += on_grid(pp[P_READY] * 100.0)
     return v
 
 
 @njit_no_refcount
-def fixed_worth(RB, pp, k):
-    """What `evaluate` gives one card of kind k when that is a constant (bonus cards), else -1."""
-    if k == K_GO:
-        return pp[P_BONUS] * RB[R_GO_VALUE]
-    if k == K_MRM:
-        return pp[P_MRM] * 100.0
-    if k == K_FP:
-        return pp[P_FP] * 100.0 if RB[R_JACKPOT] else 0.0
-    if k == K_DOUBLE:
-        return pp[P_BONUS] * 500.0
-    if K_TOKEN <= k < K_TOKEN + NC:
-        return pp[P_BONUS] * full_value(RB, k - K_TOKEN, 4)
-    return -1.0
+def evaluate(A, o, RB, pp, danger):
+    """A heuristic worth of the hand A[o:o+NK] (money-like units)."""
+    vg, bonus, missing, complete_b, top, _, _, groups, buildable = hand_totals(A, o, RB, pp)
+    return hand_worth(A, o, RB, pp, danger, vg, bonus, missing, complete_b, top, groups, buildable)
+
+
+@njit_inline
+def what_if(A, o, RB, pp, danger, v0, totals, k, d):
+    """`evaluate` of the hand A[o:o+NK] with d (+1 or -1) cards of kind k, from the hand's
+    `evaluate` v0 and `hand_totals`."""
+    vg, bonus, missing, complete_b, top, top_c, second, groups, buildable = totals
+    if k >= NC:
+        w = fixed_worth(RB, pp, k)
+        if w >= 0.0:
+            return v0 + d * w  # bonus cards add a constant and never block going out
+        A[o + k] += d
+        v = hand_worth(A, o, RB, pp, danger, vg, bonus, missing, complete_b, top, groups, buildable)
+        A[o + k] -= d
+        return v
+    # A property card: only its group's terms change.
+    n = A[o + k]
+    n2 = n + d
+    s = need_of(RB, k)
+    vg += group_worth(RB, pp, k, n2) - group_worth(RB, pp, k, n)
+    missing += (max(s - n2, 0) if n2 > 0 else 0) - (max(s - n, 0) if n > 0 else 0)
+    held = int(n2 > 0) - int(n > 0)
+    if k < N_BUILDABLE:
+        buildable += held
+        groups += held
+    elif RB[R_RU_GROUP]:
+        groups += held
+    best_h = top
+    if k < N_BUILDABLE and (n >= s) != (n2 >= s):
+        if n2 >= s:
+            complete_b += 1
+            best_h = max(top, RB[R_HVAL + k])
+        else:
+            complete_b -= 1
+            if k == top_c:
+                best_h = second
+    return hand_worth(A, o, RB, pp, danger, vg, bonus, missing, complete_b, best_h, groups, buildable)
 
 
 @njit_no_refcount
@@ -286,53 +355,33 @@ def feed_cost(S, RB, pp, p, kind):
 
 
 @njit_no_refcount
-def worst_kind(S, RB, pp, p, o, danger, use_feed, v0, known_k, known_v):
-    """The kind in the what-if hand S[o:o+NK] whose loss costs least; returns (kind, value of the
-    hand without it, `evaluate` of the hand without it or NaN when that was not needed). `v0`:
-    `evaluate` of the whole hand when the caller has it, else NaN (then computed only if needed);
-    `known_v`: `evaluate` of the hand without one card of kind `known_k`, when the caller has it
-    (else NaN)."""
+def worst_kind(S, RB, pp, p, o, danger, use_feed):
+    """The kind in the what-if hand S[o:o+NK] whose loss costs least, and the value of the
+    hand without it (less what discarding it would feed the opponents, with `use_feed`)."""
+    totals = hand_totals(S, o, RB, pp)
+    vg, bonus, missing, complete_b, top, _, _, groups, buildable = totals
+    v0 = hand_worth(S, o, RB, pp, danger, vg, bonus, missing, complete_b, top, groups, buildable)
     best_k = -1
     best_v = -1e18
-    best_raw = np.nan
-    # The hand's colour groups before kind k (see evaluate_from).
-    g_v, g_missing, g_complete, g_best_h = 0.0, 0, 0, 50
     for k in range(NK):
         if S[o + k] == 0:
             continue
-        fixed = fixed_worth(RB, pp, k)  # >= 0 only for bonus kinds, which come after the groups
-        raw = np.nan
-        if fixed >= 0.0:
-            if np.isnan(v0):
-                v0 = evaluate_from(S, o, RB, pp, danger, k, g_v, g_missing, g_complete, g_best_h)
-            v = v0 - fixed  # bonus cards add a constant and never block going out
-        elif k == known_k and not np.isnan(known_v):
-            v = known_v
-            raw = v
-        else:
-            S[o + k] -= 1
-            v = evaluate_from(S, o, RB, pp, danger, k, g_v, g_missing, g_complete, g_best_h)
-            S[o + k] += 1
-            raw = v
-        if k < NC:
-            g_v, g_missing, g_complete, g_best_h = add_groups(S, o, RB, pp, k, k + 1, g_v, g_missing, g_complete,
-                                                              g_best_h)
+        v = what_if(S, o, RB, pp, danger, v0, totals, k, -1)
         if use_feed:
             v -= feed_cost(S, RB, pp, p, k)
         if v > best_v:
             best_v = v
             best_k = k
-            best_raw = raw
-    return best_k, best_v, best_raw
+    return best_k, best_v
 
 
 @njit_no_refcount
 def after_discards(S, RB, pp, p, o, r, danger, use_feed):
     """Value of the what-if hand at S[o:] after the r best discards (greedy, one at a time)."""
-    raw = evaluate(S, o, RB, pp, danger)
-    v = raw
+    if r == 0:
+        return evaluate(S, o, RB, pp, danger)
     for _ in range(r):
-        k, v, raw = worst_kind(S, RB, pp, p, o, danger, use_feed, raw, -1, np.nan)
+        k, v = worst_kind(S, RB, pp, p, o, danger, use_feed)
         S[o + k] -= 1
     return v
 
@@ -412,17 +461,18 @@ def random_move(S, RB, p, rng, big):
 
 
 @njit_no_refcount
-def draw_value(S, RB, pp, p, pk, danger, plus):
-    """Expected worth of drawing one card and discarding the worst, and `evaluate` of the hand.
-    Smart: averaged over the kinds not visible to p (neither in its hand nor in any pile), each
-    `evaluate` of the hand plus a kind k going into plus[k]; others: a flat guess."""
+def draw_value(S, RB, pp, p, pk, danger):
+    """Expected worth of drawing one card and discarding the worst. Smart: averaged over the
+    kinds not visible to p (neither in its hand nor in any pile); others: a flat guess."""
     o = SCRATCH
     copy_hand(S, p, o)
-    base = evaluate(S, o, RB, pp, danger)
+    totals = hand_totals(S, o, RB, pp)
+    vg, bonus, missing, complete_b, top, _, _, groups, buildable = totals
+    base = hand_worth(S, o, RB, pp, danger, vg, bonus, missing, complete_b, top, groups, buildable)
     flat = base + pp[P_DRAW] * 100.0
     x = pp[P_DRAW_EXACT] if pk == SMART else 0.0
     if x == 0.0:
-        return flat, base
+        return flat
     # Unseen kinds: the deck less p's hand and every pile.
     u = SCRATCH2
     for k in range(NK):
@@ -432,35 +482,27 @@ def draw_value(S, RB, pp, p, pk, danger, plus):
             S[u + RB[R_KIND + S[PILE_ + q * MAX_CARDS + i]]] -= 1
     total = 0
     acc = 0.0
-    _, lose, _ = worst_kind(S, RB, pp, p, o, danger, False, base, -1, np.nan)
+    _, lose = worst_kind(S, RB, pp, p, o, danger, False)
     floor = lose - base  # what the worst discard of the current hand costs (<= 0)
-    g_v, g_missing, g_complete, g_best_h = 0.0, 0, 0, 50  # the hand's groups before kind k
     for k in range(NK):
         m = S[u + k]
         if m > 0:
-            S[o + k] += 1
-            plus[k] = evaluate_from(S, o, RB, pp, danger, k, g_v, g_missing, g_complete, g_best_h)
-            gain = plus[k] - base
-            S[o + k] -= 1
+            gain = what_if(S, o, RB, pp, danger, base, totals, k, 1) - base
             acc += m * max(gain + floor, floor)
             total += m
-        if k < NC:
-            g_v, g_missing, g_complete, g_best_h = add_groups(S, o, RB, pp, k, k + 1, g_v, g_missing, g_complete,
-                                                              g_best_h)
     exact = base + floor if total == 0 else base + acc / total
-    return x * exact + (1.0 - x) * flat, base
+    return x * exact + (1.0 - x) * flat
 
 
 @njit_no_refcount
-def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, pre_kind, base, plus):
+def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, pre_kind):
     """Worth of p's hand after trading k cards with pile q (pre: after first discarding its
     worst card, of kind `pre_kind`), less what the cards given away would feed q, and the two
     discards it was weighed with: (the pre-discard, -1), or the k (at most 2) discards after the
     trade (first -1 when not recorded).
     `plus_one[:, t]`: the value of the hand plus one card of kind t after its best discard and
     that discard's kind, NaN until weighed (shared by every trade weighed in one choice, as the
-    danger and feed inputs are the same). `base`: `evaluate` of the hand, `plus[t]`: of the
-    hand plus a card of kind t (NaN when not known)."""
+    danger and feed inputs are the same)."""
     o = SCRATCH
     copy_hand(S, p, o)
     cost = 0.0
@@ -481,26 +523,19 @@ def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, pre_kind, b
     # cards, what is left is the hand plus the other one, which an earlier trade may have weighed.
     t = pile_kind(S, RB, q, 0)
     if k == 2:
-        w, _, raw = worst_kind(S, RB, pp, p, o, danger, use_feed, evaluate(S, o, RB, pp, danger), -1, np.nan)
+        w, _ = worst_kind(S, RB, pp, p, o, danger, use_feed)
         S[o + w] -= 1
         d0 = w
         t1 = pile_kind(S, RB, q, 1)
         t = t1 if w == t else (t if w == t1 else -1)
-    else:
-        raw = plus[t]
     if t >= 0 and not np.isnan(plus_one[0, t]):
         w = int(plus_one[1, t])
         v = plus_one[0, t]
     else:
+        w, v = worst_kind(S, RB, pp, p, o, danger, use_feed)
         if t >= 0:
-            # The what-if hand is the hand plus a card of kind t: without that card it is the hand.
-            if np.isnan(raw):
-                raw = plus[t]
-            w, v, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, raw, t, base)
             plus_one[0, t] = v
             plus_one[1, t] = w
-        else:
-            w, v, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, raw, -1, np.nan)
     if k == 1:
         return v - cost, w, -1
     return v - cost, d0, w
@@ -565,7 +600,7 @@ def same_trade_earlier(S, RB, p, q, k, pre, depth):
 @njit_no_refcount
 def choose_move(pk, pp, p, S, RB, rng, W, big):
     """The turn's move: (MV_*, pile, cards, pre-discard); -1 when there is none. W: a float
-    work array [3, NK] (for `plus` and `plus_one`, see trade_value)."""
+    work array [2, NK] (`plus_one`, see trade_value)."""
     if pk == RANDOM:
         return random_move(S, RB, p, rng, big)
     danger = (pk == CAUTIOUS or pk == SMART) and danger_now(S, RB, pp, p)
@@ -573,12 +608,9 @@ def choose_move(pk, pp, p, S, RB, rng, W, big):
     depth = int(pp[P_DEPTH]) if use_feed else 1
     best = -1e18
     mv, bq, bk, bpre = -1, 0, 0, 0
-    base = np.nan
     W[:] = np.nan
-    plus = W[0]
-    plus_one = W[1:]
     if not big and S[DRAW_N] > 0:
-        best, base = draw_value(S, RB, pp, p, pk, danger, plus)
+        best = draw_value(S, RB, pp, p, pk, danger)
         mv = MV_DRAW
     n_piles = RB[R_PLAYERS] if big else RB[R_N_PILES]
     pre_max = 1 if (RB[R_PRE_DISCARD] and not big) else 0
@@ -596,8 +628,8 @@ def choose_move(pk, pp, p, S, RB, rng, W, big):
                 if pre and pre_kind < 0:
                     # The card to discard first is the same for every pile and k: find it once.
                     copy_hand(S, p, SCRATCH)
-                    pre_kind, _, _ = worst_kind(S, RB, pp, p, SCRATCH, danger, use_feed, np.nan, -1, np.nan)
-                v, d0, d1 = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, pre_kind, base, plus)
+                    pre_kind, _ = worst_kind(S, RB, pp, p, SCRATCH, danger, use_feed)
+                v, d0, d1 = trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, W, pre_kind)
                 if v > best:
                     best = v
                     mv, bq, bk, bpre = MV_TRADE, q, k, pre
@@ -645,7 +677,7 @@ def choose_discard(pk, pp, p, S, RB, rng):
     if k < 0:
         o = SCRATCH
         copy_hand(S, p, o)
-        k, _, _ = worst_kind(S, RB, pp, p, o, danger, use_feed, np.nan, -1, np.nan)
+        k, _ = worst_kind(S, RB, pp, p, o, danger, use_feed)
     for i in range(n):
         if RB[R_KIND + S[HAND_ + p * MAX_CARDS + i]] == k:
             return i

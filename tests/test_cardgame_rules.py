@@ -598,61 +598,121 @@ def test_skipped_chance_placements_score_what_a_full_search_scores(rules):
     assert with_wilds > 100
 
 
-@pytest.mark.parametrize("rules", [W, V, W.replace(incomplete_groups_score=True, houses_numbered=False, max_houses=3)],
-                         ids=["wiki", "video", "wiki-variant"])
-def test_worst_kind_values_are_those_of_a_fresh_evaluation(rules):
-    """worst_kind evaluates each hand less one card from the hand's own colour groups before
-    that card's kind; evaluating every such hand from scratch (bonus cards: the whole hand's
-    value less their constant) must give the same kind and the same values, bit for bit."""
-    from strategies.cardgame import evaluate, fixed_worth, parse_policy, worst_kind
+# Rules that exercise every branch of the bots' valuation: incomplete groups scoring, houses
+# unnumbered and capped, railroads and utilities not counting as groups, Chance cards standing
+# alone, the jackpot, Go to Jail not blocking.
+VALUATION_RULES = [
+    W, V,
+    W.replace(incomplete_groups_score=True, houses_numbered=False, max_houses=3, rail_util_count_as_group=False),
+    W.replace(wild_completes_any_group=True, free_parking_jackpot=True, jail_blocks_going_out=False,
+              hotel_needs_four_houses=False),
+]
+VALUATION_IDS = ["wiki", "video", "wiki-variant", "wiki-any-group"]
+
+
+@pytest.mark.parametrize("rules", VALUATION_RULES, ids=VALUATION_IDS)
+def test_what_if_values_are_those_of_a_fresh_evaluation(rules):
+    """what_if values a hand with one card more or fewer from the hand's totals; a fresh
+    evaluate of that hand must give the same value, bit for bit (every term of evaluate is on
+    the 1/GRID grid, so its sums do not depend on their order)."""
+    from strategies.cardgame import GRID, evaluate, hand_totals, parse_policy, what_if
+
+    RB = pack(rules, 4)
+    # Hands at the edges of going out: only railroads or utilities, only Chance cards, a jail
+    # card, houses over one complete group.
+    edge_hands = []
+    for cards in ({L.RAIL: 4}, {L.RAIL: 3, L.K_WILD: 1}, {L.UTIL: 2}, {L.UTIL: 1, L.K_WILD: 1, L.K_GO: 1},
+                  {L.K_WILD: 3}, {L.K_WILD: 2, L.K_JAIL: 1}, {0: 2, L.K_JAIL: 1, L.K_JAILFREE: 1},
+                  {7: 2, L.K_HOUSE: 1, L.K_HOUSE + 1: 1, L.K_HOUSE + 2: 1, L.K_HOUSE + 3: 1, L.K_HOTEL: 1},
+                  {6: 3, 7: 2, L.K_HOUSE: 2, L.K_HOUSE + 1: 1}):
+        A = np.zeros(L.NK, np.int32)
+        for k, n in cards.items():
+            A[k] = n
+        edge_hands.append(A)
+    checked = 0
+    for spec in ("smart", "greedy", "cautious progress=1.3 wild_risk=3 house=0.7", "trader complete=1.1 ready=2.9"):
+        pp = parse_policy(spec)[2]
+        for A in edge_hands + list(random_kind_vectors(rules, 150, 11, seed=3)):
+            before = A.copy()
+            totals = hand_totals(A, 0, RB, pp)
+            for danger in (False, True):
+                whole = evaluate(A, 0, RB, pp, danger)
+                assert whole * GRID == np.floor(whole * GRID)
+                for k in range(L.NK):
+                    for d in (-1, 1) if A[k] > 0 else (1,):
+                        B = A.copy()
+                        B[k] += d
+                        got = what_if(A, 0, RB, pp, danger, whole, totals, k, d)
+                        assert got == evaluate(B, 0, RB, pp, danger), (A, k, d, danger)
+                        checked += 1
+            assert (A == before).all()
+    assert checked > 40_000
+
+
+@pytest.mark.parametrize("rules", VALUATION_RULES, ids=VALUATION_IDS)
+def test_worst_kind_is_the_best_fresh_discard(rules):
+    """worst_kind must name the first kind whose discard leaves the hand worth most (less the
+    feed cost with use_feed) and that value, as fresh evaluations of every discard find it."""
+    from strategies.cardgame import evaluate, feed_cost, parse_policy, worst_kind
 
     RB = pack(rules, 4)
     S = np.zeros(L.STATE_SIZE, np.int32)
+    rng = np.random.default_rng(5)
     o = L.SCRATCH
-    for spec in ("smart", "greedy", "cautious progress=1.3 wild_risk=3"):
+    for spec in ("smart", "greedy", "trader feed=3 missing=2.2"):
         pp = parse_policy(spec)[2]
-        for i, A in enumerate(random_kind_vectors(rules, 200, 11, seed=3)):
+        for A in random_kind_vectors(rules, 200, 11, seed=4):
+            S[L.SEEN:L.SEEN + 4 * L.NK] = rng.integers(-1, 2, 4 * L.NK)
+            S[o:o + L.NK] = A
             for danger in (False, True):
-                whole = evaluate(A, 0, RB, pp, danger)
-                best = (-1, -1e18, np.nan)
-                for k in range(L.NK):
-                    if A[k] == 0:
-                        continue
-                    B = A.copy()
-                    B[k] -= 1
-                    fixed = fixed_worth(RB, pp, k)
-                    raw = np.nan if fixed >= 0.0 else evaluate(B, 0, RB, pp, danger)
-                    v = whole - fixed if fixed >= 0.0 else raw
-                    if v > best[1]:
-                        best = (k, v, raw)
-                S[o:o + L.NK] = A
-                v0 = whole if i % 2 else np.nan  # with and without the caller's value of the hand
-                got = worst_kind(S, RB, pp, 0, o, danger, False, v0, -1, np.nan)
-                assert (S[o:o + L.NK] == A).all()
-                assert got[:2] == best[:2] and np.array_equal(got[2], best[2], equal_nan=True), (A, danger)
+                for use_feed in (False, True):
+                    best = (-1, -1e18)
+                    for k in np.flatnonzero(A):
+                        B = A.copy()
+                        B[k] -= 1
+                        v = evaluate(B, 0, RB, pp, danger) - (feed_cost(S, RB, pp, 0, k) if use_feed else 0.0)
+                        if v > best[1]:
+                            best = (k, v)
+                    assert worst_kind(S, RB, pp, 0, o, danger, use_feed) == best, (A, danger, use_feed)
+                    assert (S[o:o + L.NK] == A).all()
 
 
 @pytest.mark.parametrize("rules", [W, V], ids=["wiki", "video"])
-def test_draw_values_are_those_of_a_fresh_evaluation(rules):
-    """draw_value evaluates the hand plus each unseen kind from the hand's colour groups before
-    that kind; a fresh evaluate of each such hand must give the same value, bit for bit."""
-    from strategies.cardgame import SMART, draw_value, evaluate
+def test_draw_values_are_those_of_fresh_evaluations(rules):
+    """Smart's worth of a blind draw: each kind it cannot see, weighted by its unseen count, is
+    worth the gain it adds to the hand (fresh evaluations), but at least the cost of the
+    hand's worst discard; the average is blended with the flat guess by draw_exact."""
+    from strategies.cardgame import P_DRAW, P_DRAW_EXACT, SMART, draw_value, evaluate, worst_kind
 
     checked = 0
     for seed in range(10):
         t = Table(["smart"] * 4, rules, seed=seed)
         t.deal()
+        S, RB = t.S, t.RB
+        unseen = S[L.DECK_KC:L.DECK_KC + L.NK].copy()
+        for q in range(int(RB[L.R_N_PILES])):
+            for i in range(S[L.PILE_N + q]):
+                unseen[RB[L.R_KIND + S[L.PILE_ + q * L.MAX_CARDS + i]]] -= 1
         for p in range(4):
-            hand = t.S[L.KC + p * L.NK:L.KC + (p + 1) * L.NK].copy()
+            hand = S[L.KC + p * L.NK:L.KC + (p + 1) * L.NK].copy()
+            pp = t.pp[p]
             for danger in (False, True):
-                plus = np.full(L.NK, np.nan)
-                draw_value(t.S, t.RB, t.pp[p], p, SMART, danger, plus)
-                for k in np.flatnonzero(~np.isnan(plus)):
+                base = evaluate(hand, 0, RB, pp, danger)
+                S[L.SCRATCH:L.SCRATCH + L.NK] = hand
+                floor = worst_kind(S, RB, pp, p, L.SCRATCH, danger, False)[1] - base
+                acc, total = 0.0, 0
+                for k in np.flatnonzero(unseen - hand > 0):
                     B = hand.copy()
                     B[k] += 1
-                    assert plus[k] == evaluate(B, 0, t.RB, t.pp[p], danger), (hand, k, danger)
-                    checked += 1
-    assert checked > 500
+                    m = unseen[k] - hand[k]
+                    acc += m * max(evaluate(B, 0, RB, pp, danger) - base + floor, floor)
+                    total += m
+                exact = base + acc / total
+                x = pp[P_DRAW_EXACT]
+                want = x * exact + (1.0 - x) * (base + pp[P_DRAW] * 100.0)
+                assert draw_value(S, RB, pp, p, SMART, danger) == want, (hand, danger)
+                checked += 1
+    assert checked == 80
 
 
 @pytest.mark.parametrize("rules", [W, W.replace(wild_completes_any_group=True)], ids=["wiki", "any-group"])
@@ -709,7 +769,7 @@ def test_planned_discards_are_the_discards_a_fresh_search_finds(rules, seats):
         o = L.SCRATCH
         for k in range(L.NK):
             S[o + k] = S[L.KC + p * L.NK + k]
-        fresh, _, _ = worst_kind(S, RB, pp[p], p, o, danger, pk[p] in (TRADER, SMART), np.nan, -1, np.nan)
+        fresh, _ = worst_kind(S, RB, pp[p], p, o, danger, pk[p] in (TRADER, SMART))
         assert planned == fresh
         return True
 

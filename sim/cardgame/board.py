@@ -113,7 +113,6 @@ def houses_in_order(A, o, RB, buildable):
 def can_go_out(A, o, RB):
     """Is this a complete hand: at least one complete group, every group held complete (Chance
     cards filling gaps), houses and hotels legal, no Go to Jail without its way out?"""
-    wilds = A[o + K_WILD]
     missing = 0
     groups = 0
     buildable = 0
@@ -126,13 +125,20 @@ def can_go_out(A, o, RB):
             groups += 1
         if c < N_BUILDABLE:
             buildable += 1
+    return complete_from(A, o, RB, missing, groups, buildable)
+
+
+@njit_no_refcount
+def complete_from(A, o, RB, missing, groups, buildable):
+    """`can_go_out` given what it counts over the colour groups: the cards missing from held
+    groups, the groups held that count as groups, and the buildable groups held."""
+    wilds = A[o + K_WILD]
     if missing > wilds:
         return False
     if groups == 0:
         # Only spare wilds could make a group, and only where the rules let them stand alone.
         if not RB[R_WILD_ANY_GROUP] or wilds - missing < 2:
             return False
-        groups = 1
         buildable = 1
     if not houses_in_order(A, o, RB, buildable):
         return False

@@ -798,7 +798,7 @@ def check_invariants(S, RB):
 @njit(cache=True)
 def new_state():
     """The state, the random streams and choose_move's float work array."""
-    return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64), np.empty((3, NK))
+    return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64), np.empty((2, NK))
 
 
 @njit(cache=True, parallel=True)
