@@ -237,22 +237,23 @@ def hand_totals(A, o, RB, pp):
 
 
 @njit_inline
-def hand_worth(A, o, RB, pp, danger, vg, bonus, missing, complete_b, best_h, groups, buildable):
-    """`evaluate` of the hand A[o:o+NK] given its `hand_totals` (its property counts are not
-    read again): the groups and bonus cards, then what the hand's other cards (Chance, houses,
-    hotels, jail cards) and whether it may go out add."""
-    v = vg + bonus
-    wilds = A[o + K_WILD]
-    gap = missing - wilds
-    unit = on_grid(pp[P_MISSING] * 100.0)
-    if gap > 0:
-        v -= unit * gap
-    if wilds > 0:
-        if danger and RB[R_CHANCE_ZERO]:
-            v -= on_grid(pp[P_WILD_RISK] * 100.0) * wilds
-        else:
-            v += on_grid(pp[P_WILD] * 100.0) * min(wilds, max(missing, 1))
-    # Houses: usable ones add their value; ones that cannot stand block going out.
+def worth_units(RB, pp, danger):
+    """`evaluate`'s per-card weights on the grid: (a card missing from a held group or a house
+    that cannot stand, a Chance card: its worth, or its cost when an opponent looks close and it
+    would zero the hand, a usable hotel, a hotel that cannot stand, a Go to Jail that blocks, a
+    hand that may go out)."""
+    at_risk = danger and RB[R_CHANCE_ZERO] != 0
+    wild = on_grid(pp[P_WILD_RISK] * 100.0) if at_risk else on_grid(pp[P_WILD] * 100.0)
+    return (on_grid(pp[P_MISSING] * 100.0), (at_risk, wild),
+            on_grid(pp[P_HOUSE] * RB[R_HOTEL_VALUE]), on_grid(pp[P_MISSING] * 50.0), on_grid(pp[P_MISSING] * 200.0),
+            on_grid(pp[P_READY] * 100.0))
+
+
+@njit_inline
+def building_worth(A, o, RB, pp, complete_b, best_h, units):
+    """`evaluate`'s terms for houses, hotels and Go to Jail: usable houses and hotels add their
+    value, ones that cannot stand (or a Go to Jail without its way out) block going out."""
+    missing_unit, _, hotel_unit, bad_hotel_unit, jail_unit, _ = units
     total_h = n_houses(A, o)
     usable = 0
     fours = 0
@@ -264,38 +265,70 @@ def hand_worth(A, o, RB, pp, danger, vg, bonus, missing, complete_b, best_h, gro
     else:
         usable = total_h if RB[R_MAX_HOUSES] == 0 else min(total_h, RB[R_MAX_HOUSES])
         fours = usable // 4
-    v += on_grid(pp[P_HOUSE] * best_h) * usable - unit * (total_h - usable)
+    v = on_grid(pp[P_HOUSE] * best_h) * usable - missing_unit * (total_h - usable)
     hotels = A[o + K_HOTEL]
     good = min(hotels, fours)
-    v += on_grid(pp[P_HOUSE] * RB[R_HOTEL_VALUE]) * good - on_grid(pp[P_MISSING] * 50.0) * (hotels - good)
+    v += hotel_unit * good - bad_hotel_unit * (hotels - good)
     if RB[R_JAIL_BLOCKS] and A[o + K_JAIL] > 0 and A[o + K_JAILFREE] == 0:
-        v -= on_grid(pp[P_MISSING] * 200.0)
-    if gap <= 0 and complete_from(A, o, RB, missing, groups, buildable):
-        v += on_grid(pp[P_READY] * 100.0)
+        v -= jail_unit
     return v
+
+
+@njit_inline
+def gap_worth(A, o, RB, missing, groups, buildable, units):
+    """`evaluate`'s terms for the cards missing from held groups, the Chance cards that may fill
+    them, and a hand that may go out."""
+    missing_unit, (at_risk, wild_unit), _, _, _, ready_unit = units
+    wilds = A[o + K_WILD]
+    gap = missing - wilds
+    v = 0.0
+    if gap > 0:
+        v -= missing_unit * gap
+    if wilds > 0:
+        if at_risk:
+            v -= wild_unit * wilds
+        else:
+            v += wild_unit * min(wilds, max(missing, 1))
+    if gap <= 0 and complete_from(A, o, RB, missing, groups, buildable):
+        v += ready_unit
+    return v
+
+
+@njit_inline
+def hand_context(A, o, RB, pp, danger):
+    """`evaluate` of the hand A[o:o+NK], and what `what_if` needs to value the hand with one
+    card more or fewer: its `hand_totals`, `worth_units` and `building_worth`."""
+    totals = hand_totals(A, o, RB, pp)
+    vg, bonus, missing, complete_b, top, _, _, groups, buildable = totals
+    units = worth_units(RB, pp, danger)
+    buildings = building_worth(A, o, RB, pp, complete_b, top, units)
+    v = vg + bonus + buildings + gap_worth(A, o, RB, missing, groups, buildable, units)
+    return v, (totals, units, buildings)
 
 
 @njit_no_refcount
 def evaluate(A, o, RB, pp, danger):
     """A heuristic worth of the hand A[o:o+NK] (money-like units)."""
-    vg, bonus, missing, complete_b, top, _, _, groups, buildable = hand_totals(A, o, RB, pp)
-    return hand_worth(A, o, RB, pp, danger, vg, bonus, missing, complete_b, top, groups, buildable)
+    return hand_context(A, o, RB, pp, danger)[0]
 
 
 @njit_inline
-def what_if(A, o, RB, pp, danger, v0, totals, k, d):
+def what_if(A, o, RB, pp, v0, context, k, d):
     """`evaluate` of the hand A[o:o+NK] with d (+1 or -1) cards of kind k, from the hand's
-    `evaluate` v0 and `hand_totals`."""
+    `evaluate` v0 and `hand_context`."""
+    totals, units, buildings = context
     vg, bonus, missing, complete_b, top, top_c, second, groups, buildable = totals
     if k >= NC:
         w = fixed_worth(RB, pp, k)
         if w >= 0.0:
             return v0 + d * w  # bonus cards add a constant and never block going out
         A[o + k] += d
-        v = hand_worth(A, o, RB, pp, danger, vg, bonus, missing, complete_b, top, groups, buildable)
+        v = (vg + bonus + building_worth(A, o, RB, pp, complete_b, top, units)
+             + gap_worth(A, o, RB, missing, groups, buildable, units))
         A[o + k] -= d
         return v
-    # A property card: only its group's terms change.
+    # A property card: its group's terms change, and the buildings' only when the complete
+    # buildable groups do.
     n = A[o + k]
     n2 = n + d
     s = need_of(RB, k)
@@ -307,16 +340,15 @@ def what_if(A, o, RB, pp, danger, v0, totals, k, d):
         groups += held
     elif RB[R_RU_GROUP]:
         groups += held
-    best_h = top
     if k < N_BUILDABLE and (n >= s) != (n2 >= s):
         if n2 >= s:
             complete_b += 1
             best_h = max(top, RB[R_HVAL + k])
         else:
             complete_b -= 1
-            if k == top_c:
-                best_h = second
-    return hand_worth(A, o, RB, pp, danger, vg, bonus, missing, complete_b, best_h, groups, buildable)
+            best_h = second if k == top_c else top
+        buildings = building_worth(A, o, RB, pp, complete_b, best_h, units)
+    return vg + bonus + buildings + gap_worth(A, o, RB, missing, groups, buildable, units)
 
 
 @njit_no_refcount
@@ -358,15 +390,13 @@ def feed_cost(S, RB, pp, p, kind):
 def worst_kind(S, RB, pp, p, o, danger, use_feed):
     """The kind in the what-if hand S[o:o+NK] whose loss costs least, and the value of the
     hand without it (less what discarding it would feed the opponents, with `use_feed`)."""
-    totals = hand_totals(S, o, RB, pp)
-    vg, bonus, missing, complete_b, top, _, _, groups, buildable = totals
-    v0 = hand_worth(S, o, RB, pp, danger, vg, bonus, missing, complete_b, top, groups, buildable)
+    v0, context = hand_context(S, o, RB, pp, danger)
     best_k = -1
     best_v = -1e18
     for k in range(NK):
         if S[o + k] == 0:
             continue
-        v = what_if(S, o, RB, pp, danger, v0, totals, k, -1)
+        v = what_if(S, o, RB, pp, v0, context, k, -1)
         if use_feed:
             v -= feed_cost(S, RB, pp, p, k)
         if v > best_v:
@@ -466,9 +496,7 @@ def draw_value(S, RB, pp, p, pk, danger):
     kinds not visible to p (neither in its hand nor in any pile); others: a flat guess."""
     o = SCRATCH
     copy_hand(S, p, o)
-    totals = hand_totals(S, o, RB, pp)
-    vg, bonus, missing, complete_b, top, _, _, groups, buildable = totals
-    base = hand_worth(S, o, RB, pp, danger, vg, bonus, missing, complete_b, top, groups, buildable)
+    base, context = hand_context(S, o, RB, pp, danger)
     flat = base + pp[P_DRAW] * 100.0
     x = pp[P_DRAW_EXACT] if pk == SMART else 0.0
     if x == 0.0:
@@ -487,7 +515,7 @@ def draw_value(S, RB, pp, p, pk, danger):
     for k in range(NK):
         m = S[u + k]
         if m > 0:
-            gain = what_if(S, o, RB, pp, danger, base, totals, k, 1) - base
+            gain = what_if(S, o, RB, pp, base, context, k, 1) - base
             acc += m * max(gain + floor, floor)
             total += m
     exact = base + floor if total == 0 else base + acc / total

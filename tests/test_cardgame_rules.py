@@ -615,7 +615,7 @@ def test_what_if_values_are_those_of_a_fresh_evaluation(rules):
     """what_if values a hand with one card more or fewer from the hand's totals; a fresh
     evaluate of that hand must give the same value, bit for bit (every term of evaluate is on
     the 1/GRID grid, so its sums do not depend on their order)."""
-    from strategies.cardgame import GRID, evaluate, hand_totals, parse_policy, what_if
+    from strategies.cardgame import GRID, evaluate, hand_context, parse_policy, what_if
 
     RB = pack(rules, 4)
     # Hands at the edges of going out: only railroads or utilities, only Chance cards, a jail
@@ -634,15 +634,14 @@ def test_what_if_values_are_those_of_a_fresh_evaluation(rules):
         pp = parse_policy(spec)[2]
         for A in edge_hands + list(random_kind_vectors(rules, 150, 11, seed=3)):
             before = A.copy()
-            totals = hand_totals(A, 0, RB, pp)
             for danger in (False, True):
-                whole = evaluate(A, 0, RB, pp, danger)
-                assert whole * GRID == np.floor(whole * GRID)
+                whole, context = hand_context(A, 0, RB, pp, danger)
+                assert whole == evaluate(A, 0, RB, pp, danger) and whole * GRID == np.floor(whole * GRID)
                 for k in range(L.NK):
                     for d in (-1, 1) if A[k] > 0 else (1,):
                         B = A.copy()
                         B[k] += d
-                        got = what_if(A, 0, RB, pp, danger, whole, totals, k, d)
+                        got = what_if(A, 0, RB, pp, whole, context, k, d)
                         assert got == evaluate(B, 0, RB, pp, danger), (A, k, d, danger)
                         checked += 1
             assert (A == before).all()
