@@ -83,6 +83,7 @@ from sim.cardgame.layout import (
     SCRATCH,
     SCRATCH2,
     SEEN,
+    SEEN_BY,
     rng_policy,
 )
 from sim.core.jit import njit_inline, njit_no_refcount
@@ -375,15 +376,11 @@ def copy_hand(S, p, dst):
 
 
 @njit_no_refcount
-def feed_cost(S, RB, pp, p, kind):
+def feed_cost(S, pp, p, kind):
     """What handing `kind` to the table costs: the number of opponents seen collecting it."""
     if pp[P_FEED] == 0.0:
         return 0.0
-    cost = 0.0
-    for q in range(RB[R_PLAYERS]):
-        if q != p and S[SEEN + q * NK + kind] > 0:
-            cost += 1.0
-    return pp[P_FEED] * 100.0 * cost
+    return pp[P_FEED] * 100.0 * (S[SEEN_BY + kind] - int(S[SEEN + p * NK + kind] > 0))
 
 
 @njit_no_refcount
@@ -398,7 +395,7 @@ def worst_kind(S, RB, pp, p, o, danger, use_feed):
             continue
         v = what_if(S, o, RB, pp, v0, context, k, -1)
         if use_feed:
-            v -= feed_cost(S, RB, pp, p, k)
+            v -= feed_cost(S, pp, p, k)
         if v > best_v:
             best_v = v
             best_k = k
@@ -539,12 +536,12 @@ def trade_value(S, RB, pp, p, q, k, pre, danger, use_feed, plus_one, pre_kind):
         d0 = pre_kind
         S[o + pre_kind] -= 1
         if use_feed and q < RB[R_PLAYERS]:
-            cost += feed_cost(S, RB, pp, p, pre_kind)
+            cost += feed_cost(S, pp, p, pre_kind)
     for d in range(k):
         S[o + pile_kind(S, RB, q, d)] += 1
     if use_feed and q < RB[R_PLAYERS]:
         for d in range(k - pre):
-            cost += feed_cost(S, RB, pp, p, pile_kind(S, RB, p, d))
+            cost += feed_cost(S, pp, p, pile_kind(S, RB, p, d))
     if pre or k > 2:
         return after_discards(S, RB, pp, p, o, k - pre, danger, use_feed) - cost, d0, -1
     # k received cards and k discards; once the first of two discards is one of the received

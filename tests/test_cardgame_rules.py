@@ -652,7 +652,7 @@ def test_what_if_values_are_those_of_a_fresh_evaluation(rules):
 def test_worst_kind_is_the_best_fresh_discard(rules):
     """worst_kind must name the first kind whose discard leaves the hand worth most (less the
     feed cost with use_feed) and that value, as fresh evaluations of every discard find it."""
-    from strategies.cardgame import evaluate, feed_cost, parse_policy, worst_kind
+    from strategies.cardgame import P_FEED, evaluate, parse_policy, worst_kind
 
     RB = pack(rules, 4)
     S = np.zeros(L.STATE_SIZE, np.int32)
@@ -661,7 +661,9 @@ def test_worst_kind_is_the_best_fresh_discard(rules):
     for spec in ("smart", "greedy", "trader feed=3 missing=2.2"):
         pp = parse_policy(spec)[2]
         for A in random_kind_vectors(rules, 200, 11, seed=4):
-            S[L.SEEN:L.SEEN + 4 * L.NK] = rng.integers(-1, 2, 4 * L.NK)
+            seen = rng.integers(-1, 2, (4, L.NK))
+            S[L.SEEN:L.SEEN + 4 * L.NK] = seen.ravel()
+            S[L.SEEN_BY:L.SEEN_BY + L.NK] = (seen > 0).sum(axis=0)
             S[o:o + L.NK] = A
             for danger in (False, True):
                 for use_feed in (False, True):
@@ -669,7 +671,8 @@ def test_worst_kind_is_the_best_fresh_discard(rules):
                     for k in np.flatnonzero(A):
                         B = A.copy()
                         B[k] -= 1
-                        v = evaluate(B, 0, RB, pp, danger) - (feed_cost(S, RB, pp, 0, k) if use_feed else 0.0)
+                        fed = (seen[1:, k] > 0).sum()  # opponents seen collecting k
+                        v = evaluate(B, 0, RB, pp, danger) - (pp[P_FEED] * 100.0 * fed if use_feed else 0.0)
                         if v > best[1]:
                             best = (k, v)
                     assert worst_kind(S, RB, pp, 0, o, danger, use_feed) == best, (A, danger, use_feed)

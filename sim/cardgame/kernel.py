@@ -112,6 +112,7 @@ from sim.cardgame.layout import (
     SC_ZEROED,
     SCRATCH3,
     SEEN,
+    SEEN_BY,
     STATE_SIZE,
     STATS,
     WHERE,
@@ -217,11 +218,15 @@ def draw_pop(S):
 
 
 @njit_no_refcount
-def seen_changes(S, p):
-    """Seat p's public record (SEEN) is about to change: another seat's discard plan, weighed
-    with the old record, no longer holds."""
+def note_seen(S, p, k, d):
+    """Seat p's public record of kind k (SEEN) changes by d, and with it the count of seats seen
+    collecting k. Another seat's discard plan, weighed with the old record, no longer holds."""
     if S[PLAN_SEAT] != p + 1:
         S[PLAN_SEAT] = 0
+    i = SEEN + p * NK + k
+    was = S[i] > 0
+    S[i] += d
+    S[SEEN_BY + k] += int(S[i] > 0) - int(was)
 
 
 @njit_no_refcount
@@ -229,8 +234,7 @@ def discard(S, RB, p, i):
     """Card i of p's hand onto p's own pile, in view of everyone."""
     c = from_hand(S, RB, p, i)
     k = RB[R_KIND + c]
-    seen_changes(S, p)
-    S[SEEN + p * NK + k] -= 1
+    note_seen(S, p, k, -1)
     if k == K_WILD:
         S[stat(p, SC_WILDS_DROPPED)] += 1
     pile_push(S, p, c)
@@ -241,8 +245,7 @@ def take_top(S, RB, p, q):
     """The top card of pile q into p's hand, in view of everyone."""
     c = pile_pop(S, q)
     to_hand(S, RB, p, c)
-    seen_changes(S, p)
-    S[SEEN + p * NK + RB[R_KIND + c]] += 1
+    note_seen(S, p, RB[R_KIND + c], 1)
     S[stat(p, SC_TRADED_CARDS)] += 1
 
 
@@ -272,6 +275,8 @@ def deal_hand(S, RB, rng):
         for k in range(NK):
             S[KC + p * NK + k] = 0
             S[SEEN + p * NK + k] = 0
+    for k in range(NK):
+        S[SEEN_BY + k] = 0
     for q in range(RB[R_N_PILES]):
         S[PILE_N + q] = 0
     for c in range(n_cards):
@@ -536,8 +541,7 @@ def do_move(S, RB, pk, pp, rng, p, mv, q, k, pre):
             for d in range(k):
                 c = S[PILE_ + q * MAX_CARDS + start + d]
                 to_hand(S, RB, p, c)
-                seen_changes(S, p)
-                S[SEEN + p * NK + RB[R_KIND + c]] += 1
+                note_seen(S, p, RB[R_KIND + c], 1)
                 S[stat(p, SC_TRADED_CARDS)] += 1
             S[PILE_N + q] = start
             move_block(S, p, q, k)
@@ -751,8 +755,8 @@ def play_game(S, RB, pk, pp, rng, W, seed, game, check, game_out, seat_out, hand
 @njit_no_refcount
 def check_invariants(S, RB):
     """OK, or the code of the first broken invariant: every card in exactly one list with its
-    recorded place matching, the hands' kind counts right, and all money (seats plus the
-    jackpot) equal to what the bank has paid out."""
+    recorded place matching, the hands' kind counts and the count of seats seen collecting each
+    kind right, and all money (seats plus the jackpot) equal to what the bank has paid out."""
     n_cards = RB[R_CARDS]
     n = RB[R_PLAYERS]
     counted = S[DRAW_N]
@@ -773,6 +777,12 @@ def check_invariants(S, RB):
         for k in range(NK):
             if S[o + k] != S[KC + p * NK + k]:
                 return ERR_KINDS
+    for k in range(NK):
+        seen_by = 0
+        for p in range(n):
+            seen_by += S[SEEN + p * NK + k] > 0
+        if seen_by != S[SEEN_BY + k]:
+            return ERR_KINDS
     for q in range(RB[R_N_PILES]):
         counted += S[PILE_N + q]
         for k in range(S[PILE_N + q]):

@@ -139,7 +139,8 @@ PLAN_N = PLAN_DANGER + 1  # planned discards left
 PLAN_KIND = PLAN_N + 1  # [i] the kinds to discard, the next at PLAN_KIND + 2 - PLAN_N
 PLAN_KC = PLAN_KIND + 2  # [k] the hand the next planned discard was weighed for
 PARTS = PLAN_KC + NK  # [4] the parts of the last score hand_score computed (board.py)
-STATE_SIZE = PARTS + 4
+SEEN_BY = PARTS + 4  # [k] seats seen collecting kind k (SEEN > 0), kept with SEEN
+STATE_SIZE = SEEN_BY + NK
 
 # ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------
 (
