@@ -86,6 +86,8 @@ from sim.cardgame.layout import (
     SEEN_BY,
     rng_policy,
 )
+from numba import njit
+
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, uniform
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError re-exported)
@@ -146,6 +148,16 @@ parse_policy = CATALOG.parse
 (P_GO, P_PROGRESS, P_COMPLETE, P_MISSING, P_WILD, P_WILD_RISK, P_HOUSE, P_BONUS, P_MRM, P_FP, P_READY,
  P_DRAW, P_DANGER_TURN, P_DANGER_SEEN, P_FEED, P_DEPTH, P_WAIT, P_DRAW_EXACT) = range(N_PARAMS)
 
+# A seat's row of `pp` as the bots read it: its N_PARAMS parameters, then the terms of
+# `evaluate` that depend only on them and the rules, worked out once (`seat_values`).
+GROUP_N = 5  # group_worth of n cards for n = 0 .. 4; every group is complete at 4 cards, so 4 stands for more
+V_GROUP = N_PARAMS  # [c * GROUP_N + min(n, 4)] group_worth
+V_FIXED = V_GROUP + NC * GROUP_N  # [k] fixed_worth
+# worth_units: a missing card or a house that cannot stand, a Chance card's worth and its risk,
+# a usable hotel, a hotel that cannot stand, a Go to Jail that blocks, a hand that may go out.
+V_MISSING, V_WILD, V_WILD_RISK, V_HOTEL, V_BAD_HOTEL, V_JAIL, V_READY = range(V_FIXED + NK, V_FIXED + NK + 7)
+N_VALUES = V_READY + 1
+
 
 # ---------------------------------------------------------------------------------------------
 # Valuation
@@ -164,8 +176,8 @@ def on_grid(x):
     return np.floor(x * GRID + 0.5) / GRID
 
 
-@njit_inline
-def group_worth(RB, pp, c, n):
+@njit_no_refcount
+def group_worth_of(RB, pp, c, n):
     """`evaluate`'s term for n cards of colour group c: a complete group's value, or progress
     toward it (plus the cards' own value when incomplete groups score)."""
     if n == 0:
@@ -180,8 +192,13 @@ def group_worth(RB, pp, c, n):
     return on_grid(v)
 
 
+@njit_inline
+def group_worth(pp, c, n):
+    return pp[V_GROUP + c * GROUP_N + min(n, GROUP_N - 1)]
+
+
 @njit_no_refcount
-def fixed_worth(RB, pp, k):
+def fixed_worth_of(RB, pp, k):
     """What `evaluate` gives one card of kind k when that is a constant (bonus cards), else -1."""
     if k == K_GO:
         return on_grid(pp[P_BONUS] * RB[R_GO_VALUE])
@@ -194,6 +211,34 @@ def fixed_worth(RB, pp, k):
     if K_TOKEN <= k < K_TOKEN + NC:
         return on_grid(pp[P_BONUS] * full_value(RB, k - K_TOKEN, 4))
     return -1.0
+
+
+@njit_inline
+def fixed_worth(pp, k):
+    return pp[V_FIXED + k]
+
+
+@njit(cache=True)
+def seat_values(RB, params):
+    """Each seat's parameter row (params[seat]) followed by the terms of `evaluate` that depend
+    only on it and the rules (the V_* slots): the rows the bots read as `pp`."""
+    pv = np.empty((params.shape[0], N_VALUES))
+    for p in range(params.shape[0]):
+        pp = pv[p]
+        pp[:N_PARAMS] = params[p, :N_PARAMS]
+        for c in range(NC):
+            for n in range(GROUP_N):
+                pp[V_GROUP + c * GROUP_N + n] = group_worth_of(RB, pp, c, n)
+        for k in range(NK):
+            pp[V_FIXED + k] = fixed_worth_of(RB, pp, k)
+        pp[V_MISSING] = on_grid(pp[P_MISSING] * 100.0)
+        pp[V_WILD] = on_grid(pp[P_WILD] * 100.0)
+        pp[V_WILD_RISK] = on_grid(pp[P_WILD_RISK] * 100.0)
+        pp[V_HOTEL] = on_grid(pp[P_HOUSE] * RB[R_HOTEL_VALUE])
+        pp[V_BAD_HOTEL] = on_grid(pp[P_MISSING] * 50.0)
+        pp[V_JAIL] = on_grid(pp[P_MISSING] * 200.0)
+        pp[V_READY] = on_grid(pp[P_READY] * 100.0)
+    return pv
 
 
 @njit_inline
@@ -213,7 +258,7 @@ def hand_totals(A, o, RB, pp):
         n = A[o + c]
         if n == 0:
             continue
-        vg += group_worth(RB, pp, c, n)
+        vg += group_worth(pp, c, n)
         s = need_of(RB, c)
         missing += max(s - n, 0)
         if c < N_BUILDABLE:
@@ -231,7 +276,7 @@ def hand_totals(A, o, RB, pp):
     bonus = 0.0
     for k in range(K_TOKEN, NK):
         if A[o + k] > 0:
-            w = fixed_worth(RB, pp, k)
+            w = fixed_worth(pp, k)
             if w > 0.0:
                 bonus += A[o + k] * w
     return vg, bonus, missing, complete_b, top, top_c, second, groups, buildable
@@ -239,15 +284,13 @@ def hand_totals(A, o, RB, pp):
 
 @njit_inline
 def worth_units(RB, pp, danger):
-    """`evaluate`'s per-card weights on the grid: (a card missing from a held group or a house
-    that cannot stand, a Chance card: its worth, or its cost when an opponent looks close and it
-    would zero the hand, a usable hotel, a hotel that cannot stand, a Go to Jail that blocks, a
-    hand that may go out)."""
+    """`evaluate`'s per-card weights: (a card missing from a held group or a house that cannot
+    stand, (whether a Chance card is at risk: an opponent looks close and it would zero the
+    hand, then its cost; else its worth), a usable hotel, a hotel that cannot stand, a Go to
+    Jail that blocks, a hand that may go out)."""
     at_risk = danger and RB[R_CHANCE_ZERO] != 0
-    wild = on_grid(pp[P_WILD_RISK] * 100.0) if at_risk else on_grid(pp[P_WILD] * 100.0)
-    return (on_grid(pp[P_MISSING] * 100.0), (at_risk, wild),
-            on_grid(pp[P_HOUSE] * RB[R_HOTEL_VALUE]), on_grid(pp[P_MISSING] * 50.0), on_grid(pp[P_MISSING] * 200.0),
-            on_grid(pp[P_READY] * 100.0))
+    return (pp[V_MISSING], (at_risk, pp[V_WILD_RISK] if at_risk else pp[V_WILD]), pp[V_HOTEL], pp[V_BAD_HOTEL],
+            pp[V_JAIL], pp[V_READY])
 
 
 @njit_inline
@@ -320,7 +363,7 @@ def what_if(A, o, RB, pp, v0, context, k, d):
     totals, units, buildings = context
     vg, bonus, missing, complete_b, top, top_c, second, groups, buildable = totals
     if k >= NC:
-        w = fixed_worth(RB, pp, k)
+        w = fixed_worth(pp, k)
         if w >= 0.0:
             return v0 + d * w  # bonus cards add a constant and never block going out
         A[o + k] += d
@@ -333,7 +376,7 @@ def what_if(A, o, RB, pp, v0, context, k, d):
     n = A[o + k]
     n2 = n + d
     s = need_of(RB, k)
-    vg += group_worth(RB, pp, k, n2) - group_worth(RB, pp, k, n)
+    vg += group_worth(pp, k, n2) - group_worth(pp, k, n)
     missing += (max(s - n2, 0) if n2 > 0 else 0) - (max(s - n, 0) if n > 0 else 0)
     held = int(n2 > 0) - int(n > 0)
     if k < N_BUILDABLE:

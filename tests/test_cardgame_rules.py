@@ -615,7 +615,7 @@ def test_what_if_values_are_those_of_a_fresh_evaluation(rules):
     """what_if values a hand with one card more or fewer from the hand's totals; a fresh
     evaluate of that hand must give the same value, bit for bit (every term of evaluate is on
     the 1/GRID grid, so its sums do not depend on their order)."""
-    from strategies.cardgame import GRID, evaluate, hand_context, parse_policy, what_if
+    from strategies.cardgame import GRID, evaluate, hand_context, parse_policy, seat_values, what_if
 
     RB = pack(rules, 4)
     # Hands at the edges of going out: only railroads or utilities, only Chance cards, a jail
@@ -631,7 +631,7 @@ def test_what_if_values_are_those_of_a_fresh_evaluation(rules):
         edge_hands.append(A)
     checked = 0
     for spec in ("smart", "greedy", "cautious progress=1.3 wild_risk=3 house=0.7", "trader complete=1.1 ready=2.9"):
-        pp = parse_policy(spec)[2]
+        pp = seat_values(RB, parse_policy(spec)[2][None])[0]
         for A in edge_hands + list(random_kind_vectors(rules, 150, 11, seed=3)):
             before = A.copy()
             for danger in (False, True):
@@ -652,14 +652,14 @@ def test_what_if_values_are_those_of_a_fresh_evaluation(rules):
 def test_worst_kind_is_the_best_fresh_discard(rules):
     """worst_kind must name the first kind whose discard leaves the hand worth most (less the
     feed cost with use_feed) and that value, as fresh evaluations of every discard find it."""
-    from strategies.cardgame import P_FEED, evaluate, parse_policy, worst_kind
+    from strategies.cardgame import P_FEED, evaluate, parse_policy, seat_values, worst_kind
 
     RB = pack(rules, 4)
     S = np.zeros(L.STATE_SIZE, np.int32)
     rng = np.random.default_rng(5)
     o = L.SCRATCH
     for spec in ("smart", "greedy", "trader feed=3 missing=2.2"):
-        pp = parse_policy(spec)[2]
+        pp = seat_values(RB, parse_policy(spec)[2][None])[0]
         for A in random_kind_vectors(rules, 200, 11, seed=4):
             seen = rng.integers(-1, 2, (4, L.NK))
             S[L.SEEN:L.SEEN + 4 * L.NK] = seen.ravel()

@@ -127,6 +127,7 @@ from strategies.cardgame import (
     choose_discard,
     choose_move,
     max_k,
+    seat_values,
     trade_partner_ok,
     want_go_out,
 )
@@ -820,8 +821,9 @@ def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out, hand
     their scores: went out, then the others); without `record` those two may be any [1, ...]
     arrays. Contiguous blocks, one state each."""
     n_blocks = min(n_games, 256)
+    pv = seat_values(RB, pp)
     for b in prange(n_blocks):
         S, rng, W = new_state()
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
-            play_game(S, RB, pk, pp, rng, W, seed, first + row, check, game_out, seat_out, hand_out, kind_out,
+            play_game(S, RB, pk, pv, rng, W, seed, first + row, check, game_out, seat_out, hand_out, kind_out,
                       row0 + row, row0 + row if record else 0, record)
