@@ -717,6 +717,40 @@ def test_draw_values_are_those_of_fresh_evaluations(rules):
     assert checked == 80
 
 
+@pytest.mark.parametrize("rules", [W, W.replace(wild_completes_any_group=True, houses_numbered=False)],
+                         ids=["wiki", "any-group"])
+def test_excess_plan_is_the_greedy_drop_plan(rules):
+    """excess_plan drops the cards over the hand limit one at a time, each time the card whose
+    loss leaves a complete hand scoring most (else, before the last drop, the hand scoring most
+    anyway); it answers whether the kept hand is complete. A plain search in that order must
+    agree, and plan the same kept hand when it is."""
+    RB = pack(rules, 4)
+    limit = int(RB[L.R_HAND_LIMIT])
+    P = np.zeros(4, np.int64)
+
+    def greedy(A, drops):
+        A = A.copy()
+        for _ in range(drops):
+            complete = [k for k in np.flatnonzero(A) if can_go_out(A - (np.arange(L.NK) == k), 0, RB)]
+            pool = complete or np.flatnonzero(A)
+            scores = [hand_score(A - (np.arange(L.NK) == k), 0, RB, True, P) for k in pool]
+            A[pool[int(np.argmax(scores))]] -= 1
+        return can_go_out(A, 0, RB), A
+
+    S = np.zeros(L.STATE_SIZE, np.int32)
+    complete = 0
+    for size in (limit + 1, limit + 2, limit + 3):
+        for A in random_kind_vectors(rules, 300, size, seed=size):
+            S[L.KC:L.KC + L.NK] = A
+            S[L.HAND_N] = size
+            want, kept = greedy(A, size - limit)
+            assert kernel.excess_plan(S, RB, 0) == want, A
+            if want:
+                assert (S[L.SCRATCH3:L.SCRATCH3 + L.NK] == kept).all()
+                complete += 1
+    assert complete > 30
+
+
 @pytest.mark.parametrize("rules", [W, W.replace(wild_completes_any_group=True)], ids=["wiki", "any-group"])
 def test_no_complete_hand_fits_under_the_bound(rules):
     """complete_hand_bound: when it is below the hand limit, no hand_limit cards of the hand

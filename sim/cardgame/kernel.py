@@ -349,7 +349,8 @@ def excess_plan(S, RB, p):
     for k in range(NK):
         S[o + k] = S[KC + p * NK + k]
     P = S[PARTS:PARTS + 4]
-    for _ in range(S[HAND_N + p] - RB[R_HAND_LIMIT]):
+    drops = S[HAND_N + p] - RB[R_HAND_LIMIT]
+    for i in range(drops):
         best = -1
         best_v = -1
         for k in range(NK):
@@ -363,6 +364,8 @@ def excess_plan(S, RB, p):
                     best = k
             S[o + k] += 1
         if best < 0:
+            if i == drops - 1:
+                return False  # the last drop: none leaves a complete hand
             # No single drop keeps the hand complete: drop the least valuable card anyway.
             for k in range(NK):
                 if S[o + k] == 0:
