@@ -84,6 +84,7 @@ from sim.cardgame.layout import (
     SCRATCH2,
     SEEN,
     SEEN_BY,
+    SEEN_PROPS,
     rng_policy,
 )
 from numba import njit
@@ -402,12 +403,7 @@ def danger_now(S, RB, pp, p):
     if S[G_HTURN] >= pp[P_DANGER_TURN] * n:
         return True
     for q in range(n):
-        if q == p:
-            continue
-        seen = 0
-        for c in range(NC):
-            seen += max(S[SEEN + q * NK + c], 0)
-        if seen >= pp[P_DANGER_SEEN]:
+        if q != p and S[SEEN_PROPS + q] >= pp[P_DANGER_SEEN]:
             return True
     return False
 

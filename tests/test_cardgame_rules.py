@@ -825,3 +825,29 @@ def test_planned_discards_are_the_discards_a_fresh_search_finds(rules, seats):
                 kernel.discard(S, RB, p, choose_discard(pk[p], pp[p], p, S, RB, rng))
             assert t.invariants() == "ok"
     assert planned > 50
+
+
+def test_an_opponent_looks_close_once_seen_taking_danger_seen_properties():
+    """danger_now: an opponent who has taken danger_seen property cards from the piles (less
+    those of a colour it discarded since) looks close; bonus cards and the bot's own takes do
+    not count."""
+    from strategies.cardgame import P_DANGER_SEEN, danger_now
+
+    t = Table(["cautious", "greedy", "greedy", "greedy"])
+    S, RB, pp = t.S, t.RB, t.pp[0]
+    assert pp[P_DANGER_SEEN] == 3
+    t.pile(2, "green", "go", "green", "dark_blue")
+    t.pile(3, "red", "yellow")
+    looks_close = []
+    for p, q in ((1, 2), (1, 2), (0, 3), (0, 3), (1, 2)):  # dark blue, green, (seat 0: yellow, red), go
+        kernel.take_top(S, RB, p, q)
+        looks_close.append(danger_now(S, RB, pp, 0))
+    assert looks_close == [False, False, False, False, False]
+    green = [i for i in range(S[L.HAND_N + 1]) if t.names[S[L.HAND_ + L.MAX_CARDS + i]] == "green"][0]
+    kernel.discard(S, RB, 1, green)  # seen green back to 0
+    kernel.take_top(S, RB, 1, 2)  # green
+    assert not danger_now(S, RB, pp, 0) and t.seen(1, "green") == 1
+    t.pile(2, "pink")
+    kernel.take_top(S, RB, 1, 2)  # the third property: dark blue, green, pink
+    assert danger_now(S, RB, pp, 0) and not danger_now(S, RB, t.pp[1], 1)
+    assert t.invariants() == "ok"

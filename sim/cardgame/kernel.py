@@ -53,6 +53,7 @@ from sim.cardgame.layout import (
     MAX_HAND_ROWS,
     MONEY,
     N_SEAT_COLS,
+    NC,
     NK,
     OWNER,
     PARTS,
@@ -113,6 +114,7 @@ from sim.cardgame.layout import (
     SCRATCH3,
     SEEN,
     SEEN_BY,
+    SEEN_PROPS,
     STATE_SIZE,
     STATS,
     WHERE,
@@ -221,13 +223,16 @@ def draw_pop(S):
 @njit_no_refcount
 def note_seen(S, p, k, d):
     """Seat p's public record of kind k (SEEN) changes by d, and with it the count of seats seen
-    collecting k. Another seat's discard plan, weighed with the old record, no longer holds."""
+    collecting k and p's count of property cards seen collected. Another seat's discard plan,
+    weighed with the old record, no longer holds."""
     if S[PLAN_SEAT] != p + 1:
         S[PLAN_SEAT] = 0
     i = SEEN + p * NK + k
-    was = S[i] > 0
+    was = S[i]
     S[i] += d
-    S[SEEN_BY + k] += int(S[i] > 0) - int(was)
+    S[SEEN_BY + k] += int(S[i] > 0) - int(was > 0)
+    if k < NC:
+        S[SEEN_PROPS + p] += max(S[i], 0) - max(was, 0)
 
 
 @njit_no_refcount
@@ -273,6 +278,7 @@ def deal_hand(S, RB, rng):
     S[PLAN_SEAT] = 0
     for p in range(n):
         S[HAND_N + p] = 0
+        S[SEEN_PROPS + p] = 0
         for k in range(NK):
             S[KC + p * NK + k] = 0
             S[SEEN + p * NK + k] = 0
@@ -786,6 +792,12 @@ def check_invariants(S, RB):
         for p in range(n):
             seen_by += S[SEEN + p * NK + k] > 0
         if seen_by != S[SEEN_BY + k]:
+            return ERR_KINDS
+    for p in range(n):
+        props = 0
+        for c in range(NC):
+            props += max(S[SEEN + p * NK + c], 0)
+        if props != S[SEEN_PROPS + p]:
             return ERR_KINDS
     for q in range(RB[R_N_PILES]):
         counted += S[PILE_N + q]

@@ -140,7 +140,8 @@ PLAN_KIND = PLAN_N + 1  # [i] the kinds to discard, the next at PLAN_KIND + 2 - 
 PLAN_KC = PLAN_KIND + 2  # [k] the hand the next planned discard was weighed for
 PARTS = PLAN_KC + NK  # [4] the parts of the last score hand_score computed (board.py)
 SEEN_BY = PARTS + 4  # [k] seats seen collecting kind k (SEEN > 0), kept with SEEN
-STATE_SIZE = SEEN_BY + NK
+SEEN_PROPS = SEEN_BY + NK  # [p] property cards seat p is seen collecting (the sum of its positive SEEN of colours)
+STATE_SIZE = SEEN_PROPS + MAX_PLAYERS
 
 # ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------
 (
