@@ -86,6 +86,8 @@ from sim.deal.layout import (
     ORD_MASK,
     OWNER,
     PAYV,
+    PLACE_MEMO_COLOUR,
+    PLACE_MEMO_VER,
     POS,
     PROP,
     R_BIRTHDAY,
@@ -331,6 +333,22 @@ def take_out(S, c):
     S[OWNER + c] = -1
     S[GROUP + c] = -1
     return g
+
+
+@njit_inline
+def take_from_hand(S, c):
+    """take_out for a card known to be in a hand (the card played, a Double the Rent or Just
+    Say No spent, a discard): the same changes without take_out's switch and call, small
+    enough to inline at these frequent calls."""
+    p = S[OWNER + c]
+    k = S[POS + c]
+    n = S[HAND_N + p] - 1
+    last = S[HAND_ + p * MAX_HAND + n]
+    S[HAND_ + p * MAX_HAND + k] = last
+    S[POS + last] = k
+    S[HAND_N + p] = n
+    S[OWNER + c] = -1
+    S[GROUP + c] = -1
 
 
 @njit_no_refcount
@@ -725,7 +743,7 @@ def blocked_by_just_say_no(S, pp, rng, actor, victim, action, stake):
             break
         if not want_just_say_no(pp, side, S, rng, actor, victim, action, stake, side == victim):
             break
-        take_out(S, c)
+        take_from_hand(S, c)
         to_discard(S, c)
         S[stat(side, SC_JSN)] += 1
         if side == actor and S[R_COUNTER_USES_PLAY] == 1:
@@ -753,7 +771,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if mode == M_BANK:
         if typ == PROPERTY or typ == WILD or typ == WILD_ANY or cvalue(S, c) <= 0:
             return False
-        take_out(S, c)
+        take_from_hand(S, c)
         to_bank(S, p, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_BANKED)] += 1
@@ -761,7 +779,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if mode == M_PLACE:
         if not (typ == PROPERTY or typ == WILD or typ == WILD_ANY) or not can_place(S, p, c, a):
             return False
-        take_out(S, c)
+        take_from_hand(S, c)
         to_group(S, p, a, c)  # keeps the plan marked as moving nothing when it can (keep_plan)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_PLACED)] += 1
@@ -778,13 +796,13 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
         if b < 0 or b > S[R_MAX_DOUBLES] or b > S[G_PLAYS_LEFT] - 1:
             return False
         amount = rent_of(S, p, a)
-        take_out(S, c)
+        take_from_hand(S, c)
         to_discard(S, c)
         for _ in range(b):
             d = find_in_hand(S, p, DOUBLE_RENT)
             if d < 0:
                 return False
-            take_out(S, d)
+            take_from_hand(S, d)
             to_discard(S, d)
             amount *= 2
             S[stat(p, SC_DOUBLE)] += 1
@@ -801,7 +819,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
         if typ == DEBT_COLLECTOR and (t < 0 or t >= n_players or t == p):
             return False
         amount = S[R_DEBT] if typ == DEBT_COLLECTOR else S[R_BIRTHDAY]
-        take_out(S, c)
+        take_from_hand(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_DEBT if typ == DEBT_COLLECTOR else SC_BIRTHDAY)] += 1
@@ -813,7 +831,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
                 collect(S, pp, rng, q, p, amount, False)
         return True
     if typ == PASS_GO:
-        take_out(S, c)
+        take_from_hand(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_PASS_GO)] += 1
@@ -827,7 +845,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
                 return False
             if S[R_FORCED_FROM_FULL] == 0 and is_complete(S, p, S[GROUP + b]):
                 return False
-        take_out(S, c)
+        take_from_hand(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_SLY if typ == SLY_DEAL else SC_FORCED)] += 1
@@ -845,7 +863,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if typ == DEAL_BREAKER:
         if t < 0 or t >= n_players or t == p or a < 0 or a >= NC or not is_complete(S, t, a):
             return False
-        take_out(S, c)
+        take_from_hand(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_DEAL_BREAKER)] += 1
@@ -856,7 +874,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if typ == T_HOUSE or typ == T_HOTEL:
         if not can_build(S, p, a, typ == T_HOTEL):
             return False
-        take_out(S, c)
+        take_from_hand(S, c)
         to_building(S, p, a, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_HOUSE if typ == T_HOUSE else SC_HOTEL)] += 1
@@ -972,7 +990,7 @@ def play_turn(S, pp, rng, p, check):
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
         c = S[HAND_ + p * MAX_HAND + k]
-        take_out(S, c)
+        take_from_hand(S, c)
         if S[R_EXCESS_TO] == 1:
             to_draw_bottom(S, c)
         else:
@@ -996,7 +1014,15 @@ def no_cards_in_play(S):
 def setup_game(S, rng):
     """Shuffle the shared deck, deal the opening hands one card at a time, then any extra cards
     (the rules at the head of S stay as they are)."""
-    S[RULES_SIZE:] = 0
+    # Everything but the card lists and scratch areas starts at zero; those (about two thirds
+    # of the state) are only read below their counts, or after being written, so the last
+    # game's cards left there are never seen.
+    S[RULES_SIZE:DISC_PILE] = 0
+    S[DISC_N] = 0
+    S[HAND_N:BANK_] = 0
+    S[BANK_N:GRP] = 0
+    S[GRP_N:SCRATCH] = 0
+    S[PLACE_MEMO_VER:PLACE_MEMO_COLOUR] = 0  # the memos' gains are read only under a valid key
     n_cards = S[R_CARDS]
     n_players = S[R_PLAYERS]
     for c in range(n_cards):
