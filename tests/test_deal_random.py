@@ -225,7 +225,9 @@ def test_skipped_work_would_change_nothing(house):
     # must equal a fresh best_colour. Placing an ordinary property of a colour none of the seat's
     # planned wilds may stand in keeps the plan marked as moving nothing: every placement of an
     # ordinary property from a hand is made on a copy, and when so marked, planned and
-    # repaired anyway. A remembered Sly / Forced Deal option must equal a fresh one.
+    # repaired anyway. A remembered Sly / Forced Deal option must equal a fresh one. A card
+    # joining a collection keeps it marked as repaired (kernel.keep_repaired) unless an
+    # any-colour wild waits in LOOSE: the games rarely reach that case, so it is played last.
     from strategies.deal import (
         M_PLACE,
         best_colour,
@@ -291,3 +293,14 @@ def test_skipped_work_would_change_nothing(house):
             if t.winner >= 0:
                 break
     assert checked > 500 and remembered > 500 and placed > 200 and steals > 10
+
+    # Seat 1's any-colour wild waits in LOOSE (no ordinary property to stand with) and its
+    # collection is marked as repaired; seat 0 pays it with an ordinary brown property, so the
+    # repair after the payment must bring the wild home.
+    t = Table(["smart", "smart"], rules=rules)
+    t.prop(1, "loose", "wild_any")
+    kernel.repair(t.S, 1, False)
+    assert t.S[L.REPAIRED_VER + 1] == t.S[L.COLL_VER + 1]
+    t.prop(0, "brown", "brown")
+    t.collect(0, 1, 1)
+    assert t.group(1, "brown") == ["brown", "wild_any"] and t.group(1, "loose") == []

@@ -258,6 +258,20 @@ def keep_plan(S, p, g):
         S[ARRANGED_VER + p] += 1
 
 
+@njit_inline
+def keep_repaired(S, p, c):
+    """Called as property card c joins seat p's collection, before its COLL_VER is bumped: when
+    the last repair found nothing to do since the last change, an ordinary property (with no
+    any-colour wild waiting in LOOSE) or a two-colour wild joining leaves it nothing to do,
+    so the collection stays marked as repaired (kernel.repair). A card joining takes no
+    ordinary property from an any-colour wild, leaves the colours holding one (where a waiting
+    wild could go) as they were when none waits, adds no building and breaks no set."""
+    if S[REPAIRED_VER + p] == S[COLL_VER + p]:
+        t = ctype(S, c)
+        if t == WILD or (t == PROPERTY and S[GRP_N + p * NG + LOOSE] == 0):
+            S[REPAIRED_VER + p] += 1
+
+
 @njit_no_refcount
 def take_out(S, c):
     """Remove card c from whatever list holds it (its WHERE is left for the caller to set).
@@ -392,6 +406,7 @@ def to_group(S, p, g, c):
         S[WILD_MASK + p] |= 1 << g
         if ctype(S, c) == WILD_ANY:
             S[ANY_WILDS + p] += 1
+    keep_repaired(S, p, c)
     S[COLL_VER + p] += 1
     if g < NC:
         S[GRP_VER + p * NC + g] += 1
