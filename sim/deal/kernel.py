@@ -259,17 +259,43 @@ def keep_plan(S, p, g):
 
 
 @njit_inline
-def keep_repaired(S, p, c):
-    """Called as property card c joins seat p's collection, before its COLL_VER is bumped: when
-    the last repair found nothing to do since the last change, an ordinary property (with no
-    any-colour wild waiting in LOOSE) or a two-colour wild joining leaves it nothing to do,
-    so the collection stays marked as repaired (kernel.repair). A card joining takes no
-    ordinary property from an any-colour wild, leaves the colours holding one (where a waiting
-    wild could go) as they were when none waits, adds no building and breaks no set."""
+def keep_repaired(S, p, g, c):
+    """Called as property card c joins seat p's group g, before p's COLL_VER is bumped: when the
+    last repair (kernel.repair) found nothing to do since the last change, it still finds
+    nothing, so the collection stays marked as repaired, for a two-colour wild, an ordinary
+    property when no any-colour wild waits in LOOSE (the first ordinary property would give
+    it a home), and an any-colour wild joining a colour with an ordinary property, or LOOSE
+    when no colour has one. A card joining takes no ordinary property from a wild, gives no
+    waiting wild a home otherwise, and breaks no set a building stands on."""
     if S[REPAIRED_VER + p] == S[COLL_VER + p]:
         t = ctype(S, c)
-        if t == WILD or (t == PROPERTY and S[GRP_N + p * NG + LOOSE] == 0):
+        if t == WILD:
             S[REPAIRED_VER + p] += 1
+        elif t == PROPERTY:
+            if S[GRP_N + p * NG + LOOSE] == 0:
+                S[REPAIRED_VER + p] += 1
+        elif g < NC:
+            if S[GRP_ORD + p * NG + g] > 0:
+                S[REPAIRED_VER + p] += 1
+        elif S[ORD_MASK + p] & ((1 << NC) - 1) == 0:
+            S[REPAIRED_VER + p] += 1
+
+
+@njit_inline
+def keep_repaired_leaving(S, p, g):
+    """Called as a property card leaves seat p's group g, after the group's counts went down and
+    before p's COLL_VER is bumped: when the last repair found nothing to do since the last
+    change, it still finds nothing unless the colour may now hold an any-colour wild without an
+    ordinary property, or carries a House or Hotel on a set no longer complete. A card leaving
+    gives no waiting wild a home, and a wild leaving LOOSE leaves nothing to repair."""
+    if S[REPAIRED_VER + p] == S[COLL_VER + p]:
+        if g >= NC:
+            S[REPAIRED_VER + p] += 1
+        else:
+            stranded = S[ANY_WILDS + p] > 0 and S[GRP_ORD + p * NG + g] == 0 and S[GRP_N + p * NG + g] > 0
+            built = S[HOUSE + p * NC + g] >= 0 or S[HOTEL + p * NC + g] >= 0
+            if not stranded and not (built and not compute_complete(S, p, g)):
+                S[REPAIRED_VER + p] += 1
 
 
 @njit_no_refcount
@@ -329,6 +355,7 @@ def take_out(S, c):
         S[HELD_MASK + p] = (S[HELD_MASK + p] & ~bit) | (int(n > 0) << g)
         S[WILD_MASK + p] = (S[WILD_MASK + p] & ~bit) | (int(n != S[GRP_ORD + gidx]) << g)
         S[ORD_MASK + p] = (S[ORD_MASK + p] & ~bit) | (int(S[GRP_ORD + gidx] > 0) << g)
+        keep_repaired_leaving(S, p, g)
         S[COLL_VER + p] += 1
         if g < NC:
             S[GRP_VER + p * NC + g] += 1
@@ -406,7 +433,7 @@ def to_group(S, p, g, c):
         S[WILD_MASK + p] |= 1 << g
         if ctype(S, c) == WILD_ANY:
             S[ANY_WILDS + p] += 1
-    keep_repaired(S, p, c)
+    keep_repaired(S, p, g, c)
     S[COLL_VER + p] += 1
     if g < NC:
         S[GRP_VER + p * NC + g] += 1
@@ -463,6 +490,9 @@ def to_building(S, p, col, c):
     if S[R_PAY_BUILDINGS] == 1:
         S[PAYV + p] += cvalue(S, c)
     S[BUILDINGS + p] += 1
+    # A House, or a Hotel over a House, on a complete set leaves a repair nothing to do.
+    if S[REPAIRED_VER + p] == S[COLL_VER + p] and is_complete(S, p, col) and S[HOUSE + p * NC + col] >= 0:
+        S[REPAIRED_VER + p] += 1
     S[COLL_VER + p] += 1
     S[WHERE + c] = BUILDING
     S[OWNER + c] = p
