@@ -43,10 +43,10 @@ from sim.deal.layout import (
     BANK_VAL,
     BUILDING,
     BUILDINGS,
-    CFLAG,
     COLL_VER,
     COMPLETE,
     COMPLETE_MASK,
+    COUNTED_MASK,
     DISC_N,
     DISC_PILE,
     DISCARD,
@@ -967,12 +967,13 @@ def steal_set(S, p, t, col):
 def note_sets(S):
     """Count newly completed sets for each seat (the sets_made statistic)."""
     S[G_SETS_CHANGED] = 0
-    for i in range(S[R_PLAYERS] * NC):  # the cached COMPLETE flags against the last count
-        done = S[COMPLETE + i]
-        if done != S[CFLAG + i]:
-            if done == 1:
-                S[stat(i // NC, SC_SETS_MADE)] += 1
-            S[CFLAG + i] = done
+    for p in range(S[R_PLAYERS]):  # the complete sets against the last count, as bit masks
+        done = S[COMPLETE_MASK + p]
+        made = done & ~S[COUNTED_MASK + p]
+        while made != 0:
+            made &= made - 1
+            S[stat(p, SC_SETS_MADE)] += 1
+        S[COUNTED_MASK + p] = done
 
 
 @njit_inline
