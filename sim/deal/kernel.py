@@ -774,10 +774,20 @@ def find_in_hand(S, p, card_type):
     return -1
 
 
-@njit_no_refcount
+@njit_inline
 def blocked_by_just_say_no(S, pp, rng, actor, victim, action, stake):
     """The victim may answer an action with a Just Say No, the actor may answer that with
-    another, and so on. True when the action is cancelled for this victim."""
+    another, and so on. True when the action is cancelled for this victim. Only the check
+    that the victim holds one is here, inlined at the calls (most victims hold none); the
+    exchange is in just_say_no_exchange."""
+    if find_in_hand(S, victim, JUST_SAY_NO) < 0:
+        return False
+    return just_say_no_exchange(S, pp, rng, actor, victim, action, stake)
+
+
+@njit_no_refcount
+def just_say_no_exchange(S, pp, rng, actor, victim, action, stake):
+    """blocked_by_just_say_no's work, for a victim holding a Just Say No."""
     blocked = False
     side = victim
     for _ in range(64):
