@@ -232,12 +232,14 @@ def best_colour(S, pp, p, card):
                 best = int(c)
                 best_g = g
         return best, best_g
-    for c in range(NC):
-        if S[GRP_ORD + p * NG + c] > 0:
-            g = place_gain(S, pp, p, card, c)
-            if g > best_g:
-                best = c
-                best_g = g
+    m = S[ORD_MASK + p] & ((1 << NC) - 1)  # the colours with an ordinary property, in order
+    while m != 0:
+        c = trailing_zeros(m)
+        m &= m - 1
+        g = place_gain(S, pp, p, card, c)
+        if g > best_g:
+            best = c
+            best_g = g
     return best, max(best_g, 0.0)
 
 

@@ -225,7 +225,11 @@ def test_skipped_work_would_change_nothing(house):
     # must equal a fresh best_colour. Placing an ordinary property of a colour none of the seat's
     # planned wilds may stand in keeps the plan marked as moving nothing: every placement of an
     # ordinary property from a hand is made on a copy, and when so marked, planned and
-    # repaired anyway. A remembered Sly / Forced Deal option must equal a fresh one.
+    # repaired anyway. A remembered Sly / Forced Deal option must equal a fresh one. A card
+    # joining a collection keeps it marked as repaired (kernel.keep_repaired) unless an
+    # any-colour wild waits in LOOSE, and so does one leaving (kernel.keep_repaired_leaving)
+    # unless a wild or a building may now stand where it may not: the games rarely or never
+    # reach the cases that need a repair, so those are played last.
     from strategies.deal import (
         M_PLACE,
         best_colour,
@@ -291,3 +295,35 @@ def test_skipped_work_would_change_nothing(house):
             if t.winner >= 0:
                 break
     assert checked > 500 and remembered > 500 and placed > 200 and steals > 10
+
+    # Seat 1's any-colour wild waits in LOOSE (no ordinary property to stand with) and its
+    # collection is marked as repaired; seat 0 pays it with an ordinary brown property, so the
+    # repair after the payment must bring the wild home.
+    t = Table(["smart", "smart"], rules=rules)
+    t.prop(1, "loose", "wild_any")
+    kernel.repair(t.S, 1, False)
+    assert t.S[L.REPAIRED_VER + 1] == t.S[L.COLL_VER + 1]
+    t.prop(0, "brown", "brown")
+    t.collect(0, 1, 1)
+    assert t.group(1, "brown") == ["brown", "wild_any"] and t.group(1, "loose") == []
+    # Cards put where the kernel never puts them (an any-colour wild without an ordinary
+    # property, in LOOSE while a colour has one; a House on an incomplete set, a Hotel without
+    # a House) after a repair that found nothing: the next repair must still move them.
+    cases = (("red", "wild_any", 1), ("loose", "wild_any", 1), ("brown", "house", 1), ("brown", "hotel", 2))
+    for col, name, browns in cases:
+        t = Table(["smart", "smart"], rules=rules)
+        t.prop(1, "brown", *["brown"] * browns)
+        kernel.repair(t.S, 1, False)
+        assert t.S[L.REPAIRED_VER + 1] == t.S[L.COLL_VER + 1]
+        if name in ("house", "hotel"):
+            t.build(1, col, name)
+        else:
+            t.prop(1, col, name)
+        kernel.repair(t.S, 1, False)
+        if name == "house":
+            moved = not t.house(1, col)
+        elif name == "hotel":
+            moved = not t.hotel(1, col)
+        else:
+            moved = name not in t.group(1, col)
+        assert moved and t.invariants() == "ok", (col, name)

@@ -43,10 +43,10 @@ from sim.deal.layout import (
     BANK_VAL,
     BUILDING,
     BUILDINGS,
-    CFLAG,
     COLL_VER,
     COMPLETE,
     COMPLETE_MASK,
+    COUNTED_MASK,
     DISC_N,
     DISC_PILE,
     DISCARD,
@@ -86,6 +86,8 @@ from sim.deal.layout import (
     ORD_MASK,
     OWNER,
     PAYV,
+    PLACE_MEMO_COLOUR,
+    PLACE_MEMO_VER,
     POS,
     PROP,
     R_BIRTHDAY,
@@ -256,6 +258,46 @@ def keep_plan(S, p, g):
         S[ARRANGED_VER + p] += 1
 
 
+@njit_inline
+def keep_repaired(S, p, g, c):
+    """Called as property card c joins seat p's group g, before p's COLL_VER is bumped: when the
+    last repair (kernel.repair) found nothing to do since the last change, it still finds
+    nothing, so the collection stays marked as repaired, for a two-colour wild, an ordinary
+    property when no any-colour wild waits in LOOSE (the first ordinary property would give
+    it a home), and an any-colour wild joining a colour with an ordinary property, or LOOSE
+    when no colour has one. A card joining takes no ordinary property from a wild, gives no
+    waiting wild a home otherwise, and breaks no set a building stands on."""
+    if S[REPAIRED_VER + p] == S[COLL_VER + p]:
+        t = ctype(S, c)
+        if t == WILD:
+            S[REPAIRED_VER + p] += 1
+        elif t == PROPERTY:
+            if S[GRP_N + p * NG + LOOSE] == 0:
+                S[REPAIRED_VER + p] += 1
+        elif g < NC:
+            if S[GRP_ORD + p * NG + g] > 0:
+                S[REPAIRED_VER + p] += 1
+        elif S[ORD_MASK + p] & ((1 << NC) - 1) == 0:
+            S[REPAIRED_VER + p] += 1
+
+
+@njit_inline
+def keep_repaired_leaving(S, p, g):
+    """Called as a property card leaves seat p's group g, after the group's counts went down and
+    before p's COLL_VER is bumped: when the last repair found nothing to do since the last
+    change, it still finds nothing unless the colour may now hold an any-colour wild without an
+    ordinary property, or carries a House or Hotel on a set no longer complete. A card leaving
+    gives no waiting wild a home, and a wild leaving LOOSE leaves nothing to repair."""
+    if S[REPAIRED_VER + p] == S[COLL_VER + p]:
+        if g >= NC:
+            S[REPAIRED_VER + p] += 1
+        else:
+            stranded = S[ANY_WILDS + p] > 0 and S[GRP_ORD + p * NG + g] == 0 and S[GRP_N + p * NG + g] > 0
+            built = S[HOUSE + p * NC + g] >= 0 or S[HOTEL + p * NC + g] >= 0
+            if not stranded and not (built and not compute_complete(S, p, g)):
+                S[REPAIRED_VER + p] += 1
+
+
 @njit_no_refcount
 def take_out(S, c):
     """Remove card c from whatever list holds it (its WHERE is left for the caller to set).
@@ -313,6 +355,7 @@ def take_out(S, c):
         S[HELD_MASK + p] = (S[HELD_MASK + p] & ~bit) | (int(n > 0) << g)
         S[WILD_MASK + p] = (S[WILD_MASK + p] & ~bit) | (int(n != S[GRP_ORD + gidx]) << g)
         S[ORD_MASK + p] = (S[ORD_MASK + p] & ~bit) | (int(S[GRP_ORD + gidx] > 0) << g)
+        keep_repaired_leaving(S, p, g)
         S[COLL_VER + p] += 1
         if g < NC:
             S[GRP_VER + p * NC + g] += 1
@@ -331,6 +374,22 @@ def take_out(S, c):
     S[OWNER + c] = -1
     S[GROUP + c] = -1
     return g
+
+
+@njit_inline
+def take_from_hand(S, c):
+    """take_out for a card known to be in a hand (the card played, a Double the Rent or Just
+    Say No spent, a discard): the same changes without take_out's switch and call, small
+    enough to inline at these frequent calls."""
+    p = S[OWNER + c]
+    k = S[POS + c]
+    n = S[HAND_N + p] - 1
+    last = S[HAND_ + p * MAX_HAND + n]
+    S[HAND_ + p * MAX_HAND + k] = last
+    S[POS + last] = k
+    S[HAND_N + p] = n
+    S[OWNER + c] = -1
+    S[GROUP + c] = -1
 
 
 @njit_no_refcount
@@ -374,6 +433,7 @@ def to_group(S, p, g, c):
         S[WILD_MASK + p] |= 1 << g
         if ctype(S, c) == WILD_ANY:
             S[ANY_WILDS + p] += 1
+    keep_repaired(S, p, g, c)
     S[COLL_VER + p] += 1
     if g < NC:
         S[GRP_VER + p * NC + g] += 1
@@ -430,6 +490,9 @@ def to_building(S, p, col, c):
     if S[R_PAY_BUILDINGS] == 1:
         S[PAYV + p] += cvalue(S, c)
     S[BUILDINGS + p] += 1
+    # A House, or a Hotel over a House, on a complete set leaves a repair nothing to do.
+    if S[REPAIRED_VER + p] == S[COLL_VER + p] and is_complete(S, p, col) and S[HOUSE + p * NC + col] >= 0:
+        S[REPAIRED_VER + p] += 1
     S[COLL_VER + p] += 1
     S[WHERE + c] = BUILDING
     S[OWNER + c] = p
@@ -711,10 +774,20 @@ def find_in_hand(S, p, card_type):
     return -1
 
 
-@njit_no_refcount
+@njit_inline
 def blocked_by_just_say_no(S, pp, rng, actor, victim, action, stake):
     """The victim may answer an action with a Just Say No, the actor may answer that with
-    another, and so on. True when the action is cancelled for this victim."""
+    another, and so on. True when the action is cancelled for this victim. Only the check
+    that the victim holds one is here, inlined at the calls (most victims hold none); the
+    exchange is in just_say_no_exchange."""
+    if find_in_hand(S, victim, JUST_SAY_NO) < 0:
+        return False
+    return just_say_no_exchange(S, pp, rng, actor, victim, action, stake)
+
+
+@njit_no_refcount
+def just_say_no_exchange(S, pp, rng, actor, victim, action, stake):
+    """blocked_by_just_say_no's work, for a victim holding a Just Say No."""
     blocked = False
     side = victim
     for _ in range(64):
@@ -725,7 +798,7 @@ def blocked_by_just_say_no(S, pp, rng, actor, victim, action, stake):
             break
         if not want_just_say_no(pp, side, S, rng, actor, victim, action, stake, side == victim):
             break
-        take_out(S, c)
+        take_from_hand(S, c)
         to_discard(S, c)
         S[stat(side, SC_JSN)] += 1
         if side == actor and S[R_COUNTER_USES_PLAY] == 1:
@@ -753,7 +826,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if mode == M_BANK:
         if typ == PROPERTY or typ == WILD or typ == WILD_ANY or cvalue(S, c) <= 0:
             return False
-        take_out(S, c)
+        take_from_hand(S, c)
         to_bank(S, p, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_BANKED)] += 1
@@ -761,7 +834,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if mode == M_PLACE:
         if not (typ == PROPERTY or typ == WILD or typ == WILD_ANY) or not can_place(S, p, c, a):
             return False
-        take_out(S, c)
+        take_from_hand(S, c)
         to_group(S, p, a, c)  # keeps the plan marked as moving nothing when it can (keep_plan)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_PLACED)] += 1
@@ -778,13 +851,13 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
         if b < 0 or b > S[R_MAX_DOUBLES] or b > S[G_PLAYS_LEFT] - 1:
             return False
         amount = rent_of(S, p, a)
-        take_out(S, c)
+        take_from_hand(S, c)
         to_discard(S, c)
         for _ in range(b):
             d = find_in_hand(S, p, DOUBLE_RENT)
             if d < 0:
                 return False
-            take_out(S, d)
+            take_from_hand(S, d)
             to_discard(S, d)
             amount *= 2
             S[stat(p, SC_DOUBLE)] += 1
@@ -801,7 +874,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
         if typ == DEBT_COLLECTOR and (t < 0 or t >= n_players or t == p):
             return False
         amount = S[R_DEBT] if typ == DEBT_COLLECTOR else S[R_BIRTHDAY]
-        take_out(S, c)
+        take_from_hand(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_DEBT if typ == DEBT_COLLECTOR else SC_BIRTHDAY)] += 1
@@ -813,7 +886,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
                 collect(S, pp, rng, q, p, amount, False)
         return True
     if typ == PASS_GO:
-        take_out(S, c)
+        take_from_hand(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_PASS_GO)] += 1
@@ -827,7 +900,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
                 return False
             if S[R_FORCED_FROM_FULL] == 0 and is_complete(S, p, S[GROUP + b]):
                 return False
-        take_out(S, c)
+        take_from_hand(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_SLY if typ == SLY_DEAL else SC_FORCED)] += 1
@@ -845,7 +918,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if typ == DEAL_BREAKER:
         if t < 0 or t >= n_players or t == p or a < 0 or a >= NC or not is_complete(S, t, a):
             return False
-        take_out(S, c)
+        take_from_hand(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_DEAL_BREAKER)] += 1
@@ -856,7 +929,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if typ == T_HOUSE or typ == T_HOTEL:
         if not can_build(S, p, a, typ == T_HOTEL):
             return False
-        take_out(S, c)
+        take_from_hand(S, c)
         to_building(S, p, a, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_HOUSE if typ == T_HOUSE else SC_HOTEL)] += 1
@@ -904,12 +977,13 @@ def steal_set(S, p, t, col):
 def note_sets(S):
     """Count newly completed sets for each seat (the sets_made statistic)."""
     S[G_SETS_CHANGED] = 0
-    for i in range(S[R_PLAYERS] * NC):  # the cached COMPLETE flags against the last count
-        done = S[COMPLETE + i]
-        if done != S[CFLAG + i]:
-            if done == 1:
-                S[stat(i // NC, SC_SETS_MADE)] += 1
-            S[CFLAG + i] = done
+    for p in range(S[R_PLAYERS]):  # the complete sets against the last count, as bit masks
+        done = S[COMPLETE_MASK + p]
+        made = done & ~S[COUNTED_MASK + p]
+        while made != 0:
+            made &= made - 1
+            S[stat(p, SC_SETS_MADE)] += 1
+        S[COUNTED_MASK + p] = done
 
 
 @njit_inline
@@ -972,7 +1046,7 @@ def play_turn(S, pp, rng, p, check):
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
         c = S[HAND_ + p * MAX_HAND + k]
-        take_out(S, c)
+        take_from_hand(S, c)
         if S[R_EXCESS_TO] == 1:
             to_draw_bottom(S, c)
         else:
@@ -996,7 +1070,15 @@ def no_cards_in_play(S):
 def setup_game(S, rng):
     """Shuffle the shared deck, deal the opening hands one card at a time, then any extra cards
     (the rules at the head of S stay as they are)."""
-    S[RULES_SIZE:] = 0
+    # Everything but the card lists and scratch areas starts at zero; those (about two thirds
+    # of the state) are only read below their counts, or after being written, so the last
+    # game's cards left there are never seen.
+    S[RULES_SIZE:DISC_PILE] = 0
+    S[DISC_N] = 0
+    S[HAND_N:BANK_] = 0
+    S[BANK_N:GRP] = 0
+    S[GRP_N:SCRATCH] = 0
+    S[PLACE_MEMO_VER:PLACE_MEMO_COLOUR] = 0  # the memos' gains are read only under a valid key
     n_cards = S[R_CARDS]
     n_players = S[R_PLAYERS]
     for c in range(n_cards):

@@ -97,9 +97,9 @@ GRP_ORD = GRP_N + MAX_PLAYERS * NG  # [p * NG + g]: ordinary (single-colour) pro
 GRP_VAL = GRP_ORD + MAX_PLAYERS * NG  # [p * NG + g]: printed values summed
 HOUSE = GRP_VAL + MAX_PLAYERS * NG  # [p * NC + c]: the House card on the set, -1 when none
 HOTEL = HOUSE + MAX_PLAYERS * NC  # [p * NC + c]
-CFLAG = HOTEL + MAX_PLAYERS * NC  # [p * NC + c]: complete when last counted (for sets_made)
+COUNTED_MASK = HOTEL + MAX_PLAYERS * NC  # [p]: COMPLETE_MASK when sets_made was last counted
 # Caches kept in step by the kernel's card moves (checked by check_invariants):
-COMPLETE = CFLAG + MAX_PLAYERS * NC  # [p * NC + c]: 1 while the set is complete
+COMPLETE = COUNTED_MASK + MAX_PLAYERS  # [p * NC + c]: 1 while the set is complete
 NCOMP = COMPLETE + MAX_PLAYERS * NC  # [p]: complete sets
 PAYV = NCOMP + MAX_PLAYERS  # [p]: what p could pay with (bank, properties, buildings if allowed)
 # A counter bumped whenever a card joins or leaves seat p's collection or buildings, and its
