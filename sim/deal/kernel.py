@@ -320,12 +320,7 @@ def take_out(S, c):
         S[POS + last] = k
         S[DISC_N] = n
     elif w == HAND:
-        p = S[OWNER + c]
-        n = S[HAND_N + p] - 1
-        last = S[HAND_ + p * MAX_HAND + n]
-        S[HAND_ + p * MAX_HAND + k] = last
-        S[POS + last] = k
-        S[HAND_N + p] = n
+        take_from_hand(S, c)
     elif w == BANK:
         p = S[OWNER + c]
         n = S[BANK_N + p] - 1
