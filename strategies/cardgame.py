@@ -25,6 +25,7 @@ differ in what they look at:
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from sim.cardgame.board import (
     chain_len,
@@ -87,8 +88,6 @@ from sim.cardgame.layout import (
     SEEN_PROPS,
     rng_policy,
 )
-from numba import njit
-
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, uniform
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError re-exported)
@@ -285,10 +284,11 @@ def hand_totals(A, o, RB, pp):
 
 @njit_inline
 def worth_units(RB, pp, danger):
-    """`evaluate`'s per-card weights: (a card missing from a held group or a house that cannot
-    stand, (whether a Chance card is at risk: an opponent looks close and it would zero the
-    hand, then its cost; else its worth), a usable hotel, a hotel that cannot stand, a Go to
-    Jail that blocks, a hand that may go out)."""
+    """`evaluate`'s per-card weights for this decision: a card missing from a held group (or a
+    house that cannot stand); the Chance cards as (at risk, weight): at risk when an opponent
+    looks close and a Chance would zero the hand, the weight then being its cost, else its
+    worth; a usable hotel; a hotel that cannot stand; a Go to Jail that blocks; a hand that may
+    go out."""
     at_risk = danger and RB[R_CHANCE_ZERO] != 0
     return (pp[V_MISSING], (at_risk, pp[V_WILD_RISK] if at_risk else pp[V_WILD]), pp[V_HOTEL], pp[V_BAD_HOTEL],
             pp[V_JAIL], pp[V_READY])
