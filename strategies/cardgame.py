@@ -88,7 +88,7 @@ from sim.cardgame.layout import (
     SEEN_PROPS,
     rng_policy,
 )
-from sim.core.jit import njit_inline, njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount, trailing_zeros
 from sim.core.rng import randint, uniform
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError re-exported)
 
@@ -429,9 +429,14 @@ def worst_kind(S, RB, pp, p, o, danger, use_feed):
     v0, context = hand_context(S, o, RB, pp, danger)
     best_k = -1
     best_v = -1e18
+    # The kinds held, as a bit mask built without branches: visiting its set bits spares a
+    # hard-to-predict branch on each of the 32 kinds.
+    held = 0
     for k in range(NK):
-        if S[o + k] == 0:
-            continue
+        held |= int(S[o + k] > 0) << k
+    while held:
+        k = trailing_zeros(held)
+        held &= held - 1
         v = what_if(S, o, RB, pp, v0, context, k, -1)
         if use_feed:
             v -= feed_cost(S, pp, p, k)
