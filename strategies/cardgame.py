@@ -242,22 +242,33 @@ def seat_values(RB, params):
 
 
 @njit_inline
-def hand_totals(A, o, RB, pp):
+def kinds_held(A, o):
+    """The kinds the hand A[o:o+NK] holds, as a bit mask built without branches: visiting its
+    set bits spares a hard-to-predict branch on each kind."""
+    held = 0
+    for k in range(NK):
+        held |= int(A[o + k] > 0) << k
+    return held
+
+
+@njit_inline
+def hand_totals(A, o, RB, pp, held):
     """What `evaluate` sums over the hand's colour groups and bonus cards: (groups' worth,
     bonus cards' worth, cards missing from held groups, complete buildable groups, the highest
     and second-highest house value among those (at least 50) and the group with the highest,
-    groups held, buildable groups held). A what-if hand with one card more or fewer changes
-    them in O(1) (`what_if`)."""
+    groups held, buildable groups held); `held`: `kinds_held` of the hand. A what-if hand with
+    one card more or fewer changes them in O(1) (`what_if`)."""
     vg = 0.0
     missing = 0
     complete_b = 0
     top, top_c, second = 50, -1, 50
     groups = 0
     buildable = 0
-    for c in range(NC):
+    colours = held & ((1 << NC) - 1)
+    while colours:
+        c = trailing_zeros(colours)
+        colours &= colours - 1
         n = A[o + c]
-        if n == 0:
-            continue
         vg += group_worth(pp, c, n)
         s = need_of(RB, c)
         missing += max(s - n, 0)
@@ -274,11 +285,13 @@ def hand_totals(A, o, RB, pp):
         elif RB[R_RU_GROUP]:
             groups += 1
     bonus = 0.0
-    for k in range(K_TOKEN, NK):
-        if A[o + k] > 0:
-            w = fixed_worth(pp, k)
-            if w > 0.0:
-                bonus += A[o + k] * w
+    others = held >> K_TOKEN
+    while others:
+        k = K_TOKEN + trailing_zeros(others)
+        others &= others - 1
+        w = fixed_worth(pp, k)
+        if w > 0.0:
+            bonus += A[o + k] * w
     return vg, bonus, missing, complete_b, top, top_c, second, groups, buildable
 
 
@@ -342,13 +355,14 @@ def gap_worth(A, o, RB, missing, groups, buildable, units):
 @njit_inline
 def hand_context(A, o, RB, pp, danger):
     """`evaluate` of the hand A[o:o+NK], and what `what_if` needs to value the hand with one
-    card more or fewer: its `hand_totals`, `worth_units` and `building_worth`."""
-    totals = hand_totals(A, o, RB, pp)
+    card more or fewer: its `kinds_held`, `hand_totals`, `worth_units` and `building_worth`."""
+    held = kinds_held(A, o)
+    totals = hand_totals(A, o, RB, pp, held)
     vg, bonus, missing, complete_b, top, _, _, groups, buildable = totals
     units = worth_units(RB, pp, danger)
     buildings = building_worth(A, o, RB, pp, complete_b, top, units)
     v = vg + bonus + buildings + gap_worth(A, o, RB, missing, groups, buildable, units)
-    return v, (totals, units, buildings)
+    return v, (held, totals, units, buildings)
 
 
 @njit_no_refcount
@@ -361,7 +375,7 @@ def evaluate(A, o, RB, pp, danger):
 def what_if(A, o, RB, pp, v0, context, k, d):
     """`evaluate` of the hand A[o:o+NK] with d (+1 or -1) cards of kind k, from the hand's
     `evaluate` v0 and `hand_context`."""
-    totals, units, buildings = context
+    _, totals, units, buildings = context
     vg, bonus, missing, complete_b, top, top_c, second, groups, buildable = totals
     if k >= NC:
         w = fixed_worth(pp, k)
@@ -429,11 +443,7 @@ def worst_kind(S, RB, pp, p, o, danger, use_feed):
     v0, context = hand_context(S, o, RB, pp, danger)
     best_k = -1
     best_v = -1e18
-    # The kinds held, as a bit mask built without branches: visiting its set bits spares a
-    # hard-to-predict branch on each of the 32 kinds.
-    held = 0
-    for k in range(NK):
-        held |= int(S[o + k] > 0) << k
+    held = context[0]
     while held:
         k = trailing_zeros(held)
         held &= held - 1
