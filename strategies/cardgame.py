@@ -393,12 +393,12 @@ def what_if(A, o, RB, pp, v0, context, k, d):
     s = need_of(RB, k)
     vg += group_worth(pp, k, n2) - group_worth(pp, k, n)
     missing += (max(s - n2, 0) if n2 > 0 else 0) - (max(s - n, 0) if n > 0 else 0)
-    held = int(n2 > 0) - int(n > 0)
+    group_change = int(n2 > 0) - int(n > 0)  # the group starts or stops being held
     if k < N_BUILDABLE:
-        buildable += held
-        groups += held
+        buildable += group_change
+        groups += group_change
     elif RB[R_RU_GROUP]:
-        groups += held
+        groups += group_change
     if k < N_BUILDABLE and (n >= s) != (n2 >= s):
         if n2 >= s:
             complete_b += 1

@@ -765,8 +765,9 @@ def play_game(S, RB, pk, pp, rng, W, seed, game, check, game_out, seat_out, hand
 @njit_no_refcount
 def check_invariants(S, RB):
     """OK, or the code of the first broken invariant: every card in exactly one list with its
-    recorded place matching, the hands' kind counts and the count of seats seen collecting each
-    kind right, and all money (seats plus the jackpot) equal to what the bank has paid out."""
+    recorded place matching, the hands' kind counts and the counts kept with the public record
+    (`SEEN_BY`, `SEEN_PROPS`) right, and all money (seats plus the jackpot) equal to what the
+    bank has paid out."""
     n_cards = RB[R_CARDS]
     n = RB[R_PLAYERS]
     counted = S[DRAW_N]
