@@ -88,7 +88,7 @@ from sim.cardgame.layout import (
     SEEN_PROPS,
     rng_policy,
 )
-from sim.core.jit import njit_inline, njit_no_refcount, trailing_zeros
+from sim.core.jit import njit_inline, njit_no_refcount, positive_bits32, trailing_zeros
 from sim.core.rng import randint, uniform
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError re-exported)
 
@@ -243,12 +243,9 @@ def seat_values(RB, params):
 
 @njit_inline
 def kinds_held(A, o):
-    """The kinds the hand A[o:o+NK] holds, as a bit mask built without branches: visiting its
-    set bits spares a hard-to-predict branch on each kind."""
-    held = 0
-    for k in range(NK):
-        held |= int(A[o + k] > 0) << k
-    return held
+    """The kinds the hand A[o:o+NK] holds, as a bit mask built without branches (one vector
+    compare): visiting its set bits spares a hard-to-predict branch on each kind."""
+    return positive_bits32(A, o)
 
 
 @njit_inline

@@ -39,6 +39,19 @@ def test_other_code_keeps_python_negative_indexes():
     assert njit(lambda a: a[-2])(base) == 8
 
 
+def test_positive_bits32_matches_its_plain_python_version():
+    from sim.core.jit import _positive_bits, positive_bits32
+
+    masks = njit(lambda a, starts: [positive_bits32(a, o) for o in starts])
+    rng = np.random.default_rng(5)
+    a = rng.integers(-3, 4, 200).astype(np.int32)
+    a[[40, 71, 100]] = [np.iinfo(np.int32).max, np.iinfo(np.int32).min, 1]
+    starts = np.arange(len(a) - 31)
+    got = masks(a, starts)
+    assert got == [_positive_bits(a, o) for o in starts]
+    assert masks(np.ones(32, np.int32), np.zeros(1, np.int64)) == [2**32 - 1]  # bit 31 too, as a positive int
+
+
 def finalized_ir(library_name):
     """The optimized LLVM IR of a library named library_name holding a caller of two functions
     kept out of line (noinline), one named as if from the sim package and one not."""

@@ -41,6 +41,7 @@ K_JAIL = K_FP + 1  # Go to Jail
 K_JAILFREE = K_JAIL + 1  # Get Out of Jail Free
 K_DOUBLE = K_JAILFREE + 1  # a bonus card that doubles the hand (not in either default deck)
 NK = K_DOUBLE + 1
+assert NK == 32  # a hand's kinds fit one 32-bit mask (strategies.cardgame.kinds_held)
 
 # Card locations (WHERE).
 DRAW, HAND, PILE = range(3)

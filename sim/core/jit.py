@@ -1,9 +1,11 @@
 """Compilation options shared by the game kernels."""
 
 import llvmlite.binding as _ll
+from llvmlite import ir as _ir
 from numba import njit
 from numba.core import codegen as _codegen
 from numba.core import config, types
+from numba.extending import intrinsic as _intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 from numba.np import arrayobj
 
@@ -90,3 +92,27 @@ def _lowest_bit_index(x):
 
 # The index of the lowest set bit of x > 0 (LLVM's count of trailing zeros when compiled).
 trailing_zeros = or_python(_lowest_bit_index)(_trailing_zeros)
+
+
+def _positive_bits(a, start):
+    return sum(1 << k for k in range(32) if a[start + k] > 0)
+
+
+@or_python(_positive_bits)
+@_intrinsic
+def positive_bits32(typingctx, a, start):
+    """A bit mask of which of a[start], ..., a[start + 31] (an int32 array) are above zero, from
+    one vector compare: a loop over the 32 items, one compare, shift and or each, is what LLVM
+    leaves it otherwise. Reads the 32 items without numba's bounds check."""
+    if not (isinstance(a, types.Array) and a.dtype == types.int32 and isinstance(start, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        first = builder.gep(data, [context.cast(builder, args[1], signature.args[1], types.intp)])
+        vector = _ir.VectorType(_ir.IntType(32), 32)
+        items = builder.load(builder.bitcast(first, vector.as_pointer()), align=4)
+        above = builder.icmp_signed(">", items, _ir.Constant(vector, None))
+        return builder.zext(builder.bitcast(above, _ir.IntType(32)), _ir.IntType(64))
+
+    return types.int64(a, start), codegen
