@@ -881,6 +881,7 @@ def bench(
     game: Annotated[
         Optional[list[str]], typer.Option(help="Only this game (chance, deal, classic, cardgame); repeatable.")
     ] = None,
+    repeat: Annotated[int, typer.Option(help="Timed runs per game; the median run is reported.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the measurements as JSON.")] = False,
 ) -> None:
     """Games per second for each game, 4 players, default bots; compile time shown apart."""
@@ -892,7 +893,9 @@ def bench(
         if name not in benchmarks.GAMES:
             raise UsageError(f"--game {name!r} is not one of {', '.join(benchmarks.GAMES)}")
     check_run_args(games or 1, 0, 1, threads)
-    result = {name: benchmarks.bench(name, games or benchmarks.GAMES[name], threads) for name in chosen}
+    if repeat < 1:
+        raise UsageError(f"--repeat must be at least 1 (got {repeat})")
+    result = {name: benchmarks.bench(name, games or benchmarks.GAMES[name], threads, repeat) for name in chosen}
     if as_json:
         print(json.dumps(result, indent=2))
         return
@@ -902,6 +905,9 @@ def bench(
             f"{r['games_per_second']:,.0f} games/s on {r['threads']} threads "
             f"(compile or cache load {r['compile_seconds']:.2f} s; {r['mean_turns']:.0f} turns a game)"
         )
+        if repeat > 1:
+            speeds = sorted(r["games"] / s for s in r["run_seconds"])
+            print(f"  median of {repeat} runs; runs {', '.join(f'{v:,.0f}' for v in speeds)} games/s")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -102,6 +102,18 @@ def test_bench_rejects_an_unknown_game():
     assert r.returncode == 2 and "--game 'poker' is not one of chance, deal" in r.stderr
 
 
+def test_bench_reports_the_median_of_repeated_runs():
+    r = monosim("bench", "--game", "deal", "--games", "500", "--repeat", "3", "--json")
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)["deal"]
+    runs = sorted(result["run_seconds"])
+    assert len(runs) == 3 and result["seconds"] == runs[1] and result["games_per_second"] == 500 / runs[1]
+    r = monosim("bench", "--game", "deal", "--games", "500", "--repeat", "2")
+    assert r.returncode == 0 and "median of 2 runs; runs " in r.stdout
+    r = monosim("bench", "--game", "deal", "--repeat", "0")
+    assert r.returncode == 2 and r.stderr.strip() == "monosim: error: --repeat must be at least 1 (got 0)"
+
+
 def test_the_plot_copes_with_a_seat_that_never_wins(tmp_path):
     from sim.core import summary
     from sim.deal import api

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import statistics
 import time
 
 import numba
@@ -13,16 +14,20 @@ BENCH_SEED = 2026
 GAMES = {"chance": 1_000_000, "deal": 200_000, "classic": 200_000, "cardgame": 20_000}
 
 
-def bench(game: str, games: int, threads: int | None = None) -> dict:
-    """Play `games` 4-player games of the game's default table and time them; the first call
-    (compiling, or loading the cache) is timed apart."""
+def bench(game: str, games: int, threads: int | None = None, repeat: int = 1) -> dict:
+    """Play `games` 4-player games of the game's default table `repeat` times and time each run;
+    the first call (compiling, or loading the cache) is timed apart. The speed reported is the
+    median run's: on a shared machine single runs of the same code vary by 10% or more."""
     api = importlib.import_module(f"sim.{game}.api")
     t0 = time.perf_counter()
     api.simulate(games=8, players=4, seed=BENCH_SEED)
     compile_seconds = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    df = api.simulate(games=games, players=4, seed=BENCH_SEED, threads=threads)
-    seconds = time.perf_counter() - t0
+    runs = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        df = api.simulate(games=games, players=4, seed=BENCH_SEED, threads=threads)
+        runs.append(time.perf_counter() - t0)
+    seconds = statistics.median(runs)
     return {
         "games": games,
         "players": 4,
@@ -31,5 +36,6 @@ def bench(game: str, games: int, threads: int | None = None) -> dict:
         "compile_seconds": compile_seconds,
         "seconds": seconds,
         "games_per_second": games / seconds,
+        "run_seconds": runs,
         "mean_turns": float(df["turns"].mean()),
     }
