@@ -438,6 +438,12 @@ def worst_kind(S, RB, pp, p, o, danger, use_feed):
     """The kind in the what-if hand S[o:o+NK] whose loss costs least, and the value of the
     hand without it (less what discarding it would feed the opponents, with `use_feed`)."""
     v0, context = hand_context(S, o, RB, pp, danger)
+    return worst_in_context(S, RB, pp, p, o, v0, context, use_feed)
+
+
+@njit_inline
+def worst_in_context(S, RB, pp, p, o, v0, context, use_feed):
+    """`worst_kind` of a hand whose `evaluate` v0 and `hand_context` the caller has."""
     best_k = -1
     best_v = -1e18
     held = context[0]
@@ -558,7 +564,7 @@ def draw_value(S, RB, pp, p, pk, danger):
             S[u + RB[R_KIND + S[PILE_ + q * MAX_CARDS + i]]] -= 1
     total = 0
     acc = 0.0
-    _, lose = worst_kind(S, RB, pp, p, o, danger, False)
+    _, lose = worst_in_context(S, RB, pp, p, o, base, context, False)
     floor = lose - base  # what the worst discard of the current hand costs (<= 0)
     for k in range(NK):
         m = S[u + k]
