@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from sim.cardgame.board import (
-    chain_len,
+    chains_held,
     complete_from,
     full_value,
     hand_score,
@@ -52,7 +52,6 @@ from sim.cardgame.layout import (
     K_WILD,
     KC,
     MAX_CARDS,
-    MAX_HOUSE_NO,
     N_BUILDABLE,
     NC,
     NK,
@@ -310,13 +309,8 @@ def building_worth(A, o, RB, pp, complete_b, best_h, units):
     value, ones that cannot stand (or a Go to Jail without its way out) block going out."""
     missing_unit, _, hotel_unit, bad_hotel_unit, jail_unit, _ = units
     total_h = n_houses(A, o)
-    usable = 0
-    fours = 0
     if RB[R_HOUSES_NUMBERED]:
-        for j in range(max(complete_b, 1)):
-            n = chain_len(A, o, j)
-            usable += n
-            fours += n == MAX_HOUSE_NO
+        usable, fours = chains_held(A, o, max(complete_b, 1))
     else:
         usable = total_h if RB[R_MAX_HOUSES] == 0 else min(total_h, RB[R_MAX_HOUSES])
         fours = usable // 4

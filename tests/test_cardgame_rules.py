@@ -598,6 +598,21 @@ def test_skipped_chance_placements_score_what_a_full_search_scores(rules):
     assert with_wilds > 100
 
 
+def test_chains_held_counts_the_houses_of_the_first_chains():
+    """The bots count the usable numbered houses from prefix minima; the kernel's definition is
+    chain by chain (`chain_len`): the same totals for every house vector and number of chains."""
+    from itertools import product
+
+    from sim.cardgame.board import chain_len, chains_held
+
+    A = np.zeros(L.NK, np.int32)
+    for counts in product(range(4), repeat=L.MAX_HOUSE_NO):
+        A[L.K_HOUSE:L.K_HOUSE + L.MAX_HOUSE_NO] = counts
+        for chains in range(1, 5):
+            lengths = [chain_len(A, 0, j) for j in range(chains)]
+            assert chains_held(A, 0, chains) == (sum(lengths), lengths.count(L.MAX_HOUSE_NO)), (counts, chains)
+
+
 # Rules that exercise every branch of the bots' valuation: incomplete groups scoring, houses
 # unnumbered and capped, railroads and utilities not counting as groups, Chance cards standing
 # alone, the jackpot, Go to Jail not blocking.

@@ -43,7 +43,7 @@ from sim.cardgame.layout import (
     R_WILD_ANY_GROUP,
     RAIL,
 )
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount
 
 
 @njit_no_refcount
@@ -66,6 +66,19 @@ def n_houses(A, o):
     for i in range(MAX_HOUSE_NO):
         h += A[o + K_HOUSE + i]
     return h
+
+
+@njit_inline
+def chains_held(A, o, chains):
+    """Numbered houses: the houses in the first `chains` chains 1, 2, ... (`chain_len` summed),
+    and how many of those chains reach house 4. Without a loop per chain: house i is in chain j
+    when every house number up to i is held more than j times."""
+    usable = 0
+    fewest = A[o + K_HOUSE]
+    for i in range(MAX_HOUSE_NO):
+        fewest = min(fewest, A[o + K_HOUSE + i])
+        usable += min(fewest, chains)
+    return usable, min(fewest, chains)
 
 
 @njit_no_refcount
