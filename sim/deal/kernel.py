@@ -298,6 +298,18 @@ def keep_repaired_leaving(S, p, g):
                 S[REPAIRED_VER + p] += 1
 
 
+@njit_inline
+def swap_remove(S, first, count, k):
+    """Remove item k of the card list S[first:first + S[count]]: its last card takes the place
+    (and POS) of the removed one. Returns the new length."""
+    n = S[count] - 1
+    last = S[first + n]
+    S[first + k] = last
+    S[POS + last] = k
+    S[count] = n
+    return n
+
+
 @njit_no_refcount
 def take_out(S, c):
     """Remove card c from whatever list holds it (its WHERE is left for the caller to set).
@@ -314,31 +326,19 @@ def take_out(S, c):
             S[POS + moved] = j
         S[DRAW_N] = n
     elif w == DISCARD:
-        n = S[DISC_N] - 1
-        last = S[DISC_PILE + n]
-        S[DISC_PILE + k] = last
-        S[POS + last] = k
-        S[DISC_N] = n
+        swap_remove(S, DISC_PILE, DISC_N, k)
     elif w == HAND:
         take_from_hand(S, c)
     elif w == BANK:
         p = S[OWNER + c]
-        n = S[BANK_N + p] - 1
-        last = S[BANK_ + p * MAX_CARDS + n]
-        S[BANK_ + p * MAX_CARDS + k] = last
-        S[POS + last] = k
-        S[BANK_N + p] = n
+        swap_remove(S, BANK_ + p * MAX_CARDS, BANK_N + p, k)
         S[BANK_VAL + p] -= cvalue(S, c)
         S[PAYV + p] -= cvalue(S, c)
     elif w == PROP:
         p = S[OWNER + c]
         g = S[GROUP + c]
         gidx = p * NG + g
-        n = S[GRP_N + gidx] - 1
-        last = S[GRP + gidx * MAX_GROUP + n]
-        S[GRP + gidx * MAX_GROUP + k] = last
-        S[POS + last] = k
-        S[GRP_N + gidx] = n
+        n = swap_remove(S, GRP + gidx * MAX_GROUP, GRP_N + gidx, k)
         S[GRP_VAL + gidx] -= cvalue(S, c)
         S[PAYV + p] -= cvalue(S, c)
         if ctype(S, c) == PROPERTY:
@@ -377,12 +377,7 @@ def take_from_hand(S, c):
     Say No spent, a discard): the same changes without take_out's switch and call, small
     enough to inline at these frequent calls."""
     p = S[OWNER + c]
-    k = S[POS + c]
-    n = S[HAND_N + p] - 1
-    last = S[HAND_ + p * MAX_HAND + n]
-    S[HAND_ + p * MAX_HAND + k] = last
-    S[POS + last] = k
-    S[HAND_N + p] = n
+    swap_remove(S, HAND_ + p * MAX_HAND, HAND_N + p, S[POS + c])
     S[OWNER + c] = -1
     S[GROUP + c] = -1
 
