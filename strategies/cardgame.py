@@ -132,8 +132,9 @@ KINDS = {
                  "greedy, but drops Chance cards when an opponent looks close to going out"),
     "trader": (TRADER, {"feed": 2.0, "trade_depth": 2.0},
                "reads the visible piles: trades up to two cards, avoids feeding a kind an opponent collects"),
-    "smart": (SMART, {"wild_risk": 6.0, "danger_turn": 5.0, "danger_seen": 3.0, "feed": 2.0, "trade_depth": 2.0,
-                      "missing": 1.5, "draw_exact": 1.0},
+    # smart's first six weights come from a tuner run (experiments/tune_cardgame_bot.toml, docs/tuning.md).
+    "smart": (SMART, {"wild_risk": 6.0, "danger_turn": 5.0, "danger_seen": 3.0, "trade_depth": 2.0, "draw_exact": 1.0,
+                      "progress": 0.3, "complete": 3.0, "missing": 0.5, "feed": 0.25, "ready": 12.0, "wait_min": 2.0},
               "strongest heuristic: trader + cautious + the expected worth of a draw from the unseen cards"),
 }
 
