@@ -1,23 +1,63 @@
 """monosim: Monte Carlo strategy simulator for the Monopoly family of games."""
 
+import functools
 import hashlib
 import os
 from pathlib import Path
 
 __version__ = "0.1.0"
 
+ROOT = Path(__file__).resolve().parent.parent
 
-def kernel_sources_digest(root: Path) -> str:
-    """Digest of the files compiled kernels depend on: every module with @njit code, and the
-    rules and layout modules whose constants the kernels read."""
+
+def kernel_group(path: str | Path, root: Path = ROOT) -> str | None:
+    """Which group of kernel sources a file belongs to: "core" for sim/core, the game for
+    sim/<game>/ and strategies/<game>.py, None for anything else."""
+    try:
+        parts = Path(path).resolve().relative_to(root).parts
+    except ValueError:
+        return None
+    if len(parts) >= 3 and parts[0] == "sim":
+        return parts[1]
+    if len(parts) == 2 and parts[0] == "strategies" and parts[1].endswith(".py"):
+        return parts[1][:-3]
+    return None
+
+
+def _is_kernel_source(path: Path) -> bool:
+    """Modules with @njit code, and the rules and layout modules whose constants kernels read."""
+    return b"njit" in path.read_bytes() or path.name in ("rules.py", "layout.py")
+
+
+def kernel_sources_digest(root: Path, group: str | None = None) -> str:
+    """Digest of the files a group's compiled kernels depend on: sim/core's, plus for a game
+    sim/<game>/'s and strategies/<game>.py's. Without a group: every kernel source."""
+    if group is None:
+        paths = [p for package in ("sim", "strategies") for p in sorted((root / package).rglob("*.py"))]
+    else:
+        paths = sorted((root / "sim" / "core").rglob("*.py"))
+        if group != "core":
+            paths += sorted((root / "sim" / group).rglob("*.py")) + [root / "strategies" / f"{group}.py"]
     digest = hashlib.sha256()
-    for package in ("sim", "strategies"):
-        for path in sorted((root / package).rglob("*.py")):
-            text = path.read_bytes()
-            if b"njit" in text or path.name in ("rules.py", "layout.py"):
-                digest.update(path.relative_to(root).as_posix().encode())
-                digest.update(text)
+    for path in paths:
+        if path.is_file() and _is_kernel_source(path):
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def cache_base() -> str:
+    """NUMBA_CACHE_DIR when set (the Makefile and the tests set it inside the checkout), else
+    ~/.cache/monosim/numba."""
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "monosim", "numba")
+    return os.path.abspath(base)
+
+
+@functools.lru_cache(maxsize=None)
+def kernel_cache_dir(group: str) -> str:
+    """Where a group's compiled kernels (and anything built from them) are kept: a folder per
+    group and digest, so an edit to one game's sources leaves the other games' caches alone."""
+    return os.path.join(cache_base(), group, kernel_sources_digest(ROOT, group))
 
 
 def _configure_numba_cache() -> None:
@@ -25,18 +65,33 @@ def _configure_numba_cache() -> None:
 
     numba checks only the file of a cached function for changes, not the files of the
     functions it calls, so a kernel cached before a change to a policy in strategies/ would
-    keep running the old policy. Caching under a digest of the kernel sources rules that out,
-    while edits elsewhere (the CLI, reports) keep the cache.
-    The base folder is NUMBA_CACHE_DIR when set (the Makefile sets it inside the checkout),
-    else ~/.cache/monosim/numba.
+    keep running the old policy. Each function of sim/ and strategies/ is therefore cached under
+    a digest of its group's sources (`kernel_cache_dir`), and any other cached function under a
+    digest of all of them; edits elsewhere (the CLI, reports) keep the cache.
     """
     import numba
+    from numba.core import caching
 
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.path.expanduser("~"), ".cache", "monosim", "numba"
-    )
-    root = Path(__file__).resolve().parent.parent
-    numba.config.CACHE_DIR = os.path.join(os.path.abspath(base), kernel_sources_digest(root))
+    numba.config.CACHE_DIR = os.path.join(cache_base(), "all", kernel_sources_digest(ROOT))
+
+    # Named without the underscore since numba 0.61.
+    user_locator = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
+    cache_impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+
+    class GroupCacheLocator(user_locator):
+        def __init__(self, py_func, py_file):
+            super().__init__(py_func, py_file)
+            self._cache_path = os.path.join(
+                kernel_cache_dir(kernel_group(py_file)), self.get_suitable_cache_subpath(py_file)
+            )
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if kernel_group(py_file) is None:
+                return None
+            return super().from_function(py_func, py_file)
+
+    cache_impl._locator_classes = [GroupCacheLocator, *cache_impl._locator_classes]
 
 
 _configure_numba_cache()

@@ -1,28 +1,66 @@
-"""The numba cache folder is keyed on the kernel sources, and only on them."""
+"""The numba cache is keyed on the kernel sources, one folder per game, and only on them."""
 
 import shutil
 from pathlib import Path
 
 import numba
+import pytest
 
 import sim
-from sim import kernel_sources_digest
+from sim import kernel_cache_dir, kernel_group, kernel_sources_digest
 
-ROOT = Path(sim.__file__).resolve().parent.parent
+ROOT = sim.ROOT
+GAMES = ("chance", "deal", "classic", "cardgame")
 
 
-def test_cache_folder_is_named_by_the_kernel_digest():
+def test_each_function_is_cached_under_its_groups_digest():
+    from sim.core import rng
+    from sim.deal import kernel
+    from strategies import cardgame
+
+    assert kernel.play_batch._cache._cache_path.startswith(kernel_cache_dir("deal") + "/")
+    assert cardgame.seat_values._cache._cache_path.startswith(kernel_cache_dir("cardgame") + "/")
+    assert rng.splitmix64._cache._cache_path.startswith(kernel_cache_dir("core") + "/")
+    assert Path(kernel_cache_dir("deal")).name == kernel_sources_digest(ROOT, "deal")
     assert Path(numba.config.CACHE_DIR).name == kernel_sources_digest(ROOT)
     assert Path(numba.config.CACHE_DIR).is_absolute()
 
 
-def test_digest_follows_kernel_and_policy_files_but_not_the_cli(tmp_path):
+@pytest.mark.parametrize(
+    ("path", "group"),
+    [
+        ("sim/deal/kernel.py", "deal"),
+        ("sim/core/rng.py", "core"),
+        ("strategies/cardgame.py", "cardgame"),
+        ("sim/cli.py", None),
+        ("tests/test_deal.py", None),
+        ("/elsewhere/sim/deal/kernel.py", None),
+    ],
+)
+def test_kernel_group(path, group):
+    assert kernel_group(ROOT / path) == group
+
+
+def test_digests_follow_their_groups_sources_only(tmp_path):
     for package in ("sim", "strategies"):
         shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
-    before = kernel_sources_digest(tmp_path)
-    cli = tmp_path / "sim" / "cli.py"
-    cli.write_text(cli.read_text() + "\n# a comment\n")
-    assert kernel_sources_digest(tmp_path) == before
-    policy = tmp_path / "strategies" / "chance.py"
-    policy.write_text(policy.read_text() + "\n# a comment\n")
-    assert kernel_sources_digest(tmp_path) != before
+
+    def digests():
+        return {g: kernel_sources_digest(tmp_path, g) for g in (*GAMES, "core", None)}
+
+    def touch(path):
+        (tmp_path / path).write_text((tmp_path / path).read_text() + "\n# a comment\n")
+        return digests()
+
+    before = digests()
+    assert len(set(before.values())) == len(before)
+    assert touch("sim/cli.py") == before
+    assert touch("sim/deal/api.py") == before  # no compiled code, no constants kernels read
+    after = touch("strategies/chance.py")
+    assert [g for g in before if after[g] != before[g]] == ["chance", None]
+    before = after
+    after = touch("sim/cardgame/rules.py")
+    assert [g for g in before if after[g] != before[g]] == ["cardgame", None]
+    before = after
+    after = touch("sim/core/rng.py")
+    assert all(after[g] != before[g] for g in before)

@@ -247,15 +247,15 @@ def objective_levels(vals, kinds, objective: int) -> tuple[int, int]:
 
 
 def _disk_path(cards, objective, F):
-    """Where a built block is kept: next to the compiled kernels, whose folder is keyed on a
-    digest of all sources (sim/__init__.py), so a change to this DP never reuses a stale table."""
+    """Where a built block is kept: next to the compiled Chance kernels, whose folder is keyed on
+    a digest of their sources (sim/__init__.py), so a change to this DP never reuses a stale table."""
     import hashlib
     import os
 
-    import numba
+    from sim import kernel_cache_dir
 
     key = hashlib.sha256(repr((cards, objective, F)).encode()).hexdigest()[:20]
-    return os.path.join(numba.config.CACHE_DIR, "optimal_tables", f"{key}.npy")
+    return os.path.join(kernel_cache_dir("chance"), "optimal_tables", f"{key}.npy")
 
 
 @functools.lru_cache(maxsize=16)
