@@ -94,7 +94,7 @@ from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (
 RANDOM, GREEDY, CAUTIOUS, TRADER, SMART = range(5)
 # Moves.
 MV_DRAW, MV_TRADE, MV_SWAP3, MV_DOUBLE3 = range(4)
-N_PARAMS = 18
+N_PARAMS = 19
 
 # name -> Param(slot, low, high, meaning)
 PARAMS = {
@@ -116,13 +116,14 @@ PARAMS = {
     "trade_depth": Param(15, 1.0, 3.0, "most cards the bot considers in one trade"),
     "wait_min": Param(16, 0.0, 50.0, "smart: go out only with a hand worth at least this (x100) unless someone looks close"),
     "draw_exact": Param(17, 0.0, 1.0, "smart: weight of the draw's expected worth over the unseen cards (vs the flat guess)"),
+    "bad_hotel": Param(18, 0.0, 5.0, "cost of a hotel that cannot stand, in missing cards (it blocks going out)"),
 }
 
 _BASE = {
     "p_go": 0.5, "progress": 0.6, "complete": 1.5, "missing": 1.0, "wild": 2.0, "wild_risk": 0.0,
     "house": 1.0, "bonus": 1.0, "mr_monopoly": 3.0, "free_parking": 1.5, "ready": 3.0, "draw": 0.5,
     "danger_turn": 30.0, "danger_seen": 10.0, "feed": 0.0, "trade_depth": 1.0, "wait_min": 0.0,
-    "draw_exact": 0.0,
+    "draw_exact": 0.0, "bad_hotel": 2.0,
 }
 # name -> (kind, defaults that differ from _BASE, meaning)
 KINDS = {
@@ -146,7 +147,7 @@ parse_policy = CATALOG.parse
 
 
 (P_GO, P_PROGRESS, P_COMPLETE, P_MISSING, P_WILD, P_WILD_RISK, P_HOUSE, P_BONUS, P_MRM, P_FP, P_READY,
- P_DRAW, P_DANGER_TURN, P_DANGER_SEEN, P_FEED, P_DEPTH, P_WAIT, P_DRAW_EXACT) = range(N_PARAMS)
+ P_DRAW, P_DANGER_TURN, P_DANGER_SEEN, P_FEED, P_DEPTH, P_WAIT, P_DRAW_EXACT, P_BAD_HOTEL) = range(N_PARAMS)
 
 # A seat's row of `pp` as the bots read it: its N_PARAMS parameters, then the terms of
 # `evaluate` that depend only on them and the rules, worked out once (`seat_values`).
@@ -235,7 +236,7 @@ def seat_values(RB, params):
         pp[V_WILD] = on_grid(pp[P_WILD] * 100.0)
         pp[V_WILD_RISK] = on_grid(pp[P_WILD_RISK] * 100.0)
         pp[V_HOTEL] = on_grid(pp[P_HOUSE] * RB[R_HOTEL_VALUE])
-        pp[V_BAD_HOTEL] = on_grid(pp[P_MISSING] * 50.0)
+        pp[V_BAD_HOTEL] = on_grid(pp[P_MISSING] * 100.0 * pp[P_BAD_HOTEL])
         pp[V_JAIL] = on_grid(pp[P_MISSING] * 200.0)
         pp[V_READY] = on_grid(pp[P_READY] * 100.0)
     return pv

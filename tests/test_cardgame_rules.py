@@ -694,6 +694,29 @@ def test_worst_kind_is_the_best_fresh_discard(rules):
                     assert (S[o:o + L.NK] == A).all()
 
 
+def test_the_bots_discard_a_hotel_that_cannot_stand_before_a_lone_property():
+    """A hotel without four houses under it blocks going out and almost never becomes usable. At
+    the first cost of half a missing card the bots kept it and threw away properties instead."""
+    from strategies.cardgame import parse_policy, seat_values, worst_kind
+
+    RB = pack(W, 4)
+    S = np.zeros(L.STATE_SIZE, np.int32)
+    o = L.SCRATCH
+    # Each with a hotel and lone or short properties: the complete dark blue group and a lone
+    # green and light blue; two greens, a red and a house; a brown, two oranges and two yellows.
+    hands = ({7: 2, 6: 1, 1: 1}, {7: 2, 6: 2, 4: 1, L.K_HOUSE: 1}, {0: 1, 3: 2, 5: 2, L.K_GO: 1})
+    for spec, keeps_hotel in (("greedy", False), ("cautious", False), ("trader", False), ("smart", False),
+                              ("smart bad_hotel=0.5", True)):
+        pp = seat_values(RB, parse_policy(spec)[2][None])[0]
+        for cards in hands:
+            S[o:o + L.NK] = 0
+            for k, n in cards.items():
+                S[o + k] = n
+            S[o + L.K_HOTEL] = 1
+            discard = worst_kind(S, RB, pp, 0, o, False, False)[0]
+            assert (discard != L.K_HOTEL) == keeps_hotel, (spec, cards)
+
+
 @pytest.mark.parametrize("rules", [W, V], ids=["wiki", "video"])
 def test_draw_values_are_those_of_fresh_evaluations(rules):
     """Smart's worth of a blind draw: each kind it cannot see, weighted by its unseen count, is
