@@ -74,9 +74,14 @@ def _configure_numba_cache() -> None:
 
     numba.config.CACHE_DIR = os.path.join(cache_base(), "all", kernel_sources_digest(ROOT))
 
-    # Named without the underscore since numba 0.61.
-    user_locator = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
-    cache_impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    # numba has no public hook for this, and older releases name these classes with a
+    # leading underscore. Should a release drop them, every function falls back to the
+    # folder of all sources above.
+    user_locator = getattr(caching, "UserProvidedCacheLocator", None) or getattr(
+        caching, "_UserProvidedCacheLocator", None)
+    cache_impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    if user_locator is None or not hasattr(cache_impl, "_locator_classes"):
+        return
 
     class GroupCacheLocator(user_locator):
         def __init__(self, py_func, py_file):
