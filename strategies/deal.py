@@ -135,12 +135,14 @@ PARAMS = {
     "pay_keep": Param(12, 0.0, 20.0, "how strongly payments spare properties that build sets"),
     "double_min": Param(13, 0.0, 50.0, "least extra a Double the Rent must collect to be played"),
     "threat": Param(14, 0.0, 5.0, "extra weight on hurting an opponent per complete set they hold"),
+    "empty_hand": Param(15, 0.0, 20.0, "how far below zero a bank play may score and still be made when it helps play the whole hand out (an empty hand draws 5)"),
 }
 
 _BASE = {
     "p_stop": 0.1, "bank_weight": 1.0, "bank_target": 8.0, "prop_weight": 2.0, "set_bonus": 6.0,
     "steal_weight": 1.5, "charge_weight": 1.2, "jsn_stake": 3.0, "min_charge": 2.0, "pass_go": 3.0,
     "build_weight": 1.0, "keep_action": 0.8, "pay_keep": 2.5, "double_min": 3.0, "threat": 0.0,
+    "empty_hand": 0.0,
 }
 # name -> (kind, defaults that differ from _BASE, meaning)
 KINDS = {
@@ -171,7 +173,7 @@ parse_policy = CATALOG.parse
 
 # Parameter slots, for the compiled code.
 P_STOP, P_BANK_W, P_BANK_TARGET, P_PROP_W, P_SET_BONUS, P_STEAL_W, P_CHARGE_W, P_JSN = range(8)
-P_MIN_CHARGE, P_PASS_GO, P_BUILD_W, P_KEEP_ACTION, P_PAY_KEEP, P_DOUBLE_MIN, P_THREAT = range(8, 15)
+P_MIN_CHARGE, P_PASS_GO, P_BUILD_W, P_KEEP_ACTION, P_PAY_KEEP, P_DOUBLE_MIN, P_THREAT, P_EMPTY = range(8, 16)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -493,6 +495,8 @@ def choose_play(pp, p, S, rng):
     n_players = S[R_PLAYERS]
     best_s = 0.0
     best = (-1, 0, 0, 0, 0)
+    bank_s = -1e9  # the best bank play, for playing the hand out
+    bank_k = -1
     seen = 0  # bit `kind` set once a card of that kind was scored
     for k in range(S[HAND_N + p]):
         card = S[HAND_ + p * MAX_HAND + k]
@@ -516,6 +520,9 @@ def choose_play(pp, p, S, rng):
             if s > best_s:
                 best_s = s
                 best = (k, M_BANK, 0, 0, 0)
+            if s > bank_s:
+                bank_s = s
+                bank_k = k
         if t == RENT or t == RENT_ANY:
             s, c, d, tg = rent_option(S, pp, p, card)
             if s > best_s:
@@ -556,6 +563,10 @@ def choose_play(pp, p, S, rng):
                         best_s = s
                         best = (k, M_ACTION, c, 0, 0)
                     break
+    # Rather than end the turn, bank a card it would keep when every card left can still be
+    # played this turn: a turn that starts with an empty hand draws more.
+    if best[0] < 0 and bank_k >= 0 and S[HAND_N + p] <= S[G_PLAYS_LEFT] and bank_s > -pp[p, P_EMPTY]:
+        return (bank_k, M_BANK, 0, 0, 0)
     return best
 
 
