@@ -10,6 +10,7 @@ __version__ = "0.1.0"
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@functools.lru_cache(maxsize=None)  # asked twice for each compiled function, by file
 def kernel_group(path: str | Path, root: Path = ROOT) -> str | None:
     """Which group of kernel sources a file belongs to: "core" for sim/core, the game for
     sim/<game>/ and strategies/<game>.py, None for anything else."""
@@ -24,14 +25,10 @@ def kernel_group(path: str | Path, root: Path = ROOT) -> str | None:
     return None
 
 
-def _is_kernel_source(path: Path) -> bool:
-    """Modules with @njit code, and the rules and layout modules whose constants kernels read."""
-    return b"njit" in path.read_bytes() or path.name in ("rules.py", "layout.py")
-
-
 def kernel_sources_digest(root: Path, group: str | None = None) -> str:
-    """Digest of the files a group's compiled kernels depend on: sim/core's, plus for a game
-    sim/<game>/'s and strategies/<game>.py's. Without a group: every kernel source."""
+    """Digest of the files a group's compiled kernels depend on (modules with @njit code, and
+    the rules and layout modules whose constants kernels read): sim/core's, plus for a game
+    sim/<game>/'s and strategies/<game>.py's. Without a group: every such file."""
     if group is None:
         paths = [p for package in ("sim", "strategies") for p in sorted((root / package).rglob("*.py"))]
     else:
@@ -40,9 +37,12 @@ def kernel_sources_digest(root: Path, group: str | None = None) -> str:
             paths += sorted((root / "sim" / group).rglob("*.py")) + [root / "strategies" / f"{group}.py"]
     digest = hashlib.sha256()
     for path in paths:
-        if path.is_file() and _is_kernel_source(path):
+        if not path.is_file():  # a game without a strategies module
+            continue
+        text = path.read_bytes()
+        if b"njit" in text or path.name in ("rules.py", "layout.py"):
             digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
+            digest.update(text)
     return digest.hexdigest()[:16]
 
 
