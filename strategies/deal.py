@@ -160,7 +160,7 @@ KINDS = {
                    "actions first: charges rent at every chance, steals, answers every action"),
     # Tuned one parameter at a time against the earlier smart (docs/deal.md shows the sweep).
     "smart": (SMART, {"threat": 1.0, "prop_weight": 0.5, "pay_keep": 8.0, "pass_go": 6.0, "bank_target": 14.0,
-                      "jsn_stake": 6.0},
+                      "jsn_stake": 6.0, "empty_hand": 6.0},
               "strongest heuristic: weighs set progress, bank reserve, rent and theft, targets the leader"),
 }
 
