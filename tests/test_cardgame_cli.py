@@ -59,6 +59,19 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, needle):
     assert err.out == ""
 
 
+def test_bench_times_each_edition(capsys):
+    # One run per edition, each under its own rules: a video match (4 hands) lasts far fewer
+    # turns than a wiki match played to the money target.
+    from sim.cli import main
+
+    main(["bench", "--game", "cardgame", "--games", "300", "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert list(result) == ["cardgame/wiki", "cardgame/video"]
+    assert [r["rules"] for r in result.values()] == [{"edition": "wiki"}, {"edition": "video"}]
+    assert all(r["games"] == 300 and r["games_per_second"] > 0 for r in result.values())
+    assert result["cardgame/video"]["mean_turns"] < result["cardgame/wiki"]["mean_turns"] / 2
+
+
 @pytest.mark.parametrize("command", [["values"], ["seats", "--players", "9"], ["house-rules", "--players", "1"]])
 def test_analyses_refuse_bad_input_too(capsys, command):
     from sim.cli import main

@@ -12,25 +12,39 @@ BENCH_SEED = 2026
 # Each game has sim/<game>/api.py with simulate and DEFAULT_TABLE. Games timed by default:
 # about 10-30 s each on two cores.
 GAMES = {"chance": 1_000_000, "deal": 200_000, "classic": 200_000, "cardgame": 20_000}
+# Games timed under each of several rule sets: name -> (rules table as in an experiment spec,
+# games a run). The card game's editions differ fourfold in match length (about 100 turns a
+# wiki match, 26 a video match).
+RULE_SETS = {"cardgame": {"wiki": ({"edition": "wiki"}, 20_000), "video": ({"edition": "video"}, 100_000)}}
 
 
-def bench(game: str, games: int, threads: int | None = None, repeat: int = 1) -> dict:
+def timed_runs(game: str, games: int | None = None) -> dict[str, tuple[dict, int]]:
+    """What `monosim bench` times for a game: label -> (rules table, games a run)."""
+    if game in RULE_SETS:
+        return {f"{game}/{name}": (table, games or n) for name, (table, n) in RULE_SETS[game].items()}
+    return {game: ({}, games or GAMES[game])}
+
+
+def bench(game: str, games: int, threads: int | None = None, repeat: int = 1, rules: dict | None = None) -> dict:
     """Play `games` 4-player games of the game's default table `repeat` times and time each run;
     the first call (compiling, or loading the cache) is timed apart. The speed reported is the
-    median run's: on a shared machine single runs of the same code vary by 10% or more."""
+    median run's: on a shared machine single runs of the same code vary by 10% or more. `rules`
+    is a rules table as in an experiment spec (the game's defaults if empty)."""
     api = importlib.import_module(f"sim.{game}.api")
+    played = importlib.import_module(f"sim.{game}.adapter").ADAPTER.rules_of(rules) if rules else None
     t0 = time.perf_counter()
-    api.simulate(games=8, players=4, seed=BENCH_SEED)
+    api.simulate(games=8, players=4, rules=played, seed=BENCH_SEED)
     compile_seconds = time.perf_counter() - t0
     runs = []
     for _ in range(repeat):
         t0 = time.perf_counter()
-        df = api.simulate(games=games, players=4, seed=BENCH_SEED, threads=threads)
+        df = api.simulate(games=games, players=4, rules=played, seed=BENCH_SEED, threads=threads)
         runs.append(time.perf_counter() - t0)
     seconds = statistics.median(runs)
     return {
         "games": games,
         "players": 4,
+        "rules": rules or {},
         "policies": list(api.DEFAULT_TABLE[:4]),
         "threads": threads or numba.get_num_threads(),
         "compile_seconds": compile_seconds,
