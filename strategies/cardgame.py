@@ -94,7 +94,7 @@ from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (
 RANDOM, GREEDY, CAUTIOUS, TRADER, SMART = range(5)
 # Moves.
 MV_DRAW, MV_TRADE, MV_SWAP3, MV_DOUBLE3 = range(4)
-N_PARAMS = 19
+N_PARAMS = 20
 
 # name -> Param(slot, low, high, meaning)
 PARAMS = {
@@ -117,13 +117,14 @@ PARAMS = {
     "wait_min": Param(16, 0.0, 50.0, "smart: go out only with a hand worth at least this (x100) unless someone looks close"),
     "draw_exact": Param(17, 0.0, 1.0, "smart: weight of the draw's expected worth over the unseen cards (vs the flat guess)"),
     "bad_hotel": Param(18, 0.0, 5.0, "cost of a hotel that cannot stand, in missing cards (it blocks going out)"),
+    "bad_house": Param(19, 0.0, 5.0, "cost of a house that cannot stand, in missing cards (it blocks going out)"),
 }
 
 _BASE = {
     "p_go": 0.5, "progress": 0.6, "complete": 1.5, "missing": 1.0, "wild": 2.0, "wild_risk": 0.0,
     "house": 1.0, "bonus": 1.0, "mr_monopoly": 3.0, "free_parking": 1.5, "ready": 3.0, "draw": 0.5,
     "danger_turn": 30.0, "danger_seen": 10.0, "feed": 0.0, "trade_depth": 1.0, "wait_min": 0.0,
-    "draw_exact": 0.0, "bad_hotel": 2.0,
+    "draw_exact": 0.0, "bad_hotel": 2.0, "bad_house": 1.25,
 }
 # name -> (kind, defaults that differ from _BASE, meaning)
 KINDS = {
@@ -133,9 +134,11 @@ KINDS = {
                  "greedy, but drops Chance cards when an opponent looks close to going out"),
     "trader": (TRADER, {"feed": 2.0, "trade_depth": 2.0},
                "reads the visible piles: trades up to two cards, avoids feeding a kind an opponent collects"),
-    # smart's first six weights come from a tuner run (experiments/tune_cardgame_bot.toml, docs/tuning.md).
+    # smart's first six weights come from a tuner run (experiments/tune_cardgame_bot.toml, docs/tuning.md);
+    # bad_house: 0.5-1.5 measure alike for it (docs/cardgame.md), so it keeps the one-missing-card cost.
     "smart": (SMART, {"wild_risk": 6.0, "danger_turn": 5.0, "danger_seen": 3.0, "trade_depth": 2.0, "draw_exact": 1.0,
-                      "progress": 0.3, "complete": 3.0, "missing": 0.5, "feed": 0.25, "ready": 12.0, "wait_min": 2.0},
+                      "progress": 0.3, "complete": 3.0, "missing": 0.5, "feed": 0.25, "ready": 12.0, "wait_min": 2.0,
+                      "bad_house": 1.0},
               "strongest heuristic: trader + cautious + the expected worth of a draw from the unseen cards"),
 }
 
@@ -147,17 +150,17 @@ parse_policy = CATALOG.parse
 
 
 (P_GO, P_PROGRESS, P_COMPLETE, P_MISSING, P_WILD, P_WILD_RISK, P_HOUSE, P_BONUS, P_MRM, P_FP, P_READY,
- P_DRAW, P_DANGER_TURN, P_DANGER_SEEN, P_FEED, P_DEPTH, P_WAIT, P_DRAW_EXACT, P_BAD_HOTEL) = range(N_PARAMS)
+ P_DRAW, P_DANGER_TURN, P_DANGER_SEEN, P_FEED, P_DEPTH, P_WAIT, P_DRAW_EXACT, P_BAD_HOTEL, P_BAD_HOUSE) = range(N_PARAMS)
 
 # A seat's row of `pp` as the bots read it: its N_PARAMS parameters, then the terms of
 # `evaluate` that depend only on them and the rules, worked out once (`seat_values`).
 GROUP_N = 5  # group_worth of n cards for n = 0 .. 4; every group is complete at 4 cards, so 4 stands for more
 V_GROUP = N_PARAMS  # [c * GROUP_N + min(n, 4)] group_worth
 V_FIXED = V_GROUP + NC * GROUP_N  # [k] fixed_worth
-# worth_units: a missing card or a house that cannot stand, a Chance card's worth and its risk,
-# a usable hotel, a hotel that cannot stand, a Go to Jail that blocks, a hand that may go out.
-V_MISSING, V_WILD, V_WILD_RISK, V_HOTEL, V_BAD_HOTEL, V_JAIL, V_READY = range(V_FIXED + NK, V_FIXED + NK + 7)
-N_VALUES = V_READY + 1
+# worth_units: a missing card, a Chance card's worth and its risk, a usable hotel, a hotel that
+# cannot stand, a Go to Jail that blocks, a hand that may go out, a house that cannot stand.
+V_MISSING, V_WILD, V_WILD_RISK, V_HOTEL, V_BAD_HOTEL, V_JAIL, V_READY, V_BAD_HOUSE = range(V_FIXED + NK, V_FIXED + NK + 8)
+N_VALUES = V_BAD_HOUSE + 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,6 +242,7 @@ def seat_values(RB, params):
         pp[V_BAD_HOTEL] = on_grid(pp[P_MISSING] * 100.0 * pp[P_BAD_HOTEL])
         pp[V_JAIL] = on_grid(pp[P_MISSING] * 200.0)
         pp[V_READY] = on_grid(pp[P_READY] * 100.0)
+        pp[V_BAD_HOUSE] = on_grid(pp[P_MISSING] * 100.0 * pp[P_BAD_HOUSE])
     return pv
 
 
@@ -295,28 +299,27 @@ def hand_totals(A, o, RB, pp, held):
 
 @njit_inline
 def worth_units(RB, pp, danger):
-    """`evaluate`'s per-card weights for this decision: a card missing from a held group (or a
-    house that cannot stand); the Chance cards as (at risk, weight): at risk when an opponent
-    looks close and a Chance would zero the hand, the weight then being its cost, else its
-    worth; a usable hotel; a hotel that cannot stand; a Go to Jail that blocks; a hand that may
-    go out."""
+    """`evaluate`'s per-card weights for this decision: a card missing from a held group; the
+    Chance cards as (at risk, weight): at risk when an opponent looks close and a Chance would
+    zero the hand, the weight then being its cost, else its worth; a usable hotel; a hotel that
+    cannot stand; a Go to Jail that blocks; a hand that may go out; a house that cannot stand."""
     at_risk = danger and RB[R_CHANCE_ZERO] != 0
     return (pp[V_MISSING], (at_risk, pp[V_WILD_RISK] if at_risk else pp[V_WILD]), pp[V_HOTEL], pp[V_BAD_HOTEL],
-            pp[V_JAIL], pp[V_READY])
+            pp[V_JAIL], pp[V_READY], pp[V_BAD_HOUSE])
 
 
 @njit_inline
 def building_worth(A, o, RB, pp, complete_b, best_h, units):
     """`evaluate`'s terms for houses, hotels and Go to Jail: usable houses and hotels add their
     value, ones that cannot stand (or a Go to Jail without its way out) block going out."""
-    missing_unit, _, hotel_unit, bad_hotel_unit, jail_unit, _ = units
+    _, _, hotel_unit, bad_hotel_unit, jail_unit, _, bad_house_unit = units
     total_h = n_houses(A, o)
     if RB[R_HOUSES_NUMBERED]:
         usable, fours = chains_held(A, o, max(complete_b, 1))
     else:
         usable = total_h if RB[R_MAX_HOUSES] == 0 else min(total_h, RB[R_MAX_HOUSES])
         fours = usable // 4
-    v = on_grid(pp[P_HOUSE] * best_h) * usable - missing_unit * (total_h - usable)
+    v = on_grid(pp[P_HOUSE] * best_h) * usable - bad_house_unit * (total_h - usable)
     hotels = A[o + K_HOTEL]
     good = min(hotels, fours)
     v += hotel_unit * good - bad_hotel_unit * (hotels - good)
@@ -329,7 +332,7 @@ def building_worth(A, o, RB, pp, complete_b, best_h, units):
 def gap_worth(A, o, RB, missing, groups, buildable, units):
     """`evaluate`'s terms for the cards missing from held groups, the Chance cards that may fill
     them, and a hand that may go out."""
-    missing_unit, (at_risk, wild_unit), _, _, _, ready_unit = units
+    missing_unit, (at_risk, wild_unit), _, _, _, ready_unit, _ = units
     wilds = A[o + K_WILD]
     gap = missing - wilds
     v = 0.0

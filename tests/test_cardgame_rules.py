@@ -717,6 +717,24 @@ def test_the_bots_discard_a_hotel_that_cannot_stand_before_a_lone_property():
             assert (discard != L.K_HOTEL) == keeps_hotel, (spec, cards)
 
 
+def test_a_house_that_cannot_stand_costs_bad_house_missing_cards():
+    """House 3 without houses 1 and 2 under it cannot stand: it lowers the hand's worth by
+    bad_house times the bot's cost of a missing card, and by nothing else."""
+    from strategies.cardgame import evaluate, parse_policy, seat_values
+
+    RB = pack(W, 4)
+    S = np.zeros(L.STATE_SIZE, np.int32)
+    o = L.SCRATCH
+    for spec, missing, bad_house in (("greedy", 1.0, 1.25), ("smart", 0.5, 1.0), ("trader bad_house=3", 1.0, 3.0)):
+        pp = seat_values(RB, parse_policy(spec)[2][None])[0]
+        S[o:o + L.NK] = 0
+        S[o + 7] = 2  # the complete dark blue group
+        S[o + 1] = 1
+        without = evaluate(S, o, RB, pp, False)
+        S[o + L.K_HOUSE + 2] = 1
+        assert without - evaluate(S, o, RB, pp, False) == missing * 100.0 * bad_house, spec
+
+
 @pytest.mark.parametrize("rules", [W, V], ids=["wiki", "video"])
 def test_draw_values_are_those_of_fresh_evaluations(rules):
     """Smart's worth of a blind draw: each kind it cannot see, weighted by its unseen count, is
