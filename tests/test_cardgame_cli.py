@@ -135,6 +135,15 @@ def test_the_strong_bots_beat_the_greedy_one(edition, long_run):
     assert rnd["win_0"].mean() > 0.9
 
 
+def seat0_gain_low(n, seed, new, old, others, rules=None):
+    """The low end of the 95% interval of seat 0's paired win-rate gain, policy `new` over
+    `old`, against the same opponents on the same matches."""
+    wins = [api.simulate(n, 4, [seat0, *others], rules, seed=seed, threads=1)["win_0"].to_numpy(float)
+            for seat0 in (new, old)]
+    d = wins[0] - wins[1]
+    return d.mean() - 1.96 * d.std(ddof=1) / np.sqrt(n)
+
+
 @pytest.mark.parametrize("edition", ["wiki", "video"])
 def test_the_default_smart_beats_its_untuned_weights(edition, long_run):
     # smart's defaults come from a tuner run against the hand-set weights (preset
@@ -143,12 +152,8 @@ def test_the_default_smart_beats_its_untuned_weights(edition, long_run):
     # matches; the paired difference's 95% interval (+-0.8 to +-1.1 points at 8,000 matches,
     # +-0.5 to +-0.7 under --long) must lie above zero.
     n = 20000 if long_run else 8000
-    rules = CardGameRules.preset(edition)
     others = ["cardgame_smart_untuned"] * 3
-    tuned = api.simulate(n, 4, ["smart", *others], rules, seed=9, threads=1)["win_0"].to_numpy(float)
-    untuned = api.simulate(n, 4, ["cardgame_smart_untuned", *others], rules, seed=9, threads=1)["win_0"].to_numpy(float)
-    d = tuned - untuned
-    assert d.mean() - 1.96 * d.std(ddof=1) / np.sqrt(n) > 0
+    assert seat0_gain_low(n, 9, "smart", "cardgame_smart_untuned", others, CardGameRules.preset(edition)) > 0
 
 
 def test_counting_a_hotel_that_cannot_stand_as_two_missing_cards_pays(long_run):
@@ -159,11 +164,7 @@ def test_counting_a_hotel_that_cannot_stand_as_two_missing_cards_pays(long_run):
     # traders priced a house that cannot stand at 1.25 missing cards); the paired 95% interval must
     # lie above zero.
     n = 20000 if long_run else 8000
-    others = ["trader"] * 3
-    new = api.simulate(n, 4, ["smart", *others], seed=11, threads=1)["win_0"].to_numpy(float)
-    old = api.simulate(n, 4, ["smart bad_hotel=0.5", *others], seed=11, threads=1)["win_0"].to_numpy(float)
-    d = new - old
-    assert d.mean() - 1.96 * d.std(ddof=1) / np.sqrt(n) > 0
+    assert seat0_gain_low(n, 11, "smart", "smart bad_hotel=0.5", ["trader"] * 3) > 0
 
 
 def test_counting_a_house_that_cannot_stand_as_more_than_a_missing_card_pays(long_run):
@@ -172,11 +173,7 @@ def test_counting_a_house_that_cannot_stand_as_more_than_a_missing_card_pays(lon
     # matches (seed 10), +1.2 +- 0.8 at this test's 8,000. The paired 95% interval must lie above
     # zero; it fails if the default goes back to 1.
     n = 20000 if long_run else 8000
-    others = ["greedy"] * 3
-    new = api.simulate(n, 4, ["trader", *others], seed=12, threads=1)["win_0"].to_numpy(float)
-    old = api.simulate(n, 4, ["trader bad_house=1", *others], seed=12, threads=1)["win_0"].to_numpy(float)
-    d = new - old
-    assert d.mean() - 1.96 * d.std(ddof=1) / np.sqrt(n) > 0
+    assert seat0_gain_low(n, 12, "trader", "trader bad_house=1", ["greedy"] * 3) > 0
 
 
 SPEC = """name = "cg"
