@@ -214,11 +214,11 @@ def test_extra_just_say_no_cards_help_their_seat():
 
 
 def test_playing_the_hand_out_pays(long_run):
-    # smart's empty_hand (6 by default) makes it bank a card it would keep, rather than end its
-    # turn, when every card left can still be played: a turn that starts with an empty hand draws
-    # 5 instead of 2. Default smart against smart with the option off, in seat 0 of the default
-    # table, the same games: +1.0 +- 0.2 points at 40,000 games (seeds 5 and 6). The paired 95%
-    # interval (+-0.4 points at 8,000 games) must lie above zero; it is zero if the default is 0.
+    # empty_hand (6 by default) makes a heuristic bot bank a card it would keep, rather than end
+    # its turn, when every card left can still be played: a turn that starts with an empty hand
+    # draws 5 instead of 2. Default smart against smart with the option off, in seat 0 of the
+    # default table, the same games: +1.0 +- 0.2 points at 40,000 games (seed 5), +0.9 +- 0.4 at
+    # this test's 8,000. The paired 95% interval must lie above zero; it is zero if the default is 0.
     n = 40000 if long_run else 8000
     seats = ["set_builder", "aggressive", "banker"]
     on = api.simulate(n, 4, ["smart", *seats], seed=7, threads=1)["win_0"].to_numpy(float)
