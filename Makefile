@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 RUN_ID := $(shell date +%Y%m%d-%H%M%S)
 
-.PHONY: install kernels demo test test-long bench clean
+.PHONY: install demo test test-long bench clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -19,20 +19,15 @@ install: $(VENV)/.installed
 demo: install
 	$(VENV)/bin/monosim chance simulate --games 1000000 --out results/chance-demo/$(RUN_ID)
 
-# Compile every game's kernels (or load them from the cache), two games at a time, one per core.
-# Left to the tests, both workers of a fresh machine would compile the same game at once.
-kernels: install
-	$(VENV)/bin/monosim bench --game chance --game deal --games 8 > /dev/null & \
-	$(VENV)/bin/monosim bench --game classic --game cardgame --games 8 > /dev/null && wait $$!
-
-# The test suite, with the short versions of the statistical tests. Two workers, one per core.
+# The test suite, with the short versions of the statistical tests. Two workers, one per core:
+# they compile different games' kernels at the same time on a fresh machine.
 PYTEST := $(PY) -m pytest -q -n 2 --dist loadfile
 
-test: kernels
+test: install
 	$(PYTEST)
 
 # The statistical tests at full sample sizes.
-test-long: kernels
+test-long: install
 	$(PYTEST) --long
 
 bench: install
