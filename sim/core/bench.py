@@ -9,20 +9,21 @@ import time
 import numba
 
 BENCH_SEED = 2026
-# Each game has sim/<game>/api.py with simulate and DEFAULT_TABLE. Games timed by default:
-# about 10-30 s each on two cores.
-GAMES = {"chance": 1_000_000, "deal": 200_000, "classic": 200_000, "cardgame": 20_000}
-# Games timed under each of several rule sets: name -> (rules table as in an experiment spec,
-# games a run). The card game's editions differ fourfold in match length (about 100 turns a
-# wiki match, 26 a video match).
-RULE_SETS = {"cardgame": {"wiki": ({"edition": "wiki"}, 20_000), "video": ({"edition": "video"}, 100_000)}}
+# Each game has sim/<game>/api.py with simulate and DEFAULT_TABLE. What is timed for each game:
+# label -> (rules table as in an experiment spec, games a run), about 10-30 s each on two
+# cores. The card game is timed in each edition: their matches differ fourfold in length (about
+# 100 turns a wiki match, 26 a video match).
+GAMES = {
+    "chance": {"chance": ({}, 1_000_000)},
+    "deal": {"deal": ({}, 200_000)},
+    "classic": {"classic": ({}, 200_000)},
+    "cardgame": {"cardgame/wiki": ({"edition": "wiki"}, 20_000), "cardgame/video": ({"edition": "video"}, 100_000)},
+}
 
 
 def timed_runs(game: str, games: int | None = None) -> dict[str, tuple[dict, int]]:
-    """What `monosim bench` times for a game: label -> (rules table, games a run)."""
-    if game in RULE_SETS:
-        return {f"{game}/{name}": (table, games or n) for name, (table, n) in RULE_SETS[game].items()}
-    return {game: ({}, games or GAMES[game])}
+    """What `monosim bench` times for a game: label -> (rules table, games a run, `games` if given)."""
+    return {label: (rules, games or n) for label, (rules, n) in GAMES[game].items()}
 
 
 def bench(game: str, games: int, threads: int | None = None, repeat: int = 1, rules: dict | None = None) -> dict:
