@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 RUN_ID := $(shell date +%Y%m%d-%H%M%S)
 
-.PHONY: install demo test test-long bench clean
+.PHONY: install demo test test-long bench prune-cache clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -32,6 +32,11 @@ test-long: install
 
 bench: install
 	$(VENV)/bin/monosim bench
+
+# Delete the kernels compiled from older sources: each edit to a game's kernels or bots leaves
+# a folder of them behind. Other checkouts sharing NUMBA_CACHE_DIR recompile theirs.
+prune-cache: install
+	$(PY) -c "import sim; [print('removed', d) for d in sim.prune_kernel_caches()]"
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache

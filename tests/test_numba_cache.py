@@ -7,7 +7,7 @@ import numba
 import pytest
 
 import sim
-from sim import kernel_cache_dir, kernel_group, kernel_sources_digest
+from sim import kernel_cache_dir, kernel_group, kernel_sources_digest, prune_kernel_caches
 
 ROOT = sim.ROOT
 GAMES = ("chance", "deal", "classic", "cardgame")
@@ -64,3 +64,20 @@ def test_digests_follow_their_groups_sources_only(tmp_path):
     before = after
     after = touch("sim/core/rng.py")
     assert all(after[g] != before[g] for g in before)
+
+
+def test_prune_keeps_only_the_current_sources_kernels(tmp_path):
+    current = {g: kernel_sources_digest(ROOT, g) for g in (*GAMES, "core")}
+    current["all"] = kernel_sources_digest(ROOT)
+    kept, stale = [], []
+    for base in (tmp_path, tmp_path / "boundscheck"):
+        for group, digest in current.items():
+            kept.append(base / group / digest / "kernel.nbi")
+            stale.append(base / group / "0123456789abcdef" / "kernel.nbi")
+    kept.append(tmp_path / "deal" / "notes" / "kernel.nbi")  # not a digest folder: left alone
+    for f in kept + stale:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text("x")
+    removed = prune_kernel_caches(tmp_path)
+    assert sorted(removed) == sorted(f.parent for f in stale)
+    assert all(f.exists() for f in kept) and not any(f.parent.exists() for f in stale)
