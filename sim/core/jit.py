@@ -4,6 +4,7 @@ import llvmlite.binding as _ll
 from llvmlite import ir as _ir
 from numba import njit
 from numba.core import codegen as _codegen
+from numba.core import dispatcher as _dispatcher
 from numba.core import config, types
 from numba.extending import intrinsic as _intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
@@ -71,6 +72,29 @@ def _optimize_own_final_module(self):
 
 if _optimize_final_module is not None:
     _codegen.CPUCodeLibrary._optimize_final_module = _optimize_own_final_module
+
+
+# One compiled version of each of the project's functions per argument types, not one more for
+# each constant passed. numba types a call `f(S, 0)` with the literal type of 0 and compiles f
+# for it; a variable set to a constant and changed later (`current = 0`) gets the literal type
+# in the first rounds of type inference, enough to compile its callees once for it too. About
+# half of every game's compiled code was such copies. For functions of the sim and strategies
+# packages the call is typed with the plain types; the constant is still folded wherever LLVM
+# inlines the callee. Like the hooks above this replaces a private numba method, and without it
+# only the compile time changes.
+_OWN_MODULES = ("sim.", "strategies.")
+_get_call_template = getattr(_dispatcher.Dispatcher, "get_call_template", None)
+
+
+def _get_own_call_template(self, args, kws):
+    if getattr(self.py_func, "__module__", "").startswith(_OWN_MODULES):
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+    return _get_call_template(self, args, kws)
+
+
+if _get_call_template is not None:
+    _dispatcher.Dispatcher.get_call_template = _get_own_call_template
 
 
 def or_python(python_version):
