@@ -1,5 +1,6 @@
-"""The shared compile options: index wrap-around is off for this project's code only, and its
-functions are internal to the module of a parallel batch loop. And what they must not change:
+"""The shared compile options: index wrap-around is off for this project's code only, its
+functions are compiled once per kind of arguments (no copies for constants or int32), and they
+are internal to the module of a parallel batch loop. And what they must not change:
 a compiled run plays exactly the games its plain Python source plays."""
 
 import os
@@ -37,6 +38,39 @@ def test_other_code_keeps_python_negative_indexes():
     assert compiled_as_module("tests.probe")(base[1:], -1) == 9
     assert compiled_as_module("simulation.probe")(base[1:], -1) == 9
     assert njit(lambda a: a[-2])(base) == 8
+
+
+CALLER = """
+@njit
+def add(a, b):
+    return a + b
+
+@njit
+def count(steps, n):
+    total = 0  # a constant first, then a sum: its first typing is the literal 0
+    for _ in range(n):
+        total = add(total, steps[0])  # an int32 read from the array
+    return add(total, 2)
+"""
+
+
+def compiled_callee_signatures(module):
+    """The argument types `add` was compiled for when `count`, defined in `module`, calls it."""
+    namespace = {"__name__": module, "njit": njit}
+    exec(CALLER, namespace)
+    assert namespace["count"](np.ones(1, np.int32), 3) == 5
+    return [tuple(str(t) for t in sig) for sig in namespace["add"].signatures]
+
+
+def test_project_functions_compile_once_for_constant_and_narrow_integer_arguments():
+    assert compiled_callee_signatures("sim.probe") == [("int64", "int64")]
+    assert compiled_callee_signatures("strategies.probe") == [("int64", "int64")]
+
+
+def test_other_code_keeps_numba_s_copies_for_them():
+    signatures = compiled_callee_signatures("tests.probe")
+    assert len(signatures) > 1 and any("Literal" in t for sig in signatures for t in sig)
+    assert any("int32" in sig for sig in signatures)
 
 
 def test_positive_bits32_matches_its_plain_python_version():

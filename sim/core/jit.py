@@ -74,22 +74,31 @@ if _optimize_final_module is not None:
     _codegen.CPUCodeLibrary._optimize_final_module = _optimize_own_final_module
 
 
-# One compiled version of each of the project's functions per argument types, not one more for
-# each constant passed. numba types a call `f(S, 0)` with the literal type of 0 and compiles f
-# for it; a variable set to a constant and changed later (`current = 0`) gets the literal type
-# in the first rounds of type inference, enough to compile its callees once for it too. About
-# half of every game's compiled code was such copies. For functions of the sim and strategies
-# packages the call is typed with the plain types; the constant is still folded wherever LLVM
-# inlines the callee. Like the hooks above this replaces a private numba method, and without it
-# only the compile time changes.
+# One compiled version of each of the project's functions per kind of arguments, not a copy for
+# each constant passed or each integer width. numba types a call `f(S, 0)` with the literal
+# type of 0 and compiles f for it; a variable set to a constant and changed later (`p = 0`)
+# has the literal type in the first rounds of type inference, enough to compile its callees
+# for it too; and an index read from an int32 array compiles a callee again beside the int64
+# one. Over half of every game's compiled code was such copies. For functions of the sim and
+# strategies packages the call is typed with plain types and signed integers widened to int64
+# (Python's meaning: no int32 wrap-around). LLVM still folds a constant wherever it inlines the
+# callee. Like the hooks above this replaces a private numba method, and without it only the
+# compile time changes.
 _OWN_MODULES = ("sim.", "strategies.")
 _get_call_template = getattr(_dispatcher.Dispatcher, "get_call_template", None)
 
 
+def _plain_type(t):
+    t = types.unliteral(t)
+    if isinstance(t, types.Integer) and t.signed:
+        return types.int64
+    return t
+
+
 def _get_own_call_template(self, args, kws):
     if getattr(self.py_func, "__module__", "").startswith(_OWN_MODULES):
-        args = tuple(types.unliteral(a) for a in args)
-        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        args = tuple(_plain_type(a) for a in args)
+        kws = {k: _plain_type(v) for k, v in kws.items()}
     return _get_call_template(self, args, kws)
 
 
