@@ -96,7 +96,7 @@ def _plain_type(t):
 
 
 def _get_own_call_template(self, args, kws):
-    if getattr(self.py_func, "__module__", "").startswith(_OWN_MODULES):
+    if (getattr(self.py_func, "__module__", None) or "").startswith(_OWN_MODULES):
         args = tuple(_plain_type(a) for a in args)
         kws = {k: _plain_type(v) for k, v in kws.items()}
     return _get_call_template(self, args, kws)
