@@ -8,6 +8,7 @@ from pathlib import Path
 __version__ = "0.1.0"
 
 ROOT = Path(__file__).resolve().parent.parent
+DIGEST_CHARS = 16  # hex characters of a kernel sources digest, the name of its cache folder
 
 
 @functools.lru_cache(maxsize=None)  # asked twice for each compiled function, by file
@@ -43,7 +44,7 @@ def kernel_sources_digest(root: Path, group: str | None = None) -> str:
         if b"njit" in text or path.name in ("rules.py", "layout.py"):
             digest.update(path.relative_to(root).as_posix().encode())
             digest.update(text)
-    return digest.hexdigest()[:16]
+    return digest.hexdigest()[:DIGEST_CHARS]
 
 
 def cache_base() -> str:
@@ -61,7 +62,7 @@ def kernel_cache_dir(group: str) -> str:
 
 
 def _is_digest(name: str) -> bool:
-    return len(name) == 16 and all(c in "0123456789abcdef" for c in name)
+    return len(name) == DIGEST_CHARS and all(c in "0123456789abcdef" for c in name)
 
 
 def prune_kernel_caches(base: str | Path | None = None, root: Path = ROOT) -> list[Path]:
