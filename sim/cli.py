@@ -884,8 +884,8 @@ def bench(
     repeat: Annotated[int, typer.Option(help="Timed runs per game; the median run is reported.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the measurements as JSON.")] = False,
 ) -> None:
-    """Games per second for each game (the card game in each edition), 4 players, default bots;
-    compile time shown apart."""
+    """Games per second for each game (the card game in each edition), 4 players, default bots,
+    against the game's target; compile time shown apart."""
     from sim.core import bench as benchmarks
     from sim.core.runner import check_run_args
 
@@ -897,7 +897,7 @@ def bench(
     if repeat < 1:
         raise UsageError(f"--repeat must be at least 1 (got {repeat})")
     result = {
-        label: benchmarks.bench(name, n, threads, repeat, rules)
+        label: benchmarks.bench(name, n, threads, repeat, rules) | {"target_games_per_second": benchmarks.TARGETS[label]}
         for name in chosen
         for label, (rules, n) in benchmarks.timed_runs(name, games).items()
     }
@@ -913,6 +913,9 @@ def bench(
         if repeat > 1:
             speeds = sorted(r["games"] / s for s in r["run_seconds"])
             print(f"  median of {repeat} runs; runs {', '.join(f'{v:,.0f}' for v in speeds)} games/s")
+        target = r["target_games_per_second"]
+        print(f"  target {target:,} games/s on 2 threads of the 2-core development machine: "
+              f"{r['games_per_second'] / target:.0%} of it")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -70,6 +70,7 @@ def test_bench_times_each_edition(capsys):
     assert [r["rules"] for r in result.values()] == [{"edition": "wiki"}, {"edition": "video"}]
     assert all(r["games"] == 300 and r["games_per_second"] > 0 for r in result.values())
     assert result["cardgame/video"]["mean_turns"] < result["cardgame/wiki"]["mean_turns"] / 2
+    assert all(r["target_games_per_second"] == 50_000 for r in result.values())
 
 
 @pytest.mark.parametrize("command", [["values"], ["seats", "--players", "9"], ["house-rules", "--players", "1"]])

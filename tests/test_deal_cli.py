@@ -2,6 +2,7 @@
 nothing written)."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -108,8 +109,12 @@ def test_bench_reports_the_median_of_repeated_runs():
     result = json.loads(r.stdout)["deal"]
     runs = sorted(result["run_seconds"])
     assert len(runs) == 3 and result["seconds"] == runs[1] and result["games_per_second"] == 500 / runs[1]
+    assert result["target_games_per_second"] == 100_000
     r = monosim("bench", "--game", "deal", "--games", "500", "--repeat", "2")
     assert r.returncode == 0 and "median of 2 runs; runs " in r.stdout
+    speed = float(re.search(r"= ([\d,]+) games/s", r.stdout)[1].replace(",", ""))
+    share = re.search(r"target 100,000 games/s on 2 threads of the 2-core development machine: (\d+)% of it", r.stdout)
+    assert share and abs(int(share[1]) - 100 * speed / 100_000) <= 0.51, r.stdout  # the speed is printed rounded
     r = monosim("bench", "--game", "deal", "--repeat", "0")
     assert r.returncode == 2 and r.stderr.strip() == "monosim: error: --repeat must be at least 1 (got 0)"
 
