@@ -37,6 +37,9 @@ Games = Annotated[int, typer.Option("--games", "-n", help="Number of complete ga
 Seed = Annotated[int, typer.Option(help="Master seed; game g is seeded from (seed, g).")]
 Threads = Annotated[Optional[int], typer.Option(help="Threads to use (default: all cores).")]
 ChunkSize = Annotated[int, typer.Option(help="Games per chunk (progress and memory only).")]
+Progress = Annotated[bool, typer.Option(help="Progress bar on stderr.")]
+OutDir = Annotated[Optional[Path], typer.Option(help="Write tables, manifest, report and plot here.")]
+SummaryJson = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
 
 
 def _finish_simulation(api, df, games, out, as_json, to_json, extra_tables=(), extra_files=None) -> None:
@@ -95,12 +98,12 @@ def chance_simulate(
         typer.Option(help="Rule change KEY=VALUE, e.g. finish_mark=18 or reshuffle_empty_pile=true."),
     ] = None,
     seed: Seed = 0,
-    out: Annotated[Optional[Path], typer.Option(help="Write tables, manifest, report and plot here.")] = None,
+    out: OutDir = None,
     threads: Threads = None,
     chunk_size: ChunkSize = DEFAULT_CHUNK,
     check: Annotated[bool, typer.Option(help="Check invariants after every turn (slower).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+    as_json: SummaryJson = False,
+    progress: Progress = True,
 ) -> None:
     """Play many games between bots and print win rates with 95% intervals."""
     from sim.chance import api
@@ -166,7 +169,7 @@ def run(
         Optional[str], typer.Option(help="Send chunks to a running Dask scheduler, e.g. tcp://host:8786.")
     ] = None,
     threads: Threads = None,
-    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+    progress: Progress = True,
 ) -> None:
     """Run an experiment spec: every cell of its sweep, under common random numbers."""
     from sim.core import analysis, runs
@@ -445,12 +448,12 @@ def deal_simulate(
         typer.Option(help="Rule change KEY=VALUE, e.g. win_on_any_turn=false or deck.just_say_no=5."),
     ] = None,
     seed: Seed = 0,
-    out: Annotated[Optional[Path], typer.Option(help="Write tables, manifest, report and plot here.")] = None,
+    out: OutDir = None,
     threads: Threads = None,
     chunk_size: ChunkSize = DEFAULT_CHUNK,
     check: Annotated[bool, typer.Option(help="Check invariants after every play (slower).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+    as_json: SummaryJson = False,
+    progress: Progress = True,
 ) -> None:
     """Play many games between bots and print win rates with 95% intervals."""
     from sim.core import results
@@ -516,7 +519,6 @@ CardRule = Annotated[
 ]
 CardPlayers = Annotated[int, typer.Option(help="Players: 3 to 6 (wiki edition) or 2 to 4 (video).")]
 CardJson = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
-CardProgress = Annotated[bool, typer.Option(help="Progress bar on stderr.")]
 CardSeat = Annotated[
     Optional[list[str]],
     typer.Option("--seat", help="Policy of the next seat, e.g. 'smart wait_min=4'. Repeat per seat."),
@@ -544,7 +546,7 @@ def cardgame_simulate(
     chunk_size: ChunkSize = DEFAULT_CHUNK,
     check: Annotated[bool, typer.Option(help="Check invariants after every turn (slower).")] = False,
     as_json: CardJson = False,
-    progress: CardProgress = True,
+    progress: Progress = True,
 ) -> None:
     """Play many matches between bots and print win rates with 95% intervals. With --out, the
     per-hand rows (who went out, every seat's hand score, the jackpot) go to hands.parquet."""
@@ -615,7 +617,7 @@ def cardgame_values(
     seed: Seed = 0,
     threads: Threads = None,
     as_json: CardJson = False,
-    progress: CardProgress = True,
+    progress: Progress = True,
 ) -> None:
     """Card-value report: each card kind in the hands that went out and the others, and the
     Chance card's risk and reward."""
@@ -640,7 +642,7 @@ def cardgame_seats(
     seed: Seed = 0,
     threads: Threads = None,
     as_json: CardJson = False,
-    progress: CardProgress = True,
+    progress: Progress = True,
 ) -> None:
     """Seat advantage by player count: the same bot in every seat, win rate of each seat."""
     from sim.cardgame import api
@@ -666,7 +668,7 @@ def cardgame_house_rules(
     seed: Seed = 0,
     threads: Threads = None,
     as_json: CardJson = False,
-    progress: CardProgress = True,
+    progress: Progress = True,
 ) -> None:
     """Effect of each edition difference and house rule, one at a time, on match length and
     balance (same seeds in every row; smart in every seat unless --seat is given)."""
@@ -703,12 +705,12 @@ def classic_simulate(
     seat: ClassicSeat = None,
     rule: ClassicRule = None,
     seed: Seed = 0,
-    out: Annotated[Optional[Path], typer.Option(help="Write tables, manifest, report and plot here.")] = None,
+    out: OutDir = None,
     threads: Threads = None,
     chunk_size: ChunkSize = 20_000,
     check: Annotated[bool, typer.Option(help="Check invariants after every turn (slower).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+    as_json: SummaryJson = False,
+    progress: Progress = True,
 ) -> None:
     """Play many games between bots and print win rates with 95% intervals."""
     from sim.classic import api
@@ -806,7 +808,7 @@ def classic_position(
     seed: Seed = 0,
     threads: Threads = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the estimates as JSON.")] = False,
-    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+    progress: Progress = True,
 ) -> None:
     """Each player's chance to win from a mid-game position, by playing it out many times."""
     from sim.classic import api, position
@@ -834,7 +836,7 @@ def classic_values(
     seed: Seed = 0,
     threads: Threads = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
-    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+    progress: Progress = True,
 ) -> None:
     """Property value report: each set's effect on win rate, rent per game and payback time."""
     from sim.classic import api
@@ -859,7 +861,7 @@ def classic_house_rules(
     seed: Seed = 0,
     threads: Threads = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
-    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+    progress: Progress = True,
 ) -> None:
     """Effect of each house rule on game length, seat advantage and never-ending games (same bot
     in every seat unless --seat is given: default strong)."""
