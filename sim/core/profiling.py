@@ -1,0 +1,184 @@
+"""Where a game kernel's time goes, by compiled function: a developer's tool over Linux `perf`.
+
+    python -m sim.core.profiling deal --games 300000
+    python -m sim.core.profiling cardgame --edition video --out-of-line
+
+perf cannot name numba's JIT code by itself, and three traps cost earlier profiles their
+first attempt: a kernel loaded from the cache keeps no object code in the process, so the
+game is compiled into an empty cache directory; the same helper is linked into many
+libraries, so each library's load address is taken from its own `cfunc.` symbol; and compile
+samples crowd the profile, so only the samples in JIT code are counted. The child process
+writes /tmp/perf-<pid>.map from the symbol tables of its object code, where `perf report`
+looks for JIT symbols, then plays the games on one thread.
+
+LLVM inlines most of a game into a few functions. `--out-of-line` keeps each of the
+project's functions out of line in the batch loop's module, so that each gets its own row;
+the kernel then runs a little slower and the shares shift a little.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+GAMES = ("chance", "deal", "classic", "cardgame")
+
+
+def readable_name(symbol: str) -> str:
+    """`_ZN10strategies4deal11choose_playB4v110...` -> `strategies.deal.choose_play`; other
+    symbols as they are."""
+    if "__numba_parfor_gufunc" in symbol:
+        return "the batch loop (numba's parallel gufunc)"
+    m = re.match(r"(?:cfunc\.)?_ZN", symbol)
+    if not m:
+        return symbol
+    parts, i = [], m.end()
+    while i < len(symbol) and symbol[i].isdigit():
+        j = i
+        while symbol[j].isdigit():
+            j += 1
+        n = int(symbol[i:j])
+        parts.append(symbol[j:j + n])
+        i = j + n
+    return ".".join(parts) if parts else symbol
+
+
+def perf_map_lines(libraries) -> list[tuple[int, int, str]]:
+    """(address, size, symbol) of every function in the object code of these numba code
+    libraries that kept it (compiled in this process), for a perf map."""
+    rows = []
+    for lib in libraries:
+        try:
+            obj = lib._get_compiled_object()  # private: numba keeps it for its cache
+        except Exception:
+            continue  # loaded from the cache, or not compiled
+        with tempfile.NamedTemporaryFile(suffix=".o") as f:
+            f.write(obj)
+            f.flush()
+            listing = subprocess.run(["nm", "-S", "--defined-only", f.name], capture_output=True, text=True).stdout
+        symbols = []
+        for line in listing.splitlines():
+            fields = line.split()
+            if len(fields) == 4 and fields[2] in "tTW":
+                symbols.append((int(fields[0], 16), int(fields[1], 16), fields[3]))
+        base = None
+        for offset, _, name in symbols:
+            if name.startswith("cfunc."):  # defined in this library only
+                base = lib.get_pointer_to_function(name) - offset
+                break
+        if base is not None:
+            rows += [(base + offset, size, name) for offset, size, name in symbols]
+    return sorted(set(rows))
+
+
+def _compiled_libraries():
+    from numba.core.dispatcher import Dispatcher
+
+    libraries = set()
+    for obj in gc.get_objects():
+        if isinstance(obj, Dispatcher):
+            for cres in obj.overloads.values():
+                libraries.add(cres.library)
+                # the batch loop's own library (the parallel gufunc) hangs only off its caller's
+                libraries.update(getattr(cres.library, "_linking_libraries", ()))
+    return libraries
+
+
+_OWN_DEFINE = re.compile(r'^(define [^\n]*@"?(?:_ZN3sim|_ZN10strategies)[^\n]*\))( [^\n{]*)?\{', re.M)
+
+
+def noinline_own_functions(ir: str) -> str:
+    """LLVM IR text with the project's function definitions marked `noinline` (those numba
+    must inline, `alwaysinline`, left alone). Textual: llvmlite cannot add an attribute."""
+    return _OWN_DEFINE.sub(
+        lambda m: m[0] if "alwaysinline" in (m[2] or "") else f"{m[1]}{(m[2] or '').rstrip()} noinline {{", ir
+    )
+
+
+def _keep_own_functions_out_of_line() -> None:
+    """Mark the project's functions `noinline` in the batch loop's module before LLVM
+    optimizes it."""
+    import llvmlite.binding as ll
+    from numba.core import codegen
+
+    optimize = codegen.CPUCodeLibrary._optimize_final_module
+
+    def patched(self):
+        if self.name.startswith("__numba_parfor_gufunc"):
+            self._final_module = ll.parse_assembly(noinline_own_functions(str(self._final_module)))
+        optimize(self)
+
+    codegen.CPUCodeLibrary._optimize_final_module = patched
+
+
+def _child(game: str, games: int, edition: str | None, out_of_line: bool) -> None:
+    """Compile, write the perf map, play `games` games on one thread."""
+    import importlib
+    import time
+
+    if out_of_line:
+        _keep_own_functions_out_of_line()
+    api = importlib.import_module(f"sim.{game}.api")
+    rules = None
+    if edition:
+        from sim.cardgame.rules import CardGameRules
+
+        rules = CardGameRules.preset(edition)
+    api.simulate(8, 4, rules=rules, seed=1)
+    rows = perf_map_lines(_compiled_libraries())
+    with open(f"/tmp/perf-{os.getpid()}.map", "w") as f:
+        f.writelines(f"{a:x} {s:x} {name}\n" for a, s, name in rows)
+    t0 = time.perf_counter()
+    api.simulate(games, 4, rules=rules, seed=1, threads=1)
+    print(f"pid {os.getpid()}: {games:,} games in {time.perf_counter() - t0:.1f} s, one thread", flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m sim.core.profiling", description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", choices=GAMES)
+    parser.add_argument("--games", type=int, default=100_000, help="games played under perf (default 100,000)")
+    parser.add_argument("--edition", choices=("wiki", "video"), help="card game edition (default wiki)")
+    parser.add_argument("--out-of-line", action="store_true", help="one row per project function")
+    parser.add_argument("--rows", type=int, default=25, help="functions listed (default 25)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.edition and args.game != "cardgame":
+        parser.error("--edition is for the card game only")
+    if args.child:
+        _child(args.game, args.games, args.edition, args.out_of_line)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "perf.data")
+        child = [sys.executable, "-m", "sim.core.profiling", "--child", args.game, "--games", str(args.games)]
+        child += ["--edition", args.edition] * bool(args.edition) + ["--out-of-line"] * args.out_of_line
+        env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(tmp, "cache"))
+        run = subprocess.run(["perf", "record", "-F", "2000", "-o", data, "--", *child], env=env,
+                             capture_output=True, text=True)
+        pid = re.search(r"pid (\d+): (.*)", run.stdout)
+        if run.returncode != 0 or not pid:
+            sys.exit(f"profiling: the run under perf failed:\n{run.stderr[-2000:]}")
+        print(f"{args.game}: {pid[2]}")
+        report = subprocess.run(
+            ["perf", "report", "-i", data, "--no-children", "--dsos", f"[JIT] tid {pid[1]}", "--sort", "symbol",
+             "--stdio", "-g", "none", "--percentage", "relative"],
+            capture_output=True, text=True,
+        ).stdout
+    os.remove(f"/tmp/perf-{pid[1]}.map")
+    shares: dict[str, float] = {}
+    for line in report.splitlines():
+        m = re.match(r"\s*([\d.]+)%\s+\[\.\]\s+(\S+)", line)
+        if m:
+            name = readable_name(m[2])
+            shares[name] = shares.get(name, 0.0) + float(m[1])
+    print("share of the kernel's samples, by compiled function:")
+    for name, share in sorted(shares.items(), key=lambda kv: -kv[1])[: args.rows]:
+        print(f"{share:6.1f}%  {name}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""The kernel profiler's parts that need no perf: symbol names, the perf map, the IR rewrite."""
+
+import llvmlite.binding as ll
+import numpy as np
+from numba import njit
+
+from sim.core.profiling import noinline_own_functions, perf_map_lines, readable_name
+
+
+def test_mangled_names_read_as_module_and_function():
+    assert readable_name("_ZN10strategies4deal11choose_playB4v110B40c8tJTIeFIjxE5ArrayIiLi1E") == (
+        "strategies.deal.choose_play"
+    )
+    assert readable_name("cfunc._ZN3sim4core3rng7shuffleB3v55B36c8tJTIeE.batch") == "sim.core.rng.shuffle"
+    assert readable_name("_ZN13_3cdynamic_3e36__numba_parfor_gufunc_0x7f03aed0f190B4v218") == (
+        "the batch loop (numba's parallel gufunc)"
+    )
+    assert readable_name("NRT_decref") == "NRT_decref"
+
+
+def test_the_perf_map_places_each_compiled_function_where_it_runs():
+    # Compiled here without the cache, so its library keeps the object code the map is read from.
+    @njit
+    def helper(a, i):
+        return a[i] * 3
+
+    @njit
+    def total(a):
+        s = 0
+        for i in range(a.size):
+            s += helper(a, i)
+        return s
+
+    assert total(np.arange(5)) == 30
+    lib = total.overloads[total.signatures[0]].library
+    rows = perf_map_lines([lib])
+    by_name = {name: (address, size) for address, size, name in rows}
+    name = total.overloads[total.signatures[0]].fndesc.llvm_func_name
+    assert by_name[name][0] == lib.get_pointer_to_function(name) and by_name[name][1] > 0
+    assert by_name["cfunc." + name][0] == lib.get_pointer_to_function("cfunc." + name)
+    starts = [address for address, _, _ in rows]
+    assert starts == sorted(starts)
+
+
+def test_only_the_projects_functions_are_kept_out_of_line():
+    ir = """
+define i64 @"_ZN3sim4deal6kernel4stepB2v1E"(i64 %x) local_unnamed_addr {
+  %y = add i64 %x, 1
+  ret i64 %y
+}
+define i64 @"_ZN10strategies4deal4pickB2v1E"(i64 %x) alwaysinline {
+  ret i64 %x
+}
+define i64 @"_ZN5numpy4sortB2v1E"(i64 %x) {
+  ret i64 %x
+}
+define i64 @"_ZN3sim4core3rng4nextB2v1E"(i64 %x) {
+  ret i64 %x
+}
+"""
+    out = noinline_own_functions(ir)
+    lines = [line for line in out.splitlines() if line.startswith("define")]
+    assert lines[0].endswith("local_unnamed_addr noinline {")
+    assert lines[1].endswith("alwaysinline {") and "noinline" not in lines[1]
+    assert "noinline" not in lines[2]
+    assert lines[3].endswith("(i64 %x) noinline {")
+    ll.parse_assembly(out).verify()  # still valid IR
