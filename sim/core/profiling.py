@@ -1,7 +1,9 @@
-"""Where a game kernel's time goes, by compiled function: a developer's tool over Linux `perf`.
+"""Where a game kernel's time goes, by compiled function or source line: a developer's tool
+over Linux `perf`.
 
     python -m sim.core.profiling deal --games 300000
     python -m sim.core.profiling cardgame --edition video --out-of-line
+    python -m sim.core.profiling chance --lines
 
 perf cannot name numba's JIT code by itself, and three traps cost earlier profiles their
 first attempt: a kernel loaded from the cache keeps no object code in the process, so the
@@ -13,7 +15,9 @@ looks for JIT symbols, then plays the games on one thread.
 
 LLVM inlines most of a game into a few functions. `--out-of-line` keeps each of the
 project's functions out of line in the batch loop's module, so that each gets its own row;
-the kernel then runs a little slower and the shares shift a little.
+the kernel then runs a little slower and the shares shift a little. `--lines` compiles with
+debug information (`NUMBA_DEBUGINFO=1`) and also counts the samples by source line, through
+`addr2line` on the object code; check that its shares by function match a normal build's.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import argparse
 import gc
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -48,10 +53,10 @@ def readable_name(symbol: str) -> str:
     return ".".join(parts) if parts else symbol
 
 
-def perf_map_lines(libraries) -> list[tuple[int, int, str]]:
-    """(address, size, symbol) of every function in the object code of these numba code
-    libraries that kept it (compiled in this process), for a perf map."""
-    rows = []
+def object_code(libraries) -> list[tuple[int, bytes, list[tuple[int, int, str]]]]:
+    """(load address, object code, its functions as (offset, size, symbol)) of each of these
+    numba code libraries that kept its object code (compiled in this process)."""
+    found = []
     for lib in libraries:
         try:
             obj = lib._get_compiled_object()  # private: numba keeps it for its cache
@@ -66,14 +71,16 @@ def perf_map_lines(libraries) -> list[tuple[int, int, str]]:
             fields = line.split()
             if len(fields) == 4 and fields[2] in "tTW":
                 symbols.append((int(fields[0], 16), int(fields[1], 16), fields[3]))
-        base = None
         for offset, _, name in symbols:
             if name.startswith("cfunc."):  # defined in this library only
-                base = lib.get_pointer_to_function(name) - offset
+                found.append((lib.get_pointer_to_function(name) - offset, obj, symbols))
                 break
-        if base is not None:
-            rows += [(base + offset, size, name) for offset, size, name in symbols]
-    return sorted(set(rows))
+    return found
+
+
+def perf_map_lines(code) -> list[tuple[int, int, str]]:
+    """(address, size, symbol) of every function in `object_code`'s list, for a perf map."""
+    return sorted({(base + offset, size, name) for base, _, symbols in code for offset, size, name in symbols})
 
 
 def _compiled_libraries():
@@ -116,8 +123,9 @@ def _keep_own_functions_out_of_line() -> None:
     codegen.CPUCodeLibrary._optimize_final_module = patched
 
 
-def _child(game: str, games: int, edition: str | None, out_of_line: bool) -> None:
-    """Compile, write the perf map, play `games` games on one thread."""
+def _child(game: str, games: int, edition: str | None, out_of_line: bool, objects: str | None) -> None:
+    """Compile, write the perf map (and the object code into `objects`), play `games` games on
+    one thread."""
     import importlib
     import time
 
@@ -130,12 +138,64 @@ def _child(game: str, games: int, edition: str | None, out_of_line: bool) -> Non
 
         rules = CardGameRules.preset(edition)
     api.simulate(8, 4, rules=rules, seed=1)
-    rows = perf_map_lines(_compiled_libraries())
+    code = object_code(_compiled_libraries())
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as f:
-        f.writelines(f"{a:x} {s:x} {name}\n" for a, s, name in rows)
+        f.writelines(f"{a:x} {s:x} {name}\n" for a, s, name in perf_map_lines(code))
+    if objects:
+        write_objects(code, objects)
     t0 = time.perf_counter()
     api.simulate(games, 4, rules=rules, seed=1, threads=1)
     print(f"pid {os.getpid()}: {games:,} games in {time.perf_counter() - t0:.1f} s, one thread", flush=True)
+
+
+def write_objects(code, directory: str) -> None:
+    """`object_code`'s objects into `directory`, with an index of where each was loaded, for
+    `source_lines`."""
+    with open(os.path.join(directory, "objects.txt"), "w") as index:
+        for i, (base, obj, symbols) in enumerate(code):
+            with open(os.path.join(directory, f"{i}.o"), "wb") as f:
+                f.write(obj)
+            index.write(f"{base:x} {max(o + s for o, s, _ in symbols):x} {i}.o\n")
+
+
+def source_lines(ips: list[int], objects: str) -> dict[str, int]:
+    """Samples per source line ("path:line"; "(no line)" where the debug information names
+    none) for these instruction addresses, from the objects `_child` wrote into `objects`."""
+    from sim import ROOT
+
+    loaded = []
+    with open(os.path.join(objects, "objects.txt")) as index:
+        for line in index:
+            base, size, name = line.split()
+            loaded.append((int(base, 16), int(size, 16), os.path.join(objects, name)))
+    offsets: dict[str, list[int]] = {}
+    for ip in ips:
+        for base, size, path in loaded:
+            if base <= ip < base + size:
+                offsets.setdefault(path, []).append(ip - base)
+                break
+    counts: dict[str, int] = {}
+    for path, offs in offsets.items():
+        where = subprocess.run(["addr2line", "-e", path], input="\n".join(f"{o:x}" for o in offs),
+                               capture_output=True, text=True).stdout.split("\n")
+        for place in where[: len(offs)]:
+            file, _, line = place.rpartition(":")
+            if not line.isdigit() or line == "0":
+                place = "(no line)"
+            elif file.startswith(str(ROOT)):
+                place = f"{os.path.relpath(file, ROOT)}:{line}"
+            counts[place] = counts.get(place, 0) + 1
+    return counts
+
+
+def _source_text(place: str) -> str:
+    from sim import ROOT
+
+    file, _, line = place.rpartition(":")
+    try:
+        return (ROOT / file).read_text().splitlines()[int(line) - 1].strip()
+    except (OSError, ValueError, IndexError):
+        return ""
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -144,30 +204,43 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=100_000, help="games played under perf (default 100,000)")
     parser.add_argument("--edition", choices=("wiki", "video"), help="card game edition (default wiki)")
     parser.add_argument("--out-of-line", action="store_true", help="one row per project function")
-    parser.add_argument("--rows", type=int, default=25, help="functions listed (default 25)")
+    parser.add_argument("--lines", action="store_true", help="also by source line (a build with debug information)")
+    parser.add_argument("--rows", type=int, default=25, help="rows listed (default 25)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--objects", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.edition and args.game != "cardgame":
         parser.error("--edition is for the card game only")
+    if args.games < 1:
+        parser.error(f"--games must be at least 1 (got {args.games})")
+    if not args.child and not all(shutil.which(tool) for tool in ("perf", "nm", "addr2line")):
+        parser.error("needs Linux perf and binutils (nm, addr2line) on the PATH")
     if args.child:
-        _child(args.game, args.games, args.edition, args.out_of_line)
+        _child(args.game, args.games, args.edition, args.out_of_line, args.objects)
         return
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "perf.data")
         child = [sys.executable, "-m", "sim.core.profiling", "--child", args.game, "--games", str(args.games)]
         child += ["--edition", args.edition] * bool(args.edition) + ["--out-of-line"] * args.out_of_line
         env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(tmp, "cache"))
+        if args.lines:
+            child += ["--objects", tmp]
+            env["NUMBA_DEBUGINFO"] = "1"
         run = subprocess.run(["perf", "record", "-F", "2000", "-o", data, "--", *child], env=env,
                              capture_output=True, text=True)
         pid = re.search(r"pid (\d+): (.*)", run.stdout)
         if run.returncode != 0 or not pid:
             sys.exit(f"profiling: the run under perf failed:\n{run.stderr[-2000:]}")
-        print(f"{args.game}: {pid[2]}")
+        print(f"{args.game}: {pid[2]}" + (" (a build with debug information)" if args.lines else ""))
+        jit = ["-i", data, "--dsos", f"[JIT] tid {pid[1]}"]
         report = subprocess.run(
-            ["perf", "report", "-i", data, "--no-children", "--dsos", f"[JIT] tid {pid[1]}", "--sort", "symbol",
-             "--stdio", "-g", "none", "--percentage", "relative"],
+            ["perf", "report", *jit, "--no-children", "--sort", "symbol", "--stdio", "-g", "none",
+             "--percentage", "relative"],
             capture_output=True, text=True,
         ).stdout
+        if args.lines:
+            script = subprocess.run(["perf", "script", *jit, "-F", "ip"], capture_output=True, text=True).stdout
+            lines = source_lines([int(x, 16) for x in script.split()], tmp)
     os.remove(f"/tmp/perf-{pid[1]}.map")
     shares: dict[str, float] = {}
     for line in report.splitlines():
@@ -178,6 +251,11 @@ def main(argv: list[str] | None = None) -> None:
     print("share of the kernel's samples, by compiled function:")
     for name, share in sorted(shares.items(), key=lambda kv: -kv[1])[: args.rows]:
         print(f"{share:6.1f}%  {name}")
+    if args.lines:
+        total = sum(lines.values()) or 1
+        print("by source line:")
+        for place, n in sorted(lines.items(), key=lambda kv: -kv[1])[: args.rows]:
+            print(f"{100 * n / total:6.1f}%  {place}  {_source_text(place)}")
 
 
 if __name__ == "__main__":
