@@ -20,7 +20,7 @@ GAMES = {
     "cardgame": {"cardgame/wiki": ({"edition": "wiki"}, 20_000), "cardgame/video": ({"edition": "video"}, 100_000)},
 }
 # The speed each run should reach, in 4-player games per second on 2 threads of the 2-core
-# development machine: the targets the game's issue set. The bench reports each run against it.
+# development machine, as set for each game. The bench reports each run against it.
 TARGETS = {"chance": 100_000, "deal": 100_000, "classic": 20_000, "cardgame/wiki": 50_000, "cardgame/video": 50_000}
 
 
