@@ -899,9 +899,9 @@ def bench(
     if repeat < 1:
         raise UsageError(f"--repeat must be at least 1 (got {repeat})")
     result = {
-        label: benchmarks.bench(name, n, threads, repeat, rules) | {"target_games_per_second": benchmarks.TARGETS[label]}
+        label: benchmarks.bench(name, n, threads, repeat, rules) | {"target_games_per_second": target}
         for name in chosen
-        for label, (rules, n) in benchmarks.timed_runs(name, games).items()
+        for label, (rules, n, target) in benchmarks.timed_runs(name, games).items()
     }
     if as_json:
         print(json.dumps(result, indent=2))
