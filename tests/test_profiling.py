@@ -87,6 +87,11 @@ define i64 @"_ZN5numpy4sortB2v1E"(i64 %x) {
 define i64 @"_ZN3sim4core3rng4nextB2v1E"(i64 %x) {
   ret i64 %x
 }
+define i64 @"_ZN3sim4core3rng4skipB2v1E"(i64 %x) #0 !note !0 {
+  ret i64 %x
+}
+attributes #0 = { nounwind }
+!0 = !{}
 """
     out = noinline_own_functions(ir)
     lines = [line for line in out.splitlines() if line.startswith("define")]
@@ -94,6 +99,7 @@ define i64 @"_ZN3sim4core3rng4nextB2v1E"(i64 %x) {
     assert lines[1].endswith("alwaysinline {") and "noinline" not in lines[1]
     assert "noinline" not in lines[2]
     assert lines[3].endswith("(i64 %x) noinline {")
+    assert lines[4].endswith("(i64 %x) #0 noinline !note !0 {")  # metadata (a debug build's !dbg) last
     ll.parse_assembly(out).verify()  # still valid IR
 
 

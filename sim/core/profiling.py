@@ -30,8 +30,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from bisect import bisect_right
+
+from sim.core.jit import _OWN_FUNCTIONS  # the mangled-name prefixes of the project's functions
 
 GAMES = ("chance", "deal", "classic", "cardgame")
+_LENGTH = re.compile(r"\d+")
 
 
 def readable_name(symbol: str) -> str:
@@ -43,13 +47,9 @@ def readable_name(symbol: str) -> str:
     if not m:
         return symbol
     parts, i = [], m.end()
-    while i < len(symbol) and symbol[i].isdigit():
-        j = i
-        while symbol[j].isdigit():
-            j += 1
-        n = int(symbol[i:j])
-        parts.append(symbol[j:j + n])
-        i = j + n
+    while length := _LENGTH.match(symbol, i):  # each name part is spelled <length><text>
+        i = length.end() + int(length[0])
+        parts.append(symbol[length.end():i])
     return ".".join(parts) if parts else symbol
 
 
@@ -96,15 +96,24 @@ def _compiled_libraries():
     return libraries
 
 
-_OWN_DEFINE = re.compile(r'^(define [^\n]*@"?(?:_ZN3sim|_ZN10strategies)[^\n]*\))( [^\n{]*)?\{', re.M)
+_OWN_DEFINE = re.compile(
+    r'^(define [^\n]*@"?(?:' + "|".join(map(re.escape, _OWN_FUNCTIONS)) + r')[^\n]*\))( [^\n{]*)?\{', re.M
+)
 
 
 def noinline_own_functions(ir: str) -> str:
     """LLVM IR text with the project's function definitions marked `noinline` (those numba
-    must inline, `alwaysinline`, left alone). Textual: llvmlite cannot add an attribute."""
-    return _OWN_DEFINE.sub(
-        lambda m: m[0] if "alwaysinline" in (m[2] or "") else f"{m[1]}{(m[2] or '').rstrip()} noinline {{", ir
-    )
+    must inline, `alwaysinline`, left alone). Textual: llvmlite cannot add an attribute. The
+    attribute goes after the others and before any metadata (`!dbg` in a debug build)."""
+
+    def mark(m):
+        trailer = m[2] or ""
+        if "alwaysinline" in trailer:
+            return m[0]
+        attributes, bang, metadata = trailer.partition(" !")
+        return f"{m[1]}{attributes.rstrip()} noinline{bang}{metadata.rstrip()} {{"
+
+    return _OWN_DEFINE.sub(mark, ir)
 
 
 def _keep_own_functions_out_of_line() -> None:
@@ -168,12 +177,13 @@ def source_lines(ips: list[int], objects: str) -> dict[str, int]:
         for line in index:
             base, size, name = line.split()
             loaded.append((int(base, 16), int(size, 16), os.path.join(objects, name)))
+    loaded.sort()
+    bases = [base for base, _, _ in loaded]
     offsets: dict[str, list[int]] = {}
     for ip in ips:
-        for base, size, path in loaded:
-            if base <= ip < base + size:
-                offsets.setdefault(path, []).append(ip - base)
-                break
+        k = bisect_right(bases, ip) - 1  # the object loaded last below ip (objects do not overlap)
+        if k >= 0 and ip < bases[k] + loaded[k][1]:
+            offsets.setdefault(loaded[k][2], []).append(ip - bases[k])
     counts: dict[str, int] = {}
     for path, offs in offsets.items():
         where = subprocess.run(["addr2line", "-e", path], input="\n".join(f"{o:x}" for o in offs),
