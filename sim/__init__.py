@@ -49,9 +49,12 @@ def kernel_sources_digest(root: Path, group: str | None = None) -> str:
 
 def cache_base() -> str:
     """NUMBA_CACHE_DIR when set (the Makefile and the tests set it inside the checkout), else
-    ~/.cache/monosim/numba."""
+    ~/.cache/monosim/numba; on plain numba (sim.core.jit.HOOKS_ON false) a folder "plain-numba"
+    inside it, since numba's cache would not tell its builds from the hooked ones."""
+    from sim.core import jit
+
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "monosim", "numba")
-    return os.path.abspath(base)
+    return os.path.abspath(base if jit.HOOKS_ON else os.path.join(base, "plain-numba"))
 
 
 @functools.lru_cache(maxsize=None)
@@ -89,23 +92,19 @@ def _configure_numba_cache() -> None:
     functions it calls, so a kernel cached before a change to a policy in strategies/ would
     keep running the old policy. Each function of sim/ and strategies/ is therefore cached under
     a digest of its group's sources (`kernel_cache_dir`), and any other cached function under a
-    digest of all of them; edits elsewhere (the CLI, reports) keep the cache.
+    digest of all of them; edits elsewhere (the CLI, reports) keep the cache. numba has no
+    public hook for the first: on plain numba (sim.core.jit) every function takes the folder of
+    all sources, which is as correct and recompiles more often.
     """
     import numba
-    from numba.core import caching
+
+    from sim.core import jit
 
     numba.config.CACHE_DIR = os.path.join(cache_base(), "all", kernel_sources_digest(ROOT))
-
-    # numba has no public hook for this, and older releases name these classes with a
-    # leading underscore. Should a release drop them, every function falls back to the
-    # folder of all sources above.
-    user_locator = getattr(caching, "UserProvidedCacheLocator", None) or getattr(
-        caching, "_UserProvidedCacheLocator", None)
-    cache_impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
-    if user_locator is None or not hasattr(cache_impl, "_locator_classes"):
+    if not jit.HOOKS_ON:
         return
 
-    class GroupCacheLocator(user_locator):
+    class GroupCacheLocator(jit.USER_CACHE_LOCATOR):
         def __init__(self, py_func, py_file):
             super().__init__(py_func, py_file)
             self._cache_path = os.path.join(
@@ -118,11 +117,9 @@ def _configure_numba_cache() -> None:
                 return None
             return super().from_function(py_func, py_file)
 
-    cache_impl._locator_classes = [GroupCacheLocator, *cache_impl._locator_classes]
+    jit.CACHE_IMPL._locator_classes = [GroupCacheLocator, *jit.CACHE_IMPL._locator_classes]
 
 
+# Before anything compiles, whichever module is imported first: the shared compile options
+# (sim/core/jit.py hooks numba's code generation), then the cache folders.
 _configure_numba_cache()
-
-# The shared compile options (sim/core/jit.py) hook numba's code generation: load them before
-# anything compiles, whichever module is imported first.
-import sim.core.jit  # noqa: E402,F401

@@ -117,6 +117,32 @@ def test_project_functions_are_internal_to_a_parallel_loop_module():
     assert " linkonce_odr " in finalized_ir("probe")["_ZN3sim5probe4stepEx"]
 
 
+# The same, in the real thing: the Chance kernel compiled afresh (a kernel loaded from the cache
+# keeps no IR in the process), and its batch loop's own library read back. The synthetic library
+# above shows the rule; only the real pipeline shows that numba still calls the hook, under the
+# library name it checks, with functions of the linkage it expects.
+BATCH_LOOP_IR = """
+import re
+from sim.chance import api, kernel
+api.simulate(2, 2, seed=1, threads=1)
+ir = "".join(lib.get_llvm_str() for cres in kernel.play_batch.overloads.values()
+             for lib in cres.library._linking_libraries if lib.name.startswith("__numba_parfor_gufunc"))
+print(len(re.findall(r'^define internal [^@]*@"?_ZN(?:3sim|10strategies)[^"(]*[.]batch', ir, re.M)))
+"""
+
+
+def internal_batch_functions(tmp_path, **env) -> int:
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-c", BATCH_LOOP_IR], cwd=root, capture_output=True, text=True,
+                          env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), **env})
+    assert done.returncode == 0, done.stderr[-2000:]
+    return int(done.stdout)
+
+
+def test_a_real_batch_loop_holds_the_projects_functions_as_internal_copies(tmp_path):
+    assert internal_batch_functions(tmp_path) >= 5  # play_game, the deck shuffle, the bots...
+
+
 # Each game's kernel run as plain Python (NUMBA_DISABLE_JIT=1) in a child process, a few games
 # with invariant checks on, then compared whole with the compiled run: numba's integer widths,
 # the index wrap-around switched off above, or an intrinsic's Python stand-in would show here.
@@ -143,3 +169,27 @@ def test_compiled_games_are_the_games_of_the_plain_python_source(tmp_path, game,
     api = importlib.import_module(f"sim.{game}.api")
     compiled = api.simulate(games, 4, seed=11, threads=1, check=True, **extra)
     pd.testing.assert_frame_equal(pd.read_pickle(out), compiled)
+
+
+MISSING_TARGET = """
+import warnings
+import numba.np.arrayobj
+del numba.np.arrayobj.fix_integer_index  # as a numba release without it would be
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    import sim
+    from sim.core import jit
+import numba.core.dispatcher as d
+print(jit.HOOKS_ON, jit.MISSING_HOOK_TARGETS, d.Dispatcher.get_call_template is jit._get_call_template)
+print(len(caught), caught[0].message if caught else "")
+"""
+
+
+def test_a_hook_whose_target_is_missing_leaves_numba_plain_with_one_warning():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-c", MISSING_TARGET], cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    state, warning = done.stdout.splitlines()
+    # no hook applied, the others included
+    assert state == "False ['numba.np.arrayobj.fix_integer_index'] True"
+    assert warning.startswith("1 monosim: numba ") and "plain numba" in warning

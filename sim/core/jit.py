@@ -1,29 +1,67 @@
 """Compilation options shared by the game kernels."""
 
+import os
+import warnings
+
 import llvmlite.binding as _ll
+import numba
 from llvmlite import ir as _ir
 from numba import njit
+from numba.core import caching as _caching
 from numba.core import codegen as _codegen
-from numba.core import dispatcher as _dispatcher
 from numba.core import config, types
-from numba.extending import intrinsic as _intrinsic
+from numba.core import cpu as _cpu
+from numba.core import dispatcher as _dispatcher
 from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
+from numba.extending import intrinsic as _intrinsic
 from numba.np import arrayobj
+
+# The hooks below change how numba compiles this project's code: speed and compile time only,
+# never a result (the golden tables are the same with them off: tests/test_contract.py). Each
+# patches a private part of numba, so pyproject.toml bounds numba to the releases they are
+# tested on, and here each checks that what it patches exists. If anything is missing, none
+# is applied: the project runs on plain numba, with one warning. MONOSIM_PLAIN_NUMBA=1 asks
+# for plain numba outright (compiled into a cache folder of its own, sim.cache_base).
+PLAIN_NUMBA_VARIABLE = "MONOSIM_PLAIN_NUMBA"
+PLAIN_NUMBA_ASKED = os.environ.get(PLAIN_NUMBA_VARIABLE, "") not in ("", "0")
+
+_fix_integer_index = getattr(arrayobj, "fix_integer_index", None)
+_optimize_final_module = getattr(_codegen.CPUCodeLibrary, "_optimize_final_module", None)
+_get_call_template = getattr(_dispatcher.Dispatcher, "get_call_template", None)
+# Older numba releases name the cache classes with a leading underscore.
+USER_CACHE_LOCATOR = getattr(_caching, "UserProvidedCacheLocator", None) or getattr(
+    _caching, "_UserProvidedCacheLocator", None)
+CACHE_IMPL = getattr(_caching, "CacheImpl", None) or getattr(_caching, "_CacheImpl", None)
+
+HOOK_TARGETS = {
+    "the _nrt compile option": hasattr(_cpu.CPUTargetOptions, "_nrt"),
+    "numba.np.arrayobj.fix_integer_index": callable(_fix_integer_index),
+    "CPUCodeLibrary._optimize_final_module": callable(_optimize_final_module),
+    "Dispatcher.get_call_template": callable(_get_call_template),
+    "the cache locator classes": USER_CACHE_LOCATOR is not None and hasattr(CACHE_IMPL, "_locator_classes"),
+}
+MISSING_HOOK_TARGETS = [name for name, found in HOOK_TARGETS.items() if not found]
+HOOKS_ON = not PLAIN_NUMBA_ASKED and not MISSING_HOOK_TARGETS
+if MISSING_HOOK_TARGETS and not PLAIN_NUMBA_ASKED:
+    warnings.warn(
+        f"monosim: numba {numba.__version__} lacks {', '.join(MISSING_HOOK_TARGETS)}; running on plain numba "
+        "(the same games, slower)", RuntimeWarning, stacklevel=2)
 
 # Decorator for compiled functions that never create an array (everything but the functions
 # that allocate state buffers and the parallel batch loops). Without numba's reference counting
-# (its private `_nrt=False` flag), a call that LLVM does not inline no longer pays an atomic
+# (its private `_nrt=False` option), a call that LLVM does not inline no longer pays an atomic
 # increment and decrement for each array argument: about a dozen per call with six arrays,
 # which was a large part of the time of the many small decision calls. Measured bit-identical
-# and 1.2-1.7x faster in every game (docs/architecture.md). A function that allocates, or
+# and 1.2-1.7x faster in every game (docs/performance.md). A function that allocates, or
 # calls one that does, fails to compile with it (a typing error), so the mistake cannot pass
-# silently.
-# Should a numba release drop the private flag, plain njit(cache=True) changes only the speed.
-njit_no_refcount = njit(cache=True, _nrt=False)
+# silently. numba rejects an option it does not know, so the option is given only where
+# HOOK_TARGETS found it.
+_NO_REFCOUNT = {"_nrt": False} if HOOKS_ON else {}
+njit_no_refcount = njit(cache=True, **_NO_REFCOUNT)
 # The same, and inlined by numba into every caller: for small helpers called several times a
 # turn and for functions with one caller, which LLVM keeps out of line, so that no call passes
 # each array argument as seven words.
-njit_inline = njit(cache=True, _nrt=False, inline="always")
+njit_inline = njit(cache=True, inline="always", **_NO_REFCOUNT)
 
 
 # Index wrap-around off for this project's compiled code. numba gives an array index of a
@@ -32,20 +70,14 @@ njit_inline = njit(cache=True, _nrt=False, inline="always")
 # then its entry in the rules block) costs about a tenth of the run (classic 1.1-1.2x, measured
 # bit-identical). The kernels never index with a negative number, so for functions of the sim
 # and strategies packages (their package starts their mangled LLVM name) the index is used as
-# it is; code of numba or of anyone else keeps the wrap-around. Like the flag above this hooks
-# a private numba function, and without it only the speed changes.
+# it is; code of numba or of anyone else keeps the wrap-around.
 _OWN_FUNCTIONS = ("_ZN3sim", "_ZN10strategies")
-_fix_integer_index = getattr(arrayobj, "fix_integer_index", None)
 
 
 def _fix_own_index(context, builder, idxty, idx, size):
     if idxty.signed and builder.function.name.startswith(_OWN_FUNCTIONS):
         return context.cast(builder, idx, idxty, types.intp)
     return _fix_integer_index(context, builder, idxty, idx, size)
-
-
-if _fix_integer_index is not None:
-    arrayobj.fix_integer_index = _fix_own_index
 
 
 # Calls between the project's compiled functions without the parts of each array they never
@@ -55,10 +87,6 @@ if _fix_integer_index is not None:
 # which links in the whole game, the project's functions (sim and strategies packages) are
 # made internal, so that LLVM's optimizer may drop the unread words and pass the rest in
 # registers. Only there: internal copies in every library cost about 40% more compile time.
-# Like the hooks above, without it only the speed changes.
-_optimize_final_module = getattr(_codegen.CPUCodeLibrary, "_optimize_final_module", None)
-
-
 def _optimize_own_final_module(self):
     if self.name.startswith("__numba_parfor_gufunc"):
         for fn in self._final_module.functions:
@@ -70,10 +98,6 @@ def _optimize_own_final_module(self):
     _optimize_final_module(self)
 
 
-if _optimize_final_module is not None:
-    _codegen.CPUCodeLibrary._optimize_final_module = _optimize_own_final_module
-
-
 # One compiled version of each of the project's functions per kind of arguments, not a copy for
 # each constant passed or each integer width. numba types a call `f(S, 0)` with the literal
 # type of 0 and compiles f for it; a variable set to a constant and changed later (`p = 0`)
@@ -82,10 +106,8 @@ if _optimize_final_module is not None:
 # one. Over half of every game's compiled code was such copies. For functions of the sim and
 # strategies packages the call is typed with plain types and signed integers widened to int64
 # (Python's meaning: no int32 wrap-around). LLVM still folds a constant wherever it inlines the
-# callee. Like the hooks above this replaces a private numba method, and without it only the
-# compile time changes.
+# callee. Without it only the compile time changes.
 _OWN_MODULES = ("sim.", "strategies.")
-_get_call_template = getattr(_dispatcher.Dispatcher, "get_call_template", None)
 
 
 def _plain_type(t):
@@ -102,7 +124,9 @@ def _get_own_call_template(self, args, kws):
     return _get_call_template(self, args, kws)
 
 
-if _get_call_template is not None:
+if HOOKS_ON:
+    arrayobj.fix_integer_index = _fix_own_index
+    _codegen.CPUCodeLibrary._optimize_final_module = _optimize_own_final_module
     _dispatcher.Dispatcher.get_call_template = _get_own_call_template
 
 
