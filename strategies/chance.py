@@ -129,7 +129,7 @@ CATALOG = Catalog(
 )
 parse_policy = CATALOG.parse
 
-# Forced decisions (api.simulate(force=...)): parameter slots 6 (action) and 7 (situation key).
+# Forced decisions (simulate(..., force=...)): parameter slots 6 (action) and 7 (situation key).
 FORCE_SLOT, FORCE_KEY_SLOT = 6, 7
 FORCE_NONE, FORCE_FLIP, FORCE_STOP = range(3)
 # The situation key packs fields, each with an "any" value (all ones): cash sum low and high

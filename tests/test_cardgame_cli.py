@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from sim.cardgame import api
+from sim.cardgame.game import GAME
 from sim.cardgame.rules import CardGameRules
 
 
@@ -129,17 +130,17 @@ def test_the_strong_bots_beat_the_greedy_one(edition, long_run):
     n = 6000 if long_run else 1500
     rules = CardGameRules.preset(edition)
     strong = "smart" if edition == "wiki" else "trader"
-    df = api.simulate(n, 4, [strong, "greedy", "greedy", "greedy"], rules, seed=1, threads=1)
+    df = GAME.simulate(n, 4, [strong, "greedy", "greedy", "greedy"], rules, seed=1, threads=1)
     by_seat = api.summarize(df)["by_seat"]
     assert by_seat["ci_low"][0] > 0.25
-    rnd = api.simulate(300, 4, ["smart", "random", "random", "random"], rules, seed=1, threads=1)
+    rnd = GAME.simulate(300, 4, ["smart", "random", "random", "random"], rules, seed=1, threads=1)
     assert rnd["win_0"].mean() > 0.9
 
 
 def seat0_gain_low(n, seed, new, old, others, rules=None):
     """The low end of the 95% interval of seat 0's paired win-rate gain, policy `new` over
     `old`, against the same opponents on the same matches."""
-    wins = [api.simulate(n, 4, [seat0, *others], rules, seed=seed, threads=1)["win_0"].to_numpy(float)
+    wins = [GAME.simulate(n, 4, [seat0, *others], rules, seed=seed, threads=1)["win_0"].to_numpy(float)
             for seat0 in (new, old)]
     d = wins[0] - wins[1]
     return d.mean() - 1.96 * d.std(ddof=1) / np.sqrt(n)
@@ -203,7 +204,7 @@ def test_experiment_runner_plays_the_card_game(tmp_path, capsys):
     summary = pd.read_csv(run / "summary.csv")
     assert len(summary) == 2
     # The runner's chunks are the same matches as one direct simulation.
-    direct = api.simulate(120, 3, ["smart", "trader", "greedy"], CardGameRules(), seed=3, threads=1)
+    direct = GAME.simulate(120, 3, ["smart", "trader", "greedy"], CardGameRules(), seed=3, threads=1)
     games = pd.read_parquet(run / "games" / "cell=000")
     assert sorted(games["game"]) == list(range(120))
     merged = games.sort_values("game").reset_index(drop=True)
@@ -211,19 +212,19 @@ def test_experiment_runner_plays_the_card_game(tmp_path, capsys):
 
 
 def test_card_values_deal_the_key_seat_one_more_of_each_card(tmp_path):
-    from sim.cardgame.adapter import ADAPTER
+    from sim.cardgame.game import GAME
     from sim.cli import main
     from sim.core import runs
 
-    wiki = ADAPTER.card_edits({"rules": {}}, 0)
+    wiki = GAME.card_edits({"rules": {}}, 0)
     assert len(wiki) == 24 and "chance+1" in wiki and "mr_monopoly+1" in wiki and "token_pink+1" in wiki
-    video = ADAPTER.card_edits({"rules": {"edition": "video"}}, 0)
+    video = GAME.card_edits({"rules": {"edition": "video"}}, 0)
     assert "free_parking+1" in video and "house+1" in video and "mr_monopoly+1" not in video
     spec = tmp_path / "cg.toml"
     spec.write_text(SPEC.replace('rules = [{}, { edition = "video", n_hands = 2 }]', 'deck = ["none", "chance+1"]'))
     main(["run", str(spec), "--out-root", str(tmp_path / "res"), "--no-progress", "--threads", "1"])
     (run,) = (tmp_path / "res" / "cg").iterdir()
-    direct = api.simulate(120, 3, ["smart", "trader", "greedy"], CardGameRules(), seed=3, threads=1,
+    direct = GAME.simulate(120, 3, ["smart", "trader", "greedy"], CardGameRules(), seed=3, threads=1,
                           deck_edits={0: {"chance": 1}})
     pd.testing.assert_frame_equal(runs.RunDir(run).read_cell(1), direct, check_categorical=False)
 
@@ -258,7 +259,7 @@ def test_a_saved_preset_round_trips(tmp_path, monkeypatch):
     assert name == "cg_mine" and kind == kind_direct and (params == params_direct).all()
     assert CATALOG.parse("cg_mine feed=0")[2][CATALOG.params["feed"].slot] == 0.0  # the user's value wins
     # A seat given the preset plays exactly the matches the spec plays.
-    by_name = api.simulate(30, 3, ["cg_mine", "trader", "greedy"], seed=4, threads=1)
-    by_spec = api.simulate(30, 3, [spec, "trader", "greedy"], seed=4, threads=1)
+    by_name = GAME.simulate(30, 3, ["cg_mine", "trader", "greedy"], seed=4, threads=1)
+    by_spec = GAME.simulate(30, 3, [spec, "trader", "greedy"], seed=4, threads=1)
     assert (by_name["policy_0"] == "cg_mine").all()
     pd.testing.assert_frame_equal(by_name.drop(columns="policy_0"), by_spec.drop(columns="policy_0"))

@@ -5,7 +5,7 @@ With ``check=True`` the kernel verifies after every turn and every hand that eac
 deck's cards is in exactly one place (draw pile, a hand, a pile) with its recorded place
 matching, that each hand's kind counts match its cards, that the seat whose turn ended holds
 at most hand_limit cards, and that all money (seats plus the jackpot) equals what the bank
-paid out; a broken invariant makes ``api.simulate`` raise. On top of that these tests check
+paid out; a broken invariant makes ``simulate`` raise. On top of that these tests check
 finished matches from outside the kernel:
 
 - money only from the bank: each seat's money is exactly the sum of its sources (groups,
@@ -28,6 +28,7 @@ import pytest
 from cardgame_harness import Table
 
 from sim.cardgame import api, kernel
+from sim.cardgame.game import GAME
 from sim.cardgame import layout as L
 from sim.cardgame.rules import HOUSE_CHOICES, HOUSE_RULE_DOC, CardGameRules
 from strategies.cardgame import PARAMS
@@ -91,7 +92,7 @@ CASES = [(ed, n, flip) for ed in ("wiki", "video") for flip in single_flips(ed)
 def test_each_house_rule_alone_keeps_every_invariant(edition, players, flip):
     rules = CardGameRules.preset(edition).replace(**flip)
     seats = [POLICIES[1 + (i % 4)] for i in range(players)]
-    df = api.simulate(60, players, seats, rules, seed=hash(str(flip)) % 1000, threads=1, check=True)
+    df = GAME.simulate(60, players, seats, rules, seed=hash(str(flip)) % 1000, threads=1, check=True)
     check_matches(df, rules, players)
 
 
@@ -151,7 +152,9 @@ def test_random_rule_combinations_keep_every_invariant(k):
     players = int(rng.integers(lo, hi + 1))
     seats = [random_policy(rng) for _ in range(players)]
     edits = random_edits(rng, rules, players)
-    games, hands, _ = api.simulate_hands(25, players, seats, rules, seed=k, threads=1, check=True, deck_edits=edits)
+    games, detail = GAME.simulate(25, players, seats, rules, seed=k, threads=1, check=True, deck_edits=edits,
+                                  detail=True)
+    hands = detail["hands"]
     check_matches(games, rules, players, hands)
 
 

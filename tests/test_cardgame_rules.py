@@ -500,9 +500,10 @@ def test_wiki_matches_end_at_the_target_and_video_after_four_hands():
 
 
 def test_the_deal_rotates_and_money_is_the_sum_of_the_hands():
-    from sim.cardgame import api
+    from sim.cardgame.game import GAME
 
-    games, hands, _ = api.simulate_hands(50, 4, ["smart", "trader", "cautious", "greedy"], V, seed=2, threads=1)
+    games, detail = GAME.simulate(50, 4, ["smart", "trader", "cautious", "greedy"], V, seed=2, threads=1, detail=True)
+    hands = detail["hands"]
     assert (hands["dealer"].to_numpy() == (3 + hands["hand"].to_numpy()) % 4).all()
     for s in range(4):
         total = hands.groupby("game")[f"score_{s}"].sum().to_numpy() + games[f"jackpot_money_{s}"].to_numpy()

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from sim.chance import api, kernel
+from sim.chance.game import GAME
 from sim.chance import layout as L
 from sim.chance.optimal import (
     OBJ_BOARD,
@@ -193,8 +194,8 @@ def test_policy_spec_names_the_objective():
 def test_forced_situations_change_only_the_games_where_they_arise():
     key = situation_key(cash_lo=10, cash_hi=25, left=2, lucky=0)
     seats = ["optimal", "smart", "bust_threshold p=0.25"]
-    flip = api.simulate(3000, 3, seats, seed=9, force=(0, "flip", key))
-    stop = api.simulate(3000, 3, seats, seed=9, force=(0, "stop", key))
+    flip = GAME.simulate(3000, 3, seats, seed=9, force=(0, "flip", key))
+    stop = GAME.simulate(3000, 3, seats, seed=9, force=(0, "stop", key))
     hit = flip["situations_0"] > 0
     assert (hit == (stop["situations_0"] > 0)).all()  # identical until the situation first arises
     assert 0.05 < hit.mean() < 0.95
@@ -203,7 +204,7 @@ def test_forced_situations_change_only_the_games_where_they_arise():
     assert pd_equal
     assert flip.loc[hit, "flips_0"].mean() > stop.loc[hit, "flips_0"].mean() + 1
     assert (flip.loc[hit, "turns"] != stop.loc[hit, "turns"]).mean() > 0.5  # the games diverge
-    base = api.simulate(3000, 3, seats, seed=9)
+    base = GAME.simulate(3000, 3, seats, seed=9)
     assert (base["situations_0"] == 0).all()
 
 
@@ -211,8 +212,8 @@ def test_optimal_policy_results_do_not_depend_on_threads_or_chunks():
     import numba
 
     seats = ["optimal", "optimal objective=count", "smart"]
-    a = api.simulate(1500, 3, seats, seed=4, threads=1, chunk_size=1500, check=True)
-    b = api.simulate(1500, 3, seats, seed=4, threads=min(2, numba.config.NUMBA_NUM_THREADS), chunk_size=311)
+    a = GAME.simulate(1500, 3, seats, seed=4, threads=1, chunk_size=1500, check=True)
+    b = GAME.simulate(1500, 3, seats, seed=4, threads=min(2, numba.config.NUMBA_NUM_THREADS), chunk_size=311)
     import pandas as pd
 
     pd.testing.assert_frame_equal(a, b)

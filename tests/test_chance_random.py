@@ -1,7 +1,7 @@
 """Randomized Monopoly Chance games under many rule variants, checked for invariants.
 
 Every game runs with the kernel's invariant check on (``check=True``: a broken invariant after
-any turn or round end makes ``api.simulate`` raise). On top of that, these tests check the
+any turn or round end makes ``simulate`` raise). On top of that, these tests check the
 finished games from outside the kernel:
 
 - per game (from the API table): win shares sum to 1; the winner has the longest skyline and,
@@ -23,7 +23,8 @@ from chance_harness import Table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.chance import api, kernel
+from sim.chance import kernel
+from sim.chance.game import GAME
 from sim.chance import layout as L
 from sim.chance.rules import CASH, FLIP2, HOUSE_RULE_DOC, NOPE, TOKEN, ChanceRules
 
@@ -152,7 +153,7 @@ def test_every_house_rule_combination_plays_clean_games(combo):
     players = 2 + index % 3
     seats = ["random"] + [POLICIES[(index + s) % len(POLICIES)] for s in range(1, players)]
     rules = ChanceRules().replace(**dict(zip(HOUSE_RULES, combo)))
-    df = api.simulate(200, players, seats, rules, seed=index, check=True)
+    df = GAME.simulate(200, players, seats, rules, seed=index, check=True)
     assert len(df) == 200
     check_table(df, rules, players)
     # The checked games went through every kind of event.
@@ -191,7 +192,7 @@ def configs(draw):
 @given(configs())
 def test_random_tables_and_rule_variants_play_clean_games(config):
     players, seats, rules, edits, seed = config
-    df = api.simulate(100, players, seats, rules, seed=seed, check=True, deck_edits=edits)
+    df = GAME.simulate(100, players, seats, rules, seed=seed, check=True, deck_edits=edits)
     check_table(df, rules, players)
     t = Table(seats, rules, deck_edits=edits)
     out = t.play_game(seed=seed, game=0)
@@ -211,7 +212,7 @@ def test_extra_lucky_breaks_make_a_seat_bust_less():
     n = 400
 
     def bust_rates(edits):
-        df = api.simulate(n, 3, seats, seed=99, check=True, deck_edits=edits)
+        df = GAME.simulate(n, 3, seats, seed=99, check=True, deck_edits=edits)
         return (df["busts_0"] / df["turns_0"]).to_numpy()
 
     base = bust_rates(None)

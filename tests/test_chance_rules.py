@@ -26,7 +26,8 @@ from chance_harness import (
     Table,
 )
 
-from sim.chance import api, kernel
+from sim.chance import kernel
+from sim.chance.game import GAME
 from sim.chance import layout as L
 from sim.chance.rules import ChanceRules, Property, pack
 from sim.core.rng import seed_state, shuffle
@@ -1030,7 +1031,7 @@ def test_a_full_tie_is_shared():
     out = t.play_game()
     assert out["winner"] == -1
     assert out["seat"]["win"] == [1, 1, 1]
-    df = api.simulate(1, 3, [pol(), pol(), pol()], r, seed=0, check=True)
+    df = GAME.simulate(1, 3, [pol(), pol(), pol()], r, seed=0, check=True)
     assert df["winner"].tolist() == [-1]
     assert [df[f"win_{s}"].iloc[0] for s in range(3)] == pytest.approx([1 / 3] * 3)
 
@@ -1245,7 +1246,7 @@ def test_last_at_half_marks_the_shortest_skylines_when_the_leader_reaches_half_t
     """With a finish mark of 2, half the mark is reached at the end of the round that ends the
     game, so the mark must be the final standing: the shortest skylines, none when all are
     level, and a marked seat never wins."""
-    df = api.simulate(2000, 3, rules=ChanceRules(finish_mark=2), seed=8, threads=1)
+    df = GAME.simulate(2000, 3, rules=ChanceRules(finish_mark=2), seed=8, threads=1)
     assert (df["rounds"] == 1).all()
     sky = df[[f"skyline_{s}" for s in range(3)]].to_numpy()
     last = df[[f"last_at_half_{s}" for s in range(3)]].to_numpy()

@@ -3,12 +3,13 @@
 import numpy as np
 
 from sim.classic import api
+from sim.classic.game import GAME
 from sim.classic.rules import GROUP_NAMES, ClassicRules
 
 
 def test_property_values_report():
-    df = api.simulate(3000, 3, seed=2, detail=True)
-    t = api.property_values(df)
+    df, detail = GAME.simulate(3000, 3, seed=2, detail=True)
+    t = api.property_values(df, detail["groups"])
     assert list(t["set"]) == list(GROUP_NAMES)
     assert ((t["share_of_games_held"] >= 0) & (t["share_of_games_held"] <= 1)).all()
     assert (t["rent_per_game"] >= 0).all() and t["rent_per_game"].sum() > 0
@@ -34,7 +35,7 @@ def test_house_rule_effects_uses_the_same_seeds_in_every_row():
 
 
 def test_report_mentions_the_turn_limit_and_per_game_counts():
-    df = api.simulate(500, 4, seed=9, rules=ClassicRules(max_rounds=30))
+    df = GAME.simulate(500, 4, seed=9, rules=ClassicRules(max_rounds=30))
     text = api.render_report(df)
     assert "stopped at the turn limit (30 rounds" in text
     assert df["hit_turn_limit"].mean() > 0.5
@@ -45,8 +46,8 @@ def test_report_mentions_the_turn_limit_and_per_game_counts():
 def test_the_strong_bot_beats_the_others_heads_up():
     # seats alternate so the first-player advantage cancels; each interval excludes 50%
     for other in ("buy_all", "three_houses", "trader", "random"):
-        a = api.simulate(1500, 2, ["strong", other], seed=21)
-        b = api.simulate(1500, 2, [other, "strong"], seed=22)
+        a = GAME.simulate(1500, 2, ["strong", other], seed=21)
+        b = GAME.simulate(1500, 2, [other, "strong"], seed=22)
         wins = np.concatenate([a["win_0"].to_numpy(), b["win_1"].to_numpy()])
         mean = wins.mean()
         half = 1.96 * wins.std(ddof=1) / np.sqrt(len(wins))
@@ -56,8 +57,8 @@ def test_the_strong_bot_beats_the_others_heads_up():
 def test_the_strong_bot_beats_three_traders_and_finishes_against_itself():
     # A bot that demands more for handing over a set than it pays for one never trades with
     # its own kind: four such bots stalled, 42% of games ran to the turn limit.
-    df = api.simulate(3000, 4, ["strong", "trader", "trader", "trader"], seed=31)
+    df = GAME.simulate(3000, 4, ["strong", "trader", "trader", "trader"], seed=31)
     wins = df["win_0"].to_numpy()
     assert wins.mean() - 1.96 * wins.std(ddof=1) / np.sqrt(len(wins)) > 0.25
-    df = api.simulate(2000, 4, ["strong"] * 4, seed=41)
+    df = GAME.simulate(2000, 4, ["strong"] * 4, seed=41)
     assert df["hit_turn_limit"].mean() < 0.02

@@ -1,39 +1,21 @@
-"""Same seed, same tables: whatever the thread count or chunk size."""
+"""Classic Monopoly: common random numbers across policies, and the management memos change
+nothing (the thread and chunk properties every game shares are in test_contract.py)."""
 
-import numba
 import pandas as pd
 
 from sim.classic import api, kernel
+from sim.classic.game import GAME
 from sim.classic import layout as L
 
 TABLE = ["strong", "trader", "random", "three_houses"]
-
-
-def test_thread_count_and_chunk_size_do_not_change_results():
-    base = api.simulate(1500, 4, TABLE, seed=11, threads=1, chunk_size=1500, check=True)
-    threads = min(2, numba.config.NUMBA_NUM_THREADS)
-    other = api.simulate(1500, 4, TABLE, seed=11, threads=threads, chunk_size=377, check=True)
-    pd.testing.assert_frame_equal(base, other)
-
-
-def test_a_slice_of_games_equals_the_same_games_in_a_longer_run():
-    short = api.simulate(300, 3, TABLE[:3], seed=3)
-    long = api.simulate(700, 3, TABLE[:3], seed=3, chunk_size=100)
-    pd.testing.assert_frame_equal(short, long.iloc[:300])
-
-
-def test_different_seeds_give_different_games():
-    a = api.simulate(300, 4, TABLE, seed=1)
-    b = api.simulate(300, 4, TABLE, seed=2)
-    assert not a["turns"].equals(b["turns"])
 
 
 def test_a_seat_policy_change_leaves_the_dice_alone():
     # common random numbers: the table's dice stream does not depend on the policies, so two
     # passive tables that never buy or trade roll exactly the same games
     passive = "three_houses reserve=5000 bid=0 trade_share=0"
-    a = api.simulate(50, 2, [passive, passive], seed=4, rules=api.ClassicRules(max_rounds=20))
-    b = api.simulate(50, 2, [passive, passive + " build_to=1"], seed=4, rules=api.ClassicRules(max_rounds=20))
+    a = GAME.simulate(50, 2, [passive, passive], seed=4, rules=api.ClassicRules(max_rounds=20))
+    b = GAME.simulate(50, 2, [passive, passive + " build_to=1"], seed=4, rules=api.ClassicRules(max_rounds=20))
     pd.testing.assert_series_equal(a["jail_turns_0"], b["jail_turns_0"])
 
 
@@ -53,8 +35,8 @@ def test_skipped_management_windows_would_change_nothing():
         (4, ["random", "strong", "buy_all", "trader"], api.ClassicRules().replace(houses=10, hotels=3)),
     ]
     for players, seats, rules in cases:
-        start = kernel.start_state(api.pack_rules(rules, players))
+        start = kernel.start_state(GAME.pack(rules, players, {}))
         start[L.VERIFY_MEMOS] = 1
-        plain = api.simulate(300, players, seats, rules=rules, seed=5)
-        verified = api.simulate(300, players, seats, rules=rules, seed=5, start=start)
+        plain = GAME.simulate(300, players, seats, rules=rules, seed=5)
+        verified = GAME.simulate(300, players, seats, rules=rules, seed=5, start=start)
         pd.testing.assert_frame_equal(plain, verified)

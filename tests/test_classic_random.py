@@ -2,7 +2,7 @@
 the kernel's invariant check on after every turn (``check=True``: money conserved between
 players, pot and bank; every deed with one owner or the bank; every house and hotel on the
 board or in the bank; buildings only on whole, unmortgaged, evenly built groups; decks whole).
-A broken invariant makes ``api.simulate`` raise.
+A broken invariant makes ``simulate`` raise.
 
 On top of that the finished games are checked from outside the kernel: win shares; a game that
 did not hit the turn limit has exactly one survivor, who won; and (for a sample of games replayed
@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.classic import api, kernel
+from sim.classic.game import GAME
 from sim.classic import layout as L
 from sim.classic.rules import HOUSE_RULE_DOC, ClassicRules, pack
 
@@ -78,7 +79,7 @@ def python_invariants(S, RB, rules, players):
 def replay_final_state(rules, seats, seed, game):
     """Play one game with play_game and return its final state."""
     players = len(seats)
-    specs, kinds, params = api.make_table(players, seats)
+    specs, kinds, params = GAME.make_table(players, seats)
     RB = pack(rules, players)
     S0 = kernel.start_state(RB)
     S, rng = kernel.new_buffers()
@@ -94,7 +95,7 @@ def replay_final_state(rules, seats, seed, game):
 def run_raw(rules, seats, games, seed):
     """play_batch with the invariant check on, without the pandas layer (fast for 2048 calls)."""
     players = len(seats)
-    specs, kinds, params = api.make_table(players, seats)
+    specs, kinds, params = GAME.make_table(players, seats)
     RB = pack(rules, players)
     go = np.zeros((kernel.N_GAME_COLS, games), np.int64)
     so = np.zeros((players, L.N_SEAT_COLS, games), np.int64)
@@ -127,7 +128,7 @@ def test_every_combination_of_the_house_rule_switches(long_run):
         seats = [str(rng.choice(POLICIES)) for _ in range(players)]
         run_raw(rules, seats, games, i)
         if i % 128 == 0:
-            df = api.simulate(games, players, seats, rules, seed=i, check=True)
+            df = GAME.simulate(games, players, seats, rules, seed=i, check=True)
             check_table(df, players, rules)
             S, RB = replay_final_state(rules, seats, i, 0)
             python_invariants(S, RB, rules, players)
@@ -147,7 +148,7 @@ def test_every_combination_of_the_house_rule_switches(long_run):
 def test_random_tables_and_numbers(players, seats, starting_cash, salary, houses, hotels, jail_turns, seed):
     rules = ClassicRules(starting_cash=starting_cash, salary=salary, houses=houses, hotels=hotels,
                          jail_turns=jail_turns, max_rounds=150)
-    df = api.simulate(6, players, seats[:players], rules, seed=seed, check=True)
+    df = GAME.simulate(6, players, seats[:players], rules, seed=seed, check=True)
     check_table(df, players, rules)
     S, RB = replay_final_state(rules, seats[:players], seed, 0)
     python_invariants(S, RB, rules, players)

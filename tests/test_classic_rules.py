@@ -744,9 +744,9 @@ def test_chairman_card_can_bankrupt_its_drawer_to_a_player():
 
 
 def test_last_player_standing_wins():
-    from sim.classic import api
+    from sim.classic.game import GAME
 
-    df = api.simulate(300, 2, ["buy_all", "random"], seed=3, check=True)
+    df = GAME.simulate(300, 2, ["buy_all", "random"], seed=3, check=True)
     done = df["hit_turn_limit"] == 0
     assert done.any()
     assert (df.loc[done, "bankruptcies"] == 1).all()

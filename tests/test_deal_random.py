@@ -4,7 +4,7 @@ Every game runs with the kernel's invariant check on (``check=True``): after eve
 every turn all cards must be accounted for (each in exactly one list, its recorded place
 matching), bank and group totals and the complete-set cache must be right, wilds and
 buildings must stand where they may, and the value paid must equal the value collected; a
-broken invariant makes ``api.simulate`` raise. On top of that these tests check finished
+broken invariant makes ``simulate`` raise. On top of that these tests check finished
 games from outside the kernel:
 
 - per game (API table): the winner holds the sets needed and an unwon game stalled or hit the
@@ -25,7 +25,8 @@ from deal_harness import Table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.deal import api, kernel
+from sim.deal import kernel
+from sim.deal.game import GAME
 from sim.deal import layout as L
 from sim.deal.rules import (
     BROKEN_CHOICES,
@@ -122,7 +123,7 @@ def test_every_house_rule_combination_plays_clean_games(excess, broken):
         players = 2 + index % 4
         seats = [POLICIES[(index + 3 * s) % len(POLICIES)] for s in range(players)]
         rules = DealRules().replace(excess_discards=excess, broken_set_buildings=broken, **dict(zip(BOOL_RULES, combo)))
-        df = api.simulate(8, players, seats, rules, seed=index, check=True)
+        df = GAME.simulate(8, players, seats, rules, seed=index, check=True)
         check_table(df, rules, players)
         for col in L.SEAT_COLS:
             totals[col] = totals.get(col, 0) + sum(int(df[f"{col}_{s}"].sum()) for s in range(players))
@@ -184,7 +185,7 @@ def configs(draw):
 @given(configs())
 def test_random_tables_and_rule_variants_play_clean_games(config):
     players, seats, rules, edits, seed = config
-    df = api.simulate(20, players, seats, rules, seed=seed, check=True, deck_edits=edits)
+    df = GAME.simulate(20, players, seats, rules, seed=seed, check=True, deck_edits=edits)
     check_table(df, rules, players)
     t = Table(seats, rules, deck_edits=edits)
     out = t.play_game(seed=seed, game=0)
@@ -197,7 +198,7 @@ def test_random_tables_and_rule_variants_play_clean_games(config):
 
 
 def test_the_strong_bots_beat_random_play():
-    df = api.simulate(400, 4, ["smart", "random", "random", "random"], seed=3, check=True)
+    df = GAME.simulate(400, 4, ["smart", "random", "random", "random"], seed=3, check=True)
     assert df["win_0"].mean() > 0.6
 
 
@@ -207,8 +208,8 @@ def test_extra_just_say_no_cards_help_their_seat():
     difference."""
     seats = ["smart", "smart", "smart"]
     n = 1500
-    base = api.simulate(n, 3, seats, seed=21)["win_0"].to_numpy()
-    more = api.simulate(n, 3, seats, seed=21, deck_edits={0: {"just_say_no": 2}})["win_0"].to_numpy()
+    base = GAME.simulate(n, 3, seats, seed=21)["win_0"].to_numpy()
+    more = GAME.simulate(n, 3, seats, seed=21, deck_edits={0: {"just_say_no": 2}})["win_0"].to_numpy()
     diff = more - base
     assert diff.mean() > 3 * diff.std(ddof=1) / np.sqrt(n)
 
@@ -221,8 +222,8 @@ def test_playing_the_hand_out_pays(long_run):
     # this test's 8,000. The paired 95% interval must lie above zero; it is zero if the default is 0.
     n = 40000 if long_run else 8000
     seats = ["set_builder", "aggressive", "banker"]
-    on = api.simulate(n, 4, ["smart", *seats], seed=7, threads=1)["win_0"].to_numpy(float)
-    off = api.simulate(n, 4, ["smart empty_hand=0", *seats], seed=7, threads=1)["win_0"].to_numpy(float)
+    on = GAME.simulate(n, 4, ["smart", *seats], seed=7, threads=1)["win_0"].to_numpy(float)
+    off = GAME.simulate(n, 4, ["smart empty_hand=0", *seats], seed=7, threads=1)["win_0"].to_numpy(float)
     d = on - off
     assert d.mean() - 1.96 * d.std(ddof=1) / np.sqrt(n) > 0
 

@@ -12,8 +12,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.chance import api
-from sim.chance.adapter import rules_of
+from sim.chance.game import GAME
+from sim.chance.game import GAME
+
+rules_of = GAME.rules_of
 from sim.cli import main
 from sim.core import analysis, runs
 from sim.core.experiment import resolve
@@ -186,9 +188,9 @@ def test_paired_differences_match_a_direct_computation(tmp_path):
     summary = pd.read_csv(run / "summary.csv")
     pairs = pd.read_csv(run / "pairs.csv")
     assert list(summary["games"]) == [1200] * 4
-    # Cell 3 (p=0.15, mark 18) against cell 0, played directly with api.simulate.
-    a = api.simulate(1200, 2, ["smart", "bust_threshold p=0.3"], rules_of({"finish_mark": 23}), seed=11)
-    b = api.simulate(1200, 2, ["smart", "bust_threshold p=0.15"], rules_of({"finish_mark": 18}), seed=11)
+    # Cell 3 (p=0.15, mark 18) against cell 0, played directly with simulate.
+    a = GAME.simulate(1200, 2, ["smart", "bust_threshold p=0.3"], rules_of({"finish_mark": 23}), seed=11)
+    b = GAME.simulate(1200, 2, ["smart", "bust_threshold p=0.15"], rules_of({"finish_mark": 18}), seed=11)
     d = b["win_0"].to_numpy() - a["win_0"].to_numpy()
     half = z_value() * d.std(ddof=1) / np.sqrt(len(d))
     row = summary.iloc[3]
@@ -282,8 +284,8 @@ def test_card_values_and_usage(tmp_path):
     run = run_spec(tmp_path, spec)
     cv = pd.read_csv(run / "card_values.csv")
     assert list(cv["edit"]) == ["lucky_break+1", "nope-1"]
-    base = api.simulate(1200, 2, ["smart", "bust_threshold p=0.3"], seed=11)
-    more = api.simulate(1200, 2, ["smart", "bust_threshold p=0.3"], seed=11, deck_edits={0: {"lucky_break": 1}})
+    base = GAME.simulate(1200, 2, ["smart", "bust_threshold p=0.3"], seed=11)
+    more = GAME.simulate(1200, 2, ["smart", "bust_threshold p=0.3"], seed=11, deck_edits={0: {"lucky_break": 1}})
     assert cv["diff"].iloc[0] == pytest.approx((more["win_0"] - base["win_0"]).mean())
     usage = pd.read_csv(run / "usage.csv")
     lucky = usage[(usage.counter == "flipped_lucky_break")].set_index("cell")["key_seat"]

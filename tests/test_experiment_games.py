@@ -6,11 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from sim.classic import api as classic_api
 from sim.cli import main
 from sim.core import runs
-from sim.deal import api as deal_api
-from sim.deal.adapter import ADAPTER as DEAL
+from sim.core.game import get
 from test_experiment import run_spec
 
 DEAL_SPEC = """
@@ -46,8 +44,8 @@ def test_deal_run_matches_direct_simulation(tmp_path):
     summary = pd.read_csv(run / "summary.csv")
     assert list(summary["games"]) == [300] * 4
     # Cell 3: own-turn wins only, seat 0 dealt an extra Just Say No.
-    rules = DEAL.rules_of({"win_on_any_turn": False})
-    direct = deal_api.simulate(300, 3, ["smart", "banker", "random"], rules, seed=5, deck_edits={0: {"just_say_no": 1}})
+    rules = get("deal").rules_of({"win_on_any_turn": False})
+    direct = get("deal").simulate(300, 3, ["smart", "banker", "random"], rules, seed=5, deck_edits={0: {"just_say_no": 1}})
     pd.testing.assert_frame_equal(runs.RunDir(run).read_cell(3), direct, check_categorical=False)
     cv = pd.read_csv(run / "card_values.csv")
     assert set(cv["edit"]) == {"just_say_no+1"}
@@ -57,15 +55,15 @@ def test_deal_run_matches_direct_simulation(tmp_path):
 
 def test_classic_run_matches_direct_simulation(tmp_path):
     run = run_spec(tmp_path, CLASSIC_SPEC)
-    rules = classic_api.ClassicRules().replace(free_parking_jackpot=True, starting_cash=2500)
-    direct = classic_api.simulate(120, 3, None, rules, seed=5)
+    rules = get("classic").default_rules().replace(free_parking_jackpot=True, starting_cash=2500)
+    direct = get("classic").simulate(120, 3, None, rules, seed=5)
     pd.testing.assert_frame_equal(runs.RunDir(run).read_cell(1), direct, check_categorical=False)
     report = (run / "report.md").read_text()
     assert "classic Monopoly; 2 cells" in report
 
 
 def test_deal_card_values_cover_every_non_property_card():
-    edits = DEAL.card_edits({"rules": {}}, 0)
+    edits = get("deal").card_edits({"rules": {}}, 0)
     assert "just_say_no+1" in edits and "wild_any+1" in edits and "money10+1" in edits and "rent_any+1" in edits
     assert not any(e.startswith(("brown", "railroad", "dark_blue")) for e in edits)
     assert all(e.endswith("+1") for e in edits)

@@ -8,11 +8,7 @@ import subprocess
 import sys
 
 import numpy as np
-import pandas as pd
-import pytest
 from numba import njit
-
-import sim.core.jit  # noqa: F401  (imported by sim itself; named here for clarity)
 
 
 def read_at(a, i):
@@ -124,7 +120,8 @@ def test_project_functions_are_internal_to_a_parallel_loop_module():
 BATCH_LOOP_IR = """
 import re
 from sim.chance import api, kernel
-api.simulate(2, 2, seed=1, threads=1)
+from sim.chance.game import GAME
+GAME.simulate(2, 2, seed=1, threads=1)
 ir = "".join(lib.get_llvm_str() for cres in kernel.play_batch.overloads.values()
              for lib in cres.library._linking_libraries if lib.name.startswith("__numba_parfor_gufunc"))
 print(len(re.findall(r'^define internal [^@]*@"?_ZN(?:3sim|10strategies)[^"(]*[.]batch', ir, re.M)))
@@ -141,34 +138,6 @@ def internal_batch_functions(tmp_path, **env) -> int:
 
 def test_a_real_batch_loop_holds_the_projects_functions_as_internal_copies(tmp_path):
     assert internal_batch_functions(tmp_path) >= 5  # play_game, the deck shuffle, the bots...
-
-
-# Each game's kernel run as plain Python (NUMBA_DISABLE_JIT=1) in a child process, a few games
-# with invariant checks on, then compared whole with the compiled run: numba's integer widths,
-# the index wrap-around switched off above, or an intrinsic's Python stand-in would show here.
-PLAIN_RUN = """
-import ast, importlib, sys, warnings
-warnings.simplefilter("ignore")  # numpy warns on the random generators' intended uint64 wrap-around
-api = importlib.import_module(f"sim.{sys.argv[1]}.api")
-extra = ast.literal_eval(sys.argv[3])
-api.simulate(int(sys.argv[2]), 4, seed=11, threads=1, check=True, **extra).to_pickle(sys.argv[4])
-"""
-PLAIN_CASES = [("chance", 30, {}), ("deal", 30, {}), ("deal", 20, {"deck_edits": {1: {"wild_any": 1, "just_say_no": 1}}}),
-               ("classic", 20, {}), ("cardgame", 20, {}), ("cardgame", 15, {"deck_edits": {0: {"chance": 1}}})]
-
-
-@pytest.mark.parametrize("game, games, extra", PLAIN_CASES)
-def test_compiled_games_are_the_games_of_the_plain_python_source(tmp_path, game, games, extra):
-    import importlib
-
-    out = tmp_path / "plain.pkl"
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    subprocess.run([sys.executable, "-c", PLAIN_RUN, game, str(games), repr(extra), str(out)], cwd=root, env=env,
-                   check=True)
-    api = importlib.import_module(f"sim.{game}.api")
-    compiled = api.simulate(games, 4, seed=11, threads=1, check=True, **extra)
-    pd.testing.assert_frame_equal(pd.read_pickle(out), compiled)
 
 
 MISSING_TARGET = """

@@ -243,7 +243,7 @@ def test_same_result_whatever_threads_and_after_resume(tmp_path):
     ("classic", 2, "rule.max_rounds", [20, 500], 500, False),
     ("cardgame", 4, "rule.max_hands", [4, 40], 40, False),
 ])
-def test_other_games_tune_through_their_adapters(tmp_path, game, players, key, values, best, shorter):
+def test_other_games_tune_through_their_registry_entries(tmp_path, game, players, key, values, best, shorter):
     """Deal: fewer sets to win is the shorter game, and it meets the limit. Classic: a 20-round
     cap would be shorter still, but most 2-player games (about 60 rounds) would never end, so
     the never-ending limit rules it out before the objective is looked at. The card game: a

@@ -1,163 +1,26 @@
-"""Monopoly: The Card Game from Python: simulate matches, summarize them, and the game's own
-analyses (card values and the Chance card's risk, seat advantage by player count, the effect
-of each edition difference and house rule)."""
+"""Monopoly: The Card Game from Python: summaries, the report, and the game's own analyses
+(card values and the Chance card's risk, seat advantage by player count, the effect of each
+edition difference and house rule). Playing goes through the registry:
+sim.core.game.simulate("cardgame", ...)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from sim.cardgame import kernel
-from sim.cardgame.layout import (
-    H_MONEY,
-    H_SCORE,
-    MAX_HAND_ROWS,
-    MAX_PLAYERS,
-    N_HAND_COLS,
-    N_SEAT_COLS,
-    NK,
-    SC_WIN,
-    SEAT_COLS,
-)
-from sim.cardgame.rules import (
-    HOUSE_CHOICES,
-    KIND_NAMES,
-    RULES_VERSION,
-    CardGameRules,
-    describe,
-    kind_of,
-    pack,
-)
+from sim.cardgame.layout import SEAT_COLS
+from sim.cardgame.rules import HOUSE_CHOICES, CardGameRules, kind_of
 from sim.core import summary as core
-from sim.core import table
-from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, run_chunks
 from sim.core.stats import mean_ci, wilson
-from strategies.cardgame import CATALOG
 
 DEFAULT_TABLE = ("smart", "trader", "cautious", "greedy", "random", "smart")
-MIN_PLAYERS = 2  # any edition (video: 2-4, wiki: 3-6)
-HAND_COLS = ("hand", "dealer", "went_out", "turns", "stalled", "jackpot", "jackpot_to")
 MONEY_COLS = ("group_money", "impr_money", "bonus_money", "doubled_money", "jackpot_money")
-
-
-def make_table(players: int, seats: list[str] | None = None,
-               rules: CardGameRules | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Parse one policy spec per seat. Missing seats are filled from DEFAULT_TABLE. The player
-    counts allowed depend on the edition (without rules: any count some edition allows)."""
-    if rules is None:
-        lo, hi = MIN_PLAYERS, MAX_PLAYERS
-        title = "Monopoly: The Card Game"
-    else:
-        lo, hi = rules.players_allowed()
-        title = f"the {rules.edition} edition of Monopoly: The Card Game"
-    return table.make_table(title, CATALOG, DEFAULT_TABLE, players, seats, lo, hi)
-
-
-def _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, record, first_game=0,
-          deck_edits=None):
-    rules = rules or CardGameRules()
-    check_run_args(games, seed, chunk_size, threads)
-    specs, kinds, params = make_table(players, seats, rules)
-    try:
-        packed = pack(rules, players, deck_edits)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-
-    game_out = np.zeros((kernel.N_GAME_COLS, games), np.int64)
-    seat_out = np.zeros((players, N_SEAT_COLS, games), np.int64)
-    rows = games if record else 1
-    hand_out = np.zeros((rows, MAX_HAND_ROWS, N_HAND_COLS), np.int64)
-    kind_out = np.zeros((rows, NK, 4), np.int64)
-
-    def play_chunk(first: int, n: int) -> None:
-        kernel.play_batch(packed, kinds, params, np.uint64(seed), first_game + first, n, check, game_out, seat_out,
-                          hand_out, kind_out, record, first)
-
-    run_chunks(play_chunk, games, chunk_size, threads, progress)
-    df = _to_frame(game_out, seat_out, specs, seed, rules, first_game, deck_edits)
-    return df, {"hand": hand_out, "kind": kind_out}
-
-
-def simulate(
-    games: int = 10_000,
-    players: int = 4,
-    seats: list[str] | None = None,
-    rules: CardGameRules | None = None,
-    seed: int = 0,
-    threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
-    check: bool = False,
-    progress: bool = False,
-    first_game: int = 0,
-    deck_edits: dict[int, dict[str, int]] | None = None,
-) -> pd.DataFrame:
-    """Play `games` complete matches (numbers first_game, first_game + 1, ...) and return one
-    row per match. ``deck_edits`` maps seat -> {card name: copies}: extra cards dealt into that
-    seat's hand at the start of every hand (card-value studies).
-
-    Columns: game, winner (-1 on a tie for the most money), hands, turns, stalled_hands (hands
-    nobody went out of), hit_hand_limit (a money-target match stopped at max_hands), tie, and
-    for each seat s the columns ``<stat>_<s>`` for every stat in ``SEAT_COLS`` plus
-    ``policy_<s>``; ``win_<s>`` is the seat's share of the win (1/k on a k-way tie).
-    """
-    return _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, False, first_game,
-                 deck_edits)[0]
-
-
-def simulate_hands(
-    games: int = 10_000,
-    players: int = 4,
-    seats: list[str] | None = None,
-    rules: CardGameRules | None = None,
-    seed: int = 0,
-    threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
-    check: bool = False,
-    progress: bool = False,
-    deck_edits: dict[int, dict[str, int]] | None = None,
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """As ``simulate``, plus one row per hand (game, hand, dealer, went_out (-1: nobody),
-    turns, stalled, jackpot (the pot paid, or left waiting), jackpot_to (-1: nobody),
-    score_<s>, money_<s> after the hand) and the per-kind table ``kind_values`` reads."""
-    df, out = _play(games, players, seats, rules, seed, threads, chunk_size, check, progress, True,
-                    deck_edits=deck_edits)
-    hands = out["hand"]
-    n_hands = np.minimum(df["hands"].to_numpy(), MAX_HAND_ROWS)
-    mask = np.arange(MAX_HAND_ROWS)[None, :] < n_hands[:, None]
-    rows = hands[mask]
-    cols = {"game": np.repeat(df["game"].to_numpy(), n_hands)}
-    for j, name in enumerate(HAND_COLS):
-        cols[name] = rows[:, j]
-    for s in range(players):
-        cols[f"score_{s}"] = rows[:, H_SCORE + s]
-    for s in range(players):
-        cols[f"money_{s}"] = rows[:, H_MONEY + s]
-    hand_df = pd.DataFrame(cols)
-    hand_df.attrs.update(df.attrs)
-    kinds = pd.DataFrame(out["kind"].sum(axis=0), columns=["goer_held", "goer_score", "other_held", "other_score"])
-    kinds.insert(0, "kind", KIND_NAMES)
-    kinds.attrs["hands"] = int((hand_df["went_out"] >= 0).sum())
-    kinds.attrs["players"] = players
-    return df, hand_df, kinds
-
-
-def _to_frame(game_out, seat_out, specs, seed, rules, first_game=0, deck_edits=None) -> pd.DataFrame:
-    return table.games_frame(
-        kernel, game_out, seat_out, SEAT_COLS, SC_WIN, specs, seed, first_game,
-        game="cardgame", edition=rules.edition, rules=describe(rules), rules_version=RULES_VERSION,
-        deck_edits={str(k): v for k, v in (deck_edits or {}).items()},
-    )
-
-
-def seat_table(games: pd.DataFrame) -> pd.DataFrame:
-    """The per-match table in long form: one row per (game, seat)."""
-    return core.seat_table(games, SEAT_COLS)
 
 
 def summarize(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Win rates with 95% intervals by seat and by policy, match length, how matches ended, and
     where each seat's money came from."""
-    seats = seat_table(games)
+    seats = core.seat_table(games, SEAT_COLS)
     n = len(games)
     players = core.n_seats(games)
     by_seat = core.win_rate_by_seat(seats, n, means=("money", "outs", "zeroed", "jackpots", "trades", "draws"))
@@ -210,12 +73,6 @@ def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None =
     return "\n".join(lines) + "\n"
 
 
-def plot_win_rates(games: pd.DataFrame, path, summary: dict[str, pd.DataFrame] | None = None) -> None:
-    """Bar chart of win rate by seat with 95% error bars and the fair-share line."""
-    s = (summary or summarize(games))["by_seat"]
-    core.plot_win_rates(s, path, f"Monopoly: The Card Game: win rate by seat ({len(games):,} matches, 95% CI)")
-
-
 # ---------------------------------------------------------------------------------------------
 # Card values
 
@@ -248,7 +105,7 @@ def kind_values(games: pd.DataFrame, kinds: pd.DataFrame) -> pd.DataFrame:
 def chance_risk(games: pd.DataFrame) -> dict[str, float]:
     """The Chance card's risk and reward, per seat-hand: how often a hand ended holding one,
     how often that hand went out (the reward) or was zeroed (the risk), and the money lost."""
-    seats = seat_table(games)
+    seats = core.seat_table(games, SEAT_COLS)
     held = float(seats["held_wild_end"].sum())
     outs = float(seats["outs"].sum())
     return {
@@ -266,7 +123,10 @@ def chance_risk(games: pd.DataFrame) -> dict[str, float]:
 def card_values(games: int, players: int, seats, rules, seed, threads, progress=False) -> dict:
     """Card-value report data: per-kind holding table, the Chance card's risk and reward, and
     the mean score of a hand that went out and of one that did not."""
-    df, hands, kinds = simulate_hands(games, players, seats, rules, seed, threads, progress=progress)
+    from sim.cardgame.game import GAME
+
+    df, detail = GAME.simulate(games, players, seats, rules, seed, threads, progress=progress, detail=True)
+    hands, kinds = detail["hands"], detail["kinds"]
     scored = hands[hands["went_out"] >= 0]
     scores = np.stack([scored[f"score_{s}"].to_numpy() for s in range(players)], axis=1)
     goer = scores[np.arange(len(scored)), scored["went_out"].to_numpy()]
@@ -323,9 +183,11 @@ def seat_advantage(games: int, players_list, policy: str, rules: CardGameRules, 
                    progress=False) -> pd.DataFrame:
     """Win rate of each seat with the same bot in every seat, for each player count (seat 0
     plays first in the first hand; the first player then rotates with the dealer)."""
+    from sim.cardgame.game import GAME
+
     rows = []
     for n in players_list:
-        df = simulate(games, n, [policy] * n, rules, seed, threads, progress=progress)
+        df = GAME.simulate(games, n, [policy] * n, rules, seed, threads, progress=progress)
         by_seat = summarize(df)["by_seat"]
         for r in by_seat.itertuples():
             rows.append({"players": n, "seat": r.seat, "win_rate": r.win_rate, "ci_low": r.ci_low,
@@ -374,13 +236,15 @@ def house_rule_effects(games: int, players: int, seats, edition: str, seed: int,
     """Each variant against the edition's defaults on the same match seeds (common random
     numbers): match length in hands and turns, seat 0's win rate (the first player's
     advantage with the same bot everywhere), ties and hands nobody went out of."""
+    from sim.cardgame.game import GAME
+
     base = CardGameRules.preset(edition)
     variants = variants if variants is not None else default_variants(edition)
     seats = list(seats or []) or ["smart"] * players
     rows = []
     for label, change in {"defaults": {}, **variants}.items():
         rules = base.replace(**change)
-        df = simulate(games, players, seats, rules, seed, threads, progress=progress)
+        df = GAME.simulate(games, players, seats, rules, seed, threads, progress=progress)
         hands, hands_ci = mean_ci(df["hands"])
         turns, turns_ci = mean_ci(df["turns"])
         s0, s0_ci = mean_ci(df["win_0"])
@@ -404,5 +268,3 @@ def render_house_rules(t: pd.DataFrame, games: int, players: int, edition: str) 
                      f"| {r.seat0_win:.1%} | +-{r.seat0_ci:.1%} | {r.tie:.2%} | {r.stalled_hands:.2%} |")
     return "\n".join(lines) + "\n"
 
-
-assert MAX_PLAYERS >= len(DEFAULT_TABLE)

@@ -829,17 +829,18 @@ def new_state():
 
 
 @njit(cache=True, parallel=True)
-def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out, hand_out, kind_out, record, row0):
-    """Play matches first .. first + n_games - 1 into columns row0 .. row0 + n_games - 1 of
-    game_out[N_GAME_COLS, rows] and seat_out[players, N_SEAT_COLS, rows] (column-major, as the
-    results table stores them) and, when `record`, into rows row0 .. of
-    hand_out[rows, MAX_HAND_ROWS, cols] and kind_out[rows, NK, 4] (hands holding the kind and
-    their scores: went out, then the others); without `record` those two may be any [1, ...]
-    arrays. Contiguous blocks, one state each."""
+def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, detail_out, row0):
+    """The batch entry every game shares (sim/core/game.py): play matches first .. first +
+    n_games - 1 into columns row0 .. of game_out and seat_out and, when `detail`, into rows
+    row0 .. of detail_out = (hand_out[rows, MAX_HAND_ROWS, cols], kind_out[rows, NK, 4]) (hands
+    holding the kind and their scores: went out, then the others); without `detail` those two
+    may be any [1, ...] arrays. Contiguous blocks, one state each. The card game has no start
+    position (S0) and no policy tables (pt)."""
+    hand_out, kind_out = detail_out
     n_blocks = min(n_games, 256)
     pv = seat_values(RB, pp)
     for b in prange(n_blocks):
         S, rng, W = new_state()
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
             play_game(S, RB, pk, pv, rng, W, seed, first + row, check, game_out, seat_out, hand_out, kind_out,
-                      row0 + row, row0 + row if record else 0, record)
+                      row0 + row, row0 + row if detail else 0, detail)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.chance import api
+from sim.chance.game import GAME
 from sim.chance.exact_odds import Situation, describe_situation, p_bust_next
 from sim.chance.optimal import OBJECTIVES, TurnModel
 from sim.core.stats import paired_diff, wilson
@@ -78,7 +79,7 @@ def simulate_evidence(sit, games, players, policy, seed, match_bankrupt, rules, 
     )
     seats = [policy] + list(api.DEFAULT_TABLE[: players - 1])
     arms = {
-        action: api.simulate(games, players, seats, rules, seed, threads, force=(0, action, key))
+        action: GAME.simulate(games, players, seats, rules, seed, threads, force=(0, action, key))
         for action in ("flip", "stop")
     }
     hit = (arms["flip"]["situations_0"] > 0).to_numpy()

@@ -161,7 +161,7 @@ SEAT_COLS = (
     "chance_cards",
     "cash_played",
     "cash_won",
-    "situations",  # flip decisions met in a forced situation (api.simulate(force=...))
+    "situations",  # flip decisions met in a forced situation (simulate(..., force=...))
     "situations_own_flip",  # ... of which the seat's own policy would have flipped
     "flipped_cash",
     "flipped_bankrupt",

@@ -12,7 +12,7 @@ Two parts, both under common random numbers (every cell plays the same game seed
    rule at the same table (same games, same seats) with a 95% interval.
 
 2. Stop/flip map. The focal player plays the turn-optimal (value) rule, except in one
-   situation: arm "flip" always flips there, arm "stop" always cashes out (api.simulate
+   situation: arm "flip" always flips there, arm "stop" always cashes out (simulate
    force=...). The paired win difference over the games where the situation arose says which
    decision wins games. Situations are cells of a grid: Cash in hand by flips left, flips
    taken, Bankrupts left in the pile, and distance to the finish mark. For the same decisions
@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.chance import api
+from sim.chance.game import GAME
 from sim.core.stats import paired_diff, wilson
 from strategies.chance import situation_key
 
@@ -98,7 +98,7 @@ def focal_games(focal: str, opponents, players: int, games: int, seed: int, thre
     parts = []
     for seat in range(players):
         f = None if force is None else (seat, force[0], force[1])
-        df = api.simulate(per, players, _lineup(focal, opponents, players, seat), seed=seed + seat,
+        df = GAME.simulate(per, players, _lineup(focal, opponents, players, seat), seed=seed + seat,
                           threads=threads, force=f)
         part = pd.DataFrame({
             "seat": seat, "game": df["game"], "win": df[f"win_{seat}"], "flips": df[f"flips_{seat}"],

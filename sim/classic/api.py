@@ -1,5 +1,6 @@
-"""Classic Monopoly from Python: simulate games, summarize and plot them, and the analyses
-(property values, house-rule effects, win odds from a position)."""
+"""Classic Monopoly from Python: summaries, the report, and the analyses (property values,
+house-rule effects, win odds from a position). Playing goes through the registry:
+sim.core.game.simulate("classic", ...)."""
 
 from __future__ import annotations
 
@@ -8,23 +9,12 @@ import functools
 import numpy as np
 import pandas as pd
 
-from sim.classic import kernel
 from sim.classic import layout as L
-from sim.classic.rules import GROUP_NAMES, HOUSE_RULE_DOC, RULES_VERSION, ClassicRules, describe, pack
+from sim.classic.rules import GROUP_NAMES, HOUSE_RULE_DOC, ClassicRules
 from sim.core import summary as core
-from sim.core import table
-from sim.core.runner import UsageError, check_run_args, run_chunks
 from sim.core.stats import mean_ci, wilson
-from strategies.classic import CATALOG
 
-MIN_PLAYERS, MAX_PLAYERS = L.MIN_PLAYERS, L.MAX_PLAYERS
 DEFAULT_TABLE = ("strong", "trader", "three_houses", "buy_all", "jail_stayer", "trader", "three_houses", "buy_all")
-CLASSIC_CHUNK = 20_000
-
-
-def make_table(players: int, seats: list[str] | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Parse one policy spec per seat. Missing seats are filled from DEFAULT_TABLE."""
-    return table.make_table("classic Monopoly", CATALOG, DEFAULT_TABLE, players, seats, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def landing_weights(rules: ClassicRules) -> np.ndarray:
@@ -41,79 +31,9 @@ def _landing_weights(board, chance, chest, jail_turns, speeding) -> np.ndarray:
     return exact_frequencies(rules, "short")
 
 
-def pack_rules(rules: ClassicRules, players: int) -> np.ndarray:
-    try:
-        return pack(rules, players)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-
-
-def simulate(
-    games: int = 10_000,
-    players: int = 4,
-    seats: list[str] | None = None,
-    rules: ClassicRules | None = None,
-    seed: int = 0,
-    threads: int | None = None,
-    chunk_size: int = CLASSIC_CHUNK,
-    check: bool = False,
-    progress: bool = False,
-    detail: bool = False,
-    start: np.ndarray | None = None,
-    first_game: int = 0,
-) -> pd.DataFrame:
-    """Play `games` complete games and return one row per game.
-
-    Columns: game, winner (-1 for a shared win at the turn limit), rounds, turns,
-    hit_turn_limit, auctions, trades, shortage_auctions, bankruptcies, and for each seat s the
-    columns ``<stat>_<s>`` for every stat in ``layout.SEAT_COLS`` plus ``policy_<s>``.
-    ``win_<s>`` is the seat's share of the win. With ``detail``, ``df.attrs["groups"]`` holds
-    the per-seat, per-group statistics (rent, invested, first_full_turn, full_turns) as an
-    array [game, seat, group, stat]. ``start`` is a starting state (a position); default the
-    standard start. ``first_game`` offsets the game indices, so a long run can be played in
-    pieces. ``df.attrs`` holds the seed, policies and rules.
-    """
-    rules = rules or ClassicRules()
-    check_run_args(games, seed, chunk_size, threads)
-    specs, kinds, params = make_table(players, seats)
-    RB = pack_rules(rules, players)
-    if start is None:
-        S0 = kernel.start_state(RB)
-    else:  # the position with the run's rules at its head
-        S0 = start.copy()
-        S0[: L.RULES_SIZE] = RB
-    pt = landing_weights(rules)
-
-    game_out = np.zeros((kernel.N_GAME_COLS, games), np.int64)
-    seat_out = np.zeros((players, L.N_SEAT_COLS, games), np.int64)
-    group_out = np.zeros((games if detail else 0, players, L.N_GROUPS, 4), np.int64)
-
-    def play_chunk(first: int, n: int) -> None:
-        kernel.play_batch(S0, kinds, params, pt, np.uint64(seed), first_game + first, n, check, detail,
-                          game_out, seat_out, group_out, first)
-
-    run_chunks(play_chunk, games, chunk_size, threads, progress)
-    df = _to_frame(game_out, seat_out, specs, seed, rules, first_game)
-    if detail:
-        df.attrs["groups"] = group_out
-    return df
-
-
-def _to_frame(game_out, seat_out, specs, seed, rules, first_game) -> pd.DataFrame:
-    return table.games_frame(
-        kernel, game_out, seat_out, L.SEAT_COLS, L.SC_WIN, specs, seed, first_game,
-        game="classic", rules=describe(rules), rules_version=RULES_VERSION,
-    )
-
-
-def seat_table(games: pd.DataFrame) -> pd.DataFrame:
-    """The per-game table in long form: one row per (game, seat)."""
-    return core.seat_table(games, L.SEAT_COLS)
-
-
 def summarize(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Win rates with 95% intervals by seat and by policy, game length, and flags."""
-    seats = seat_table(games)
+    seats = core.seat_table(games, L.SEAT_COLS)
     n = len(games)
     seats["survived"] = seats["out_turn"] == 0
     by_seat = core.win_rate_by_seat(
@@ -132,8 +52,8 @@ def summarize(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
     )
     flags["ci_low"] = [lo, np.nan, np.nan, np.nan]
     flags["ci_high"] = [hi, np.nan, np.nan, np.nan]
-    means = games[["auctions", "trades", "shortage_auctions", "bankruptcies"]].mean()
-    return {"by_seat": by_seat, "by_policy": by_policy, "length": length, "flags": flags, "means": means}
+    per_game = games[["auctions", "trades", "shortage_auctions", "bankruptcies"]].mean()
+    return {"by_seat": by_seat, "by_policy": by_policy, "length": length, "flags": flags, "per_game": per_game}
 
 
 def render_report(games: pd.DataFrame, summary: dict | None = None) -> str:
@@ -157,7 +77,7 @@ def render_report(games: pd.DataFrame, summary: dict | None = None) -> str:
         )
     lines += core.policy_and_length_lines(s)
     f = s["flags"]
-    m = s["means"]
+    m = s["per_game"]
     lines += [
         "",
         f"Games stopped at the turn limit ({max_rounds} rounds; winner by net worth): "
@@ -170,24 +90,17 @@ def render_report(games: pd.DataFrame, summary: dict | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plot_win_rates(games: pd.DataFrame, path, summary: dict | None = None) -> None:
-    s = (summary or summarize(games))["by_seat"]
-    core.plot_win_rates(s, path, f"Classic Monopoly: win rate by seat ({len(games):,} games, 95% CI)")
-
-
 # ---------------------------------------------------------------------------------------------
 # Property values
 
 
-def property_values(games: pd.DataFrame) -> pd.DataFrame:
-    """For each colour group and the railroad and utility sets, from a ``detail=True`` run:
+def property_values(games: pd.DataFrame, g: np.ndarray) -> pd.DataFrame:
+    """For each colour group and the railroad and utility sets, from a ``detail=True`` run's
+    games and its "groups" detail (game, seat, group, stat):
     win rate of a seat that held the whole set while every player was still in (before the
     first bankruptcy, so sets collected from bankrupt players do not count) vs one that did
     not (with 95% intervals), the rent the set earned its holders per game, and the payback
     time (money put into the set divided by its rent per turn held)."""
-    g = games.attrs.get("groups")
-    if g is None:
-        raise ValueError("property_values needs a simulate(..., detail=True) run")
     n, players = g.shape[:2]
     wins = np.stack([games[f"win_{s}"].to_numpy() for s in range(players)], axis=1)
     out = np.stack([games[f"out_turn_{s}"].to_numpy() for s in range(players)], axis=1)
@@ -252,12 +165,14 @@ def house_rule_effects(games: int = 20_000, players: int = 4, seats: list[str] |
     the turn limit, each with a 95% interval. The same bot sits in every seat (default
     ``strong``), so seat 0's win rate against the fair share 1/players is the first player's
     advantage."""
+    from sim.classic.game import GAME
+
     variants = variants or default_variants()
     seats = list(seats or []) or ["strong"] * players
     rows = []
     for label, change in {"official": {}, **variants}.items():
         rules = ClassicRules().replace(**change)
-        df = simulate(games, players, seats, rules, seed, threads, progress=progress)
+        df = GAME.simulate(games, players, seats, rules, seed, threads, progress=progress)
         turns, turns_ci = mean_ci(df["turns"])
         capped = df["hit_turn_limit"].to_numpy()
         lo, hi = wilson(capped.sum(), len(df))

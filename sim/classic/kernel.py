@@ -1372,12 +1372,15 @@ def new_buffers():
 
 
 @njit(cache=True, parallel=True)
-def play_batch(S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, group_out, row0):
-    """Play games first .. first + n_games - 1 from the state S0 into columns
-    row0 .. row0 + n_games - 1 of game_out[N_GAME_COLS, rows] and
-    seat_out[players, N_SEAT_COLS, rows] (column-major, as the results table stores them) and,
-    when detail, rows row0 .. of group_out[rows, players, N_GROUPS, 4]: contiguous blocks of
-    games, one state buffer per block."""
+def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, detail_out, row0):
+    """The batch entry every game shares (sim/core/game.py): play games first .. first +
+    n_games - 1 from the position S0 (which holds the rules RB at its head; empty: the standard
+    start) into columns row0 .. of game_out and seat_out and, when detail, rows row0 .. of
+    detail_out = (group_out[rows, players, N_GROUPS, 4],): contiguous blocks of games, one state
+    buffer per block. pt: each square's long-run landing frequency (the strong bot's table)."""
+    if S0.size == 0:
+        S0 = start_state(RB)
+    group_out = detail_out[0]
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
         S, rng = new_buffers()

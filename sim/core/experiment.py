@@ -5,14 +5,13 @@ the axes to sweep. ``load_spec`` turns it into a ``Plan``: the resolved spec wit
 filled in, and one plain-dict cell configuration per combination of axis values. Every mistake
 raises ``UsageError`` naming the key and the problem, before anything runs or is written.
 
-Games plug in through a ``GameAdapter`` (see ``ADAPTERS``); this module knows nothing about
-any one game's rules or policies.
+Games plug in through their registry entry (sim/core/game.py: a ``Game``, which says what a
+cell of the game needs); this module knows nothing about any one game's rules or policies.
 """
 
 from __future__ import annotations
 
 import copy
-import importlib
 import itertools
 import json
 import re
@@ -21,69 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pandas as pd
 
+from sim.core.game import Game
+from sim.core.game import get as get_game
 from sim.core.runner import MAX_SEED, UsageError
-
-
-@dataclass(frozen=True)
-class GameAdapter:
-    """What the experiment layer needs from a game. Cell configurations are plain dicts:
-    ``players`` (int), ``seats`` (one canonical policy spec per seat), ``rules`` (rule key ->
-    TOML value, the keys of ``--rule``) and ``deck_edits`` ({seat: {card: change}})."""
-
-    name: str
-    title: str
-    default_players: int
-    rules_version: str
-    # (players, seats) -> the full canonical lineup (missing seats filled from the game's default)
-    table: Callable[[int, list[str]], list[str]]
-    # one policy spec -> its canonical form; raises UsageError naming the policy or parameter
-    check_policy: Callable[[str], str]
-    # rules dict -> None; raises UsageError naming the rule
-    check_rules: Callable[[dict], None]
-    # cell config -> None; raises UsageError for combinations that cannot be played
-    check_cell: Callable[[dict], None]
-    # (cell config, seed, first game, number of games, threads) -> one row per game; columns
-    # include ``game``, ``win_<seat>`` (share of the win) and ``policy_<seat>``
-    play: Callable[[dict, int, int, int, int | None], pd.DataFrame]
-    # (cell config, seat) -> the card edits a card-value study tries, e.g. ["nope+1", "nope-1"]
-    card_edits: Callable[[dict, int], list[str]]
-    # per-game table -> {"by_seat": ..., "length": ...} as the game's own summarize() gives
-    summarize: Callable[[pd.DataFrame], dict]
-    # per-seat counters reported as card usage (column stems: ``<name>_<seat>``)
-    usage_cols: tuple[str, ...] = ()
-    # game-length columns reported per cell
-    length_cols: tuple[str, ...] = ("turns",)
-    # per-game flags (0/1) of a game that never ended properly: hit the turn/round limit, or
-    # stalled (the tuner's never_ending goal); empty: the game cannot say
-    unfinished_cols: tuple[str, ...] = ()
-    # per-game table -> estimated minutes at a real table (the tuner's length unit "minutes");
-    # None: the game has no justified estimate
-    minutes: Callable[[pd.DataFrame], pd.Series] | None = None
-    # per-seat column stem (``<stem>_<seat>``) that is 1 for the seat(s) last at mid-game (the
-    # tuner's comeback goal); None: the kernel records no mid-game standing
-    midgame_last_col: str | None = None
-    # rules dict -> the game's rules object
-    rules_of: Callable[[dict], object] | None = None
-    # what a deck edit of one seat changes, for the card-value report
-    edit_meaning: str = "the seat's own cards"
-
-
-# game name -> "module:attribute" of its adapter, imported only when used
-ADAPTERS = {
-    "chance": "sim.chance.adapter:ADAPTER",
-    "deal": "sim.deal.adapter:ADAPTER",
-    "classic": "sim.classic.adapter:ADAPTER",
-    "cardgame": "sim.cardgame.adapter:ADAPTER",
-}
-
-
-def adapter(game: str) -> GameAdapter:
-    if game not in ADAPTERS:
-        raise UsageError(f"game: unknown game {game!r}; known: {', '.join(ADAPTERS)}")
-    module, attr = ADAPTERS[game].split(":")
-    return getattr(importlib.import_module(module), attr)
 
 
 # ---- the spec's keys ------------------------------------------------------------------------
@@ -128,8 +68,8 @@ class Plan:
         return self.spec["name"]
 
     @property
-    def game(self) -> GameAdapter:
-        return adapter(self.spec["game"])
+    def game(self) -> Game:
+        return get_game(self.spec["game"])
 
     def resolved(self) -> dict:
         return {"spec": self.spec, "cells": self.cells}
@@ -177,9 +117,9 @@ def load_with(path: Path, resolve_fn: Callable[[dict], object]):
     return plan
 
 
-def check_top(raw: dict, top_keys: dict, required) -> tuple[GameAdapter, int]:
+def check_top(raw: dict, top_keys: dict, required) -> tuple[Game, int]:
     """The top level of a spec (experiments, tuning): known keys of the right types, the
-    required ones present, a usable name; returns the game's adapter and the seed."""
+    required ones present, a usable name; returns the game and the seed."""
     _check_keys("", raw, top_keys)
     for key, t in top_keys.items():
         if key in raw:
@@ -190,7 +130,7 @@ def check_top(raw: dict, top_keys: dict, required) -> tuple[GameAdapter, int]:
     if not NAME_RE.match(raw["name"]):
         raise UsageError(f"name: {raw['name']!r} must be letters, digits, '-', '_' or '.' (it names a folder)")
     seed = raw.get("seed", 0)
-    game = adapter(raw["game"])
+    game = get_game(raw["game"])
     if not 0 <= seed <= MAX_SEED:
         raise UsageError(f"seed: must be between 0 and 2**64 - 1 (got {seed})")
     return game, seed
@@ -307,7 +247,7 @@ def _axis_rank(key: str) -> int:
     return 99
 
 
-def _axes(sweep: dict, game: GameAdapter, base: dict) -> list[tuple[str, list]]:
+def _axes(sweep: dict, game: Game, base: dict) -> list[tuple[str, list]]:
     """Check each axis on its own (so a bad value is blamed on its key) and return them."""
     axes = []
     for key, values in sweep.items():
@@ -330,7 +270,7 @@ def _axes(sweep: dict, game: GameAdapter, base: dict) -> list[tuple[str, list]]:
     return axes
 
 
-def _check_axis_value(key: str, value, game: GameAdapter, base: dict) -> None:
+def _check_axis_value(key: str, value, game: Game, base: dict) -> None:
     if key == "players":
         _check_type("value", value, int)
         game.table(value, [])
@@ -375,7 +315,7 @@ def set_param(spec: str, param: str, value) -> str:
     return " ".join(words + [f"{param}={value!r}" if isinstance(value, float) else f"{param}={value}"])
 
 
-def _cell(base: dict, setting: list[tuple[str, object]], game: GameAdapter, run: dict) -> dict:
+def _cell(base: dict, setting: list[tuple[str, object]], game: Game, run: dict) -> dict:
     """The configuration of one cell: the base table with the axis values applied."""
     cell = copy.deepcopy(base)
     setting = sorted(setting, key=lambda kv: _axis_rank(kv[0]))

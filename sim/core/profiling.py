@@ -32,9 +32,9 @@ import sys
 import tempfile
 from bisect import bisect_right
 
+from sim.core.game import GAME_NAMES
 from sim.core.jit import _OWN_FUNCTIONS  # the mangled-name prefixes of the project's functions
 
-GAMES = ("chance", "deal", "classic", "cardgame")
 _LENGTH = re.compile(r"\d+")
 
 
@@ -135,25 +135,22 @@ def _keep_own_functions_out_of_line() -> None:
 def _child(game: str, games: int, edition: str | None, out_of_line: bool, objects: str | None) -> None:
     """Compile, write the perf map (and the object code into `objects`), play `games` games on
     one thread."""
-    import importlib
     import time
+
+    from sim.core.game import get
 
     if out_of_line:
         _keep_own_functions_out_of_line()
-    api = importlib.import_module(f"sim.{game}.api")
-    rules = None
-    if edition:
-        from sim.cardgame.rules import CardGameRules
-
-        rules = CardGameRules.preset(edition)
-    api.simulate(8, 4, rules=rules, seed=1)
+    played = get(game)
+    rules = played.rules_from([f"edition={edition}"] if edition else [])
+    played.simulate(8, 4, rules=rules, seed=1)
     code = object_code(_compiled_libraries())
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as f:
         f.writelines(f"{a:x} {s:x} {name}\n" for a, s, name in perf_map_lines(code))
     if objects:
         write_objects(code, objects)
     t0 = time.perf_counter()
-    api.simulate(games, 4, rules=rules, seed=1, threads=1)
+    played.simulate(games, 4, rules=rules, seed=1, threads=1)
     print(f"pid {os.getpid()}: {games:,} games in {time.perf_counter() - t0:.1f} s, one thread", flush=True)
 
 
@@ -210,7 +207,7 @@ def _source_text(place: str) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m sim.core.profiling", description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", choices=GAMES)
+    parser.add_argument("game", choices=GAME_NAMES)
     parser.add_argument("--games", type=int, default=100_000, help="games played under perf (default 100,000)")
     parser.add_argument("--edition", choices=("wiki", "video"), help="card game edition (default wiki)")
     parser.add_argument("--out-of-line", action="store_true", help="one row per project function")

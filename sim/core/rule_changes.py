@@ -96,3 +96,12 @@ def extra_cards(deck_edits: dict[int, dict[str, int]] | None, check_name: Callab
                 )
             extras += [(name, seat)] * count
     return extras
+
+
+def house_rules_text(house, doc: dict[str, str], heading: str = "House rules (name = default):") -> str:
+    """The `rules` listing of house rules: name = value: meaning."""
+    lines = [heading]
+    for name, text in doc.items():
+        value = getattr(house, name)
+        lines.append(f"  {name} = {str(value).lower() if isinstance(value, bool) else value}: {text}")
+    return "\n".join(lines) + "\n"

@@ -27,7 +27,8 @@ import numpy as np
 import pandas as pd
 
 from sim.core import results
-from sim.core.experiment import OUTPUT_DEFAULTS, RUN_DEFAULTS, Plan, adapter, load_spec
+from sim.core.experiment import OUTPUT_DEFAULTS, RUN_DEFAULTS, Plan, load_spec
+from sim.core.game import get as get_game
 from sim.core.runner import UsageError, progress_bar
 from sim.core.stats import wilson
 
@@ -170,7 +171,7 @@ def open_for_resume(path: Path) -> RunDir:
 
 def play_chunk(game: str, cell: dict, seed: int, first: int, n: int, threads: int | None) -> pd.DataFrame:
     """One chunk of one cell; a plain top-level function so Dask can ship it to a worker."""
-    return adapter(game).play(cell, seed, first, n, threads)
+    return get_game(game).play(cell, seed, first, n, threads)
 
 
 class _Done:

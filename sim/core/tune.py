@@ -3,7 +3,7 @@
 A tune spec (docs/tuning.md) is an experiment spec (game, players, seats, rules) plus
 ``[search]`` (the values to try, as experiment sweep axes), ``[goals]`` (bounds on measured
 outcomes and an optional objective) and ``[race]`` (the game budget). Every candidate is one
-experiment cell, checked by sim/core/experiment.py, and played through the game's adapter only.
+experiment cell, checked by sim/core/experiment.py, and played through the game's registry entry only.
 
 The search is a race under common random numbers: at rung r every surviving candidate has
 played the same games 0 .. n_r - 1 (seeded from (seed, g) as in every run), so differences
@@ -32,16 +32,10 @@ import numpy as np
 import pandas as pd
 
 from sim.core import results
-from sim.core.experiment import (
-    ADAPTERS,
-    GameAdapter,
-    _check_keys,
-    _check_type,
-    adapter,
-    check_top,
-    load_with,
-    resolve,
-)
+from sim.core.experiment import _check_keys, _check_type, check_top, load_with, resolve
+from sim.core.game import Game
+from sim.core.game import games as registered_games
+from sim.core.game import get as get_game
 from sim.core.runner import UsageError, progress_bar
 from sim.core.runs import RunDir, play_chunk, same_cells, utc_now
 from sim.core.stats import CONFIDENCE, mean_ci, paired_diff, wilson, z_value
@@ -87,7 +81,7 @@ class Est:
 
 @dataclass(frozen=True)
 class Outcomes:
-    """What can be measured for a game (from its adapter) at a table of `players`."""
+    """What can be measured for a game (from its registry entry) at a table of `players`."""
 
     players: int
     key_seat: int
@@ -294,8 +288,8 @@ class TunePlan:
     source: str = ""
 
     @property
-    def game(self) -> GameAdapter:
-        return adapter(self.spec["game"])
+    def game(self) -> Game:
+        return get_game(self.spec["game"])
 
     def resolved(self) -> dict:
         return {"spec": self.spec, "candidates": [c.cell for c in self.candidates], "baseline": self.baseline.cell}
@@ -472,7 +466,7 @@ def _label(labels: dict) -> str:
     return ", ".join(f"{short[k]}={v}" for k, v in labels.items())
 
 
-def _goals(table: dict, game: GameAdapter, out: Outcomes, tuned_seat) -> tuple[list[Goal], Objective | None]:
+def _goals(table: dict, game: Game, out: Outcomes, tuned_seat) -> tuple[list[Goal], Objective | None]:
     goals = []
     for name, value in table.items():
         if name == "objective":
@@ -500,7 +494,7 @@ def _goals(table: dict, game: GameAdapter, out: Outcomes, tuned_seat) -> tuple[l
         if name == "never_ending" and not out.unfinished_cols:
             raise UsageError(f"{where}: {game.name} does not record games that never end")
         if name == "comeback" and not out.midgame_last_col:
-            have = [g for g in ADAPTERS if adapter(g).midgame_last_col]
+            have = [g.name for g in registered_games() if g.midgame_last_col]
             raise UsageError(
                 f"{where}: {game.name} records no mid-game standing, so a comeback cannot be measured "
                 f"(games that do: {', '.join(have) or 'none yet'})"

@@ -1,20 +1,13 @@
-"""Monopoly Deal from Python: simulate games, summarize them, plot them."""
+"""Monopoly Deal from Python: summaries and the report. Playing goes through the registry:
+sim.core.game.simulate("deal", ...)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from sim.core import summary as core
-from sim.core import table
-from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, run_chunks
-from sim.deal import kernel
-from sim.deal.layout import MAX_PLAYERS as MAX_PLAYERS_LAYOUT
-from sim.deal.layout import N_SEAT_COLS, SC_WIN, SEAT_COLS
-from sim.deal.rules import RULES_VERSION, DealRules, describe, pack
-from strategies.deal import CATALOG
+from sim.deal.layout import SEAT_COLS
 
-MIN_PLAYERS, MAX_PLAYERS = 2, MAX_PLAYERS_LAYOUT
 DEFAULT_TABLE = ("smart", "set_builder", "aggressive", "banker", "random")
 ACTION_COLS = (
     "rent_played",
@@ -31,71 +24,10 @@ ACTION_COLS = (
 )
 
 
-def make_table(players: int, seats: list[str] | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Parse one policy spec per seat. Missing seats are filled from DEFAULT_TABLE."""
-    return table.make_table("Monopoly Deal", CATALOG, DEFAULT_TABLE, players, seats, MIN_PLAYERS, MAX_PLAYERS)
-
-
-def simulate(
-    games: int = 10_000,
-    players: int = 4,
-    seats: list[str] | None = None,
-    rules: DealRules | None = None,
-    seed: int = 0,
-    threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
-    check: bool = False,
-    progress: bool = False,
-    deck_edits: dict[int, dict[str, int]] | None = None,
-    first_game: int = 0,
-) -> pd.DataFrame:
-    """Play `games` complete games and return one row per game.
-
-    Columns: game, winner (-1 when nobody won: the turn limit or a stalled table), turns,
-    rounds, hit_turn_limit, stalled, reshuffles, won_on_own_turn, and for each seat s the
-    columns ``<stat>_<s>`` for every stat in ``SEAT_COLS`` plus ``policy_<s>``.
-
-    ``deck_edits`` maps seat -> {card name: copies}: extra cards dealt into that seat's opening
-    hand on top of the shared deck (for card-value studies: compare with the same seeds
-    without the edit). ``df.attrs`` holds the seed, policies, rules and deck edits.
-    ``first_game`` offsets the game indices, so a long run can be played in pieces.
-    """
-    rules = rules or DealRules()
-    check_run_args(games, seed, chunk_size, threads)
-    specs, kinds, params = make_table(players, seats)
-    try:
-        packed = pack(rules, players, deck_edits)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-
-    game_out = np.zeros((kernel.N_GAME_COLS, games), np.int64)
-    seat_out = np.zeros((players, N_SEAT_COLS, games), np.int64)
-
-    def play_chunk(first: int, n: int) -> None:
-        kernel.play_batch(packed, kinds, params, np.uint64(seed), first_game + first, n, check, game_out, seat_out,
-                          first)
-
-    run_chunks(play_chunk, games, chunk_size, threads, progress)
-    return _to_frame(game_out, seat_out, specs, seed, rules, deck_edits, first_game)
-
-
-def _to_frame(game_out, seat_out, specs, seed, rules, deck_edits, first_game) -> pd.DataFrame:
-    return table.games_frame(
-        kernel, game_out, seat_out, SEAT_COLS, SC_WIN, specs, seed, first_game,
-        game="deal", rules=describe(rules), rules_version=RULES_VERSION,
-        deck_edits={str(k): v for k, v in (deck_edits or {}).items()},
-    )
-
-
-def seat_table(games: pd.DataFrame) -> pd.DataFrame:
-    """The per-game table in long form: one row per (game, seat)."""
-    return core.seat_table(games, SEAT_COLS)
-
-
 def summarize(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Win rates with 95% intervals by seat and by policy, game length, how games ended, and
     the action cards each seat played per game."""
-    seats = seat_table(games)
+    seats = core.seat_table(games, SEAT_COLS)
     n = len(games)
     players = core.n_seats(games)
     by_seat = core.win_rate_by_seat(
@@ -153,9 +85,3 @@ def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None =
         vals = " | ".join(f"{getattr(r, c):.2f}" for c in ACTION_COLS)
         lines.append(f"| {r.seat} | {r.policy} | {vals} |")
     return "\n".join(lines) + "\n"
-
-
-def plot_win_rates(games: pd.DataFrame, path, summary: dict[str, pd.DataFrame] | None = None) -> None:
-    """Bar chart of win rate by seat with 95% error bars and the fair-share line."""
-    s = (summary or summarize(games))["by_seat"]
-    core.plot_win_rates(s, path, f"Monopoly Deal: win rate by seat ({len(games):,} games, 95% CI)")

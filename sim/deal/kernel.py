@@ -1291,11 +1291,11 @@ def new_state(RB, pk):
 
 
 @njit(cache=True, parallel=True)
-def play_batch(RB, pk, pp, seed, first, n_games, check, game_out, seat_out, row0):
-    """Play games first .. first + n_games - 1 into columns row0 .. row0 + n_games - 1 of
-    game_out[N_GAME_COLS, rows] and seat_out[players, N_SEAT_COLS, rows] (column-major, as the
-    results table stores them): contiguous blocks of games, one state per block.
-    RB: the rules (rules.pack); pk/pp: each seat's policy kind and parameters."""
+def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, detail_out, row0):
+    """The batch entry every game shares (sim/core/game.py): play games first .. first +
+    n_games - 1 into columns row0 .. of game_out and seat_out, contiguous blocks of games, one
+    state per block. Deal has no start position (S0), no policy tables (pt) and no detail
+    tables (detail, detail_out)."""
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
         S, rng = new_state(RB, pk)

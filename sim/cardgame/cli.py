@@ -1,0 +1,105 @@
+"""Monopoly: The Card Game's own verbs: card values, seat advantage, house-rule effects."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Optional
+
+import typer
+
+from sim.cardgame.game import GAME
+from sim.core.cli import AsJson, Games, Progress, Seats, Seed, Threads, rules_with_preset
+
+CardEdition = Annotated[str, typer.Option(help="Rules preset: wiki (Edition A, the default) or video (Edition B).")]
+CardPlayers = Annotated[int, typer.Option(help="Players: 3 to 6 (wiki edition) or 2 to 4 (video).")]
+CardRule = Annotated[
+    Optional[list[str]],
+    typer.Option("--rule", help="Rule change KEY=VALUE after the edition's preset, e.g. chance_zeroes_others=false."),
+]
+
+
+def register(app: typer.Typer) -> None:
+    """Add values, seats and house-rules to the `monosim cardgame` group."""
+    app.command("values")(cardgame_values)
+    app.command("seats")(cardgame_seats)
+    app.command("house-rules")(cardgame_house_rules)
+
+
+def _card_rules(edition: str, rule):
+    return rules_with_preset(GAME, edition, rule)
+
+
+def cardgame_values(
+    games: Games = 20_000,
+    players: CardPlayers = 4,
+    edition: CardEdition = "wiki",
+    seat: Seats = None,
+    rule: CardRule = None,
+    seed: Seed = 0,
+    threads: Threads = None,
+    as_json: AsJson = False,
+    progress: Progress = True,
+) -> None:
+    """Card-value report: each card kind in the hands that went out and the others, and the
+    Chance card's risk and reward."""
+    from sim.cardgame import api
+
+    rules = _card_rules(edition, rule)
+    GAME.make_table(players, seat, rules)
+    v = api.card_values(games, players, seat, rules, seed, threads, progress=progress and not as_json)
+    if as_json:
+        print(json.dumps({**v, "kinds": v["kinds"].to_dict(orient="records")}, indent=2))
+    else:
+        print(api.render_card_values(v), end="")
+
+
+def cardgame_seats(
+    games: Games = 20_000,
+    players: Annotated[Optional[list[int]], typer.Option(help="Player counts (repeat); default every count the edition allows.")] = None,
+    edition: CardEdition = "wiki",
+    policy: Annotated[str, typer.Option(help="The bot in every seat.")] = "smart",
+    rule: CardRule = None,
+    seed: Seed = 0,
+    threads: Threads = None,
+    as_json: AsJson = False,
+    progress: Progress = True,
+) -> None:
+    """Seat advantage by player count: the same bot in every seat, win rate of each seat."""
+    from sim.cardgame import api
+
+    rules = _card_rules(edition, rule)
+    lo, hi = rules.players_allowed()
+    counts = players or list(range(lo, hi + 1))
+    for n in counts:
+        GAME.make_table(n, [policy] * n, rules)
+    t = api.seat_advantage(games, counts, policy, rules, seed, threads, progress=progress and not as_json)
+    if as_json:
+        print(json.dumps(t.to_dict(orient="records"), indent=2))
+    else:
+        print(api.render_seat_advantage(t, games, policy, rules.edition), end="")
+
+
+def cardgame_house_rules(
+    games: Games = 10_000,
+    players: CardPlayers = 4,
+    edition: CardEdition = "wiki",
+    seat: Seats = None,
+    seed: Seed = 0,
+    threads: Threads = None,
+    as_json: AsJson = False,
+    progress: Progress = True,
+) -> None:
+    """Effect of each edition difference and house rule, one at a time, on match length and
+    balance (same seeds in every row; smart in every seat unless --seat is given)."""
+    from sim.cardgame import api
+
+    rules = _card_rules(edition, [])
+    GAME.make_table(players, seat or ["smart"] * players, rules)
+    from sim.core.runner import check_run_args
+
+    check_run_args(games, seed, 1, threads)
+    t = api.house_rule_effects(games, players, seat, edition, seed, threads, progress=progress and not as_json)
+    if as_json:
+        print(json.dumps(t.to_dict(orient="records"), indent=2))
+    else:
+        print(api.render_house_rules(t, games, players, edition), end="")

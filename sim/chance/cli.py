@@ -1,0 +1,151 @@
+"""Monopoly Chance's own verbs: exact turn odds, cash-out advice and the cash-out study."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from sim.core.cli import Seed, Threads
+from sim.core.runner import UsageError
+
+
+def register(app: typer.Typer) -> None:
+    """Add odds, advise and study to the `monosim chance` group."""
+    app.command("odds")(chance_odds)
+    app.command("advise")(chance_advise)
+    app.command("study")(chance_study)
+
+
+def _values(flag: str, raw: Optional[str]) -> Optional[list[int]]:
+    """'7,11' -> [7, 11]; '' -> []; None stays None."""
+    if raw is None:
+        return None
+    out = []
+    for part in raw.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            out.append(int(part))
+        except ValueError:
+            raise UsageError(f"{flag} takes comma-separated whole numbers such as 7,11 (got {raw!r})") from None
+    return out
+
+
+CashFlag = Annotated[Optional[str], typer.Option("--cash", help="Cash values left in the draw pile, e.g. 2,3,5,12 ('' for none). Default: the fresh deck minus --flipped.")]
+BankruptFlag = Annotated[Optional[int], typer.Option("--bankrupt", help="Bankrupts left in the pile (default: all of the deck's).")]
+LuckyFlag = Annotated[Optional[int], typer.Option("--lucky", help="Lucky Breaks left in the pile (default: the deck's minus --held-lucky).")]
+OtherFlag = Annotated[Optional[int], typer.Option("--other", help="Token / Flip 2 / Nope! cards left in the pile (default: all).")]
+HeldLuckyFlag = Annotated[int, typer.Option("--held-lucky", help="Unused Lucky Breaks in front of you this turn.")]
+FlippedFlag = Annotated[Optional[str], typer.Option("--flipped", help="Cash already flipped this turn, e.g. 7,11.")]
+RuleFlag = Annotated[Optional[list[str]], typer.Option("--rule", help="Rule change KEY=VALUE (deck.* changes the deck).")]
+
+
+def _situation(cash, bankrupt, lucky, other, held_lucky, flipped, flips, rule):
+    from sim.chance.exact_odds import make_situation
+    from sim.chance.rules import ChanceRules, apply_rule_changes
+
+    rules = apply_rule_changes(ChanceRules(), rule or [])
+    sit = make_situation(
+        cash=_values("--cash", cash), bankrupt=bankrupt, lucky=lucky, other=other,
+        held_lucky=held_lucky, flipped=_values("--flipped", flipped), flips=flips, rules=rules,
+    )
+    return sit, rules
+
+
+def chance_odds(
+    cash: CashFlag = None,
+    bankrupt: BankruptFlag = None,
+    lucky: LuckyFlag = None,
+    other: OtherFlag = None,
+    held_lucky: HeldLuckyFlag = 0,
+    flipped: FlippedFlag = None,
+    flips: Annotated[Optional[int], typer.Option("--flips", help="Flips left this turn (default: the largest die face).")] = None,
+    rule: RuleFlag = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the odds as JSON.")] = False,
+) -> None:
+    """Exact odds of flipping k more cards (k = 1 .. flips left), and of the next flip busting."""
+    from sim.chance.exact_odds import odds, render_odds
+
+    sit, _ = _situation(cash, bankrupt, lucky, other, held_lucky, flipped, flips, rule)
+    result = odds(sit)
+    if as_json:
+        print(json.dumps(result))
+    else:
+        print(render_odds(sit, result), end="")
+
+
+def chance_advise(
+    flipped: FlippedFlag = None,
+    flips_left: Annotated[Optional[int], typer.Option("--flips-left", help="Flips left this turn (default: the largest die face).")] = None,
+    held_lucky: HeldLuckyFlag = 0,
+    cash: CashFlag = None,
+    bankrupt: BankruptFlag = None,
+    lucky: LuckyFlag = None,
+    other: OtherFlag = None,
+    objective: Annotated[str, typer.Option(help="What the turn should maximize: value, count or board.")] = "value",
+    beat: Annotated[int, typer.Option(help="Board objective: a card counts only above this value (the cheapest property's requirement).")] = 0,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per arm of the win-rate evidence (0: none).")] = 20_000,
+    players: Annotated[int, typer.Option(help="Players at the table, 2 to 4.")] = 4,
+    policy: Annotated[str, typer.Option(help="Your policy in the simulated games, outside the situation.")] = "optimal",
+    seed: Seed = 0,
+    rule: RuleFlag = None,
+    threads: Threads = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
+) -> None:
+    """Flip or cash out? Exact bust chance and expected gain, plus win-rate evidence from games."""
+    from sim.core.runner import check_run_args
+
+    OBJECTIVES = ("value", "count", "board")  # sim.chance.optimal.OBJECTIVES; checked before heavy imports
+    if objective not in OBJECTIVES:
+        raise UsageError(f"--objective must be one of {', '.join(OBJECTIVES)} (got {objective!r})")
+    if games < 0:
+        raise UsageError(f"--games must be 0 or more (got {games})")
+    if not 2 <= players <= 4:
+        raise UsageError(f"--players must be 2 to 4 for Monopoly Chance (got {players})")
+    check_run_args(max(games, 1), seed, 1, threads)
+    sit, rules = _situation(cash, bankrupt, lucky, other, held_lucky, flipped, flips_left, rule)
+    if sit.cash_sum > 254 or len(sit.flipped) > 62 or sit.flips > 62:
+        raise UsageError("the situation is too large to look for in games (at most 254 Cash, 62 cards or flips)")
+    from strategies.chance import PolicyError, parse_policy
+
+    try:
+        parse_policy(policy)
+    except PolicyError as e:
+        raise UsageError(str(e)) from None
+    from sim.chance.advise import advise, render_advice
+
+    result = advise(sit, objective, beat, games, players, policy, seed, bankrupt is not None, rules, threads)
+    if as_json:
+        print(json.dumps(result))
+    else:
+        print(render_advice(result), end="")
+
+
+def chance_study(
+    out: Annotated[Path, typer.Option(help="Folder for the tables, plots and report.md.")] = Path("results/cash_out"),
+    games: Annotated[int, typer.Option(help="Games per tournament cell (split over the focal seats).")] = 24_000,
+    map_games: Annotated[int, typer.Option(help="Games per arm of each stop/flip map cell (0: no maps).")] = 8_000,
+    players: Annotated[Optional[list[int]], typer.Option(help="Player counts (repeat); default 2, 3 and 4.")] = None,
+    seed: Seed = 2026,
+    threads: Threads = None,
+) -> None:
+    """The cash-out study: stopping rules in full games, and the stop/flip map (issue 3)."""
+    from sim.chance.study import MAPS, StudyConfig, run_study
+
+    if games < 1 or map_games < 0:
+        raise UsageError("--games must be at least 1 and --map-games 0 or more")
+    for n in players or []:
+        if not 2 <= n <= 4:
+            raise UsageError(f"--players must be 2 to 4 for Monopoly Chance (got {n})")
+    from sim.core.runner import check_run_args
+
+    check_run_args(games, seed, 1, threads)
+    cfg = StudyConfig(games=games, map_games=max(map_games, 1), players=tuple(players or (2, 3, 4)), seed=seed,
+                      threads=threads, maps=tuple(MAPS) if map_games > 0 else ())
+    res = run_study(cfg, out, progress=lambda msg: print(msg, file=sys.stderr))
+    print(f"Wrote {out}/ (report.md, tournament.csv, stop_flip_map.csv, plots) in {res['seconds'] / 60:.1f} min")

@@ -1,0 +1,113 @@
+"""Monopoly Chance, described once for the registry (sim/core/game.py)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from sim.chance import api, kernel
+from sim.chance.layout import MAX_PLAYERS, SC_WIN, SEAT_COLS
+from sim.chance.rules import CHANCE_EFFECTS_DOC, HOUSE_RULE_DOC, RULE_PARSERS, RULES_VERSION, ChanceRules, describe, pack
+from sim.core.game import Game, KernelInputs, deck_edits_of
+from sim.core.rule_changes import house_rules_text
+from sim.core.runner import UsageError
+from strategies.chance import CATALOG, FORCE_FLIP, FORCE_KEY_SLOT, FORCE_SLOT, FORCE_STOP
+
+# Minutes at a real table. Assumption: a turn (roll, flip a few cards, place them) takes about
+# 25 seconds and setting up and scoring about 2 minutes, so the default 4-player game of the
+# default bots (45 turns, 3.7 rounds) takes about 21 minutes, near the 20 minutes printed on the
+# box. A rough guide for comparing rule sets, not a measurement.
+SECONDS_PER_TURN, SETUP_MINUTES = 25.0, 2.0
+
+
+def minutes(games: pd.DataFrame) -> pd.Series:
+    return SETUP_MINUTES + games["turns"] * (SECONDS_PER_TURN / 60.0)
+
+
+def kernel_inputs(rules: ChanceRules, players: int, kinds, params, deck_edits: dict,
+                  force: tuple[int, str, float] | None = None) -> KernelInputs:
+    """The packed rules, and the turn-optimal policy's tables for the seats that need them.
+
+    ``force=(seat, "flip" | "stop", key)``: whenever that seat is about to decide in a
+    situation matching ``key`` (strategies.chance.situation_key), it flips (or cashes out)
+    whatever its policy says; ``situations_<seat>`` counts those decisions. Two runs that differ
+    only in the forced action are paired game by game (common random numbers)."""
+    packed = pack(rules, players, deck_edits)
+    tables = api.policy_tables(rules, players, kinds, params, deck_edits)
+    if force is not None:
+        seat, action, key = force
+        if not 0 <= seat < players or action not in ("flip", "stop"):
+            raise UsageError(f"force: seat must be 0..{players - 1} and action flip or stop")
+        params = params.copy()
+        params[seat, FORCE_SLOT] = FORCE_FLIP if action == "flip" else FORCE_STOP
+        params[seat, FORCE_KEY_SLOT] = key
+    return KernelInputs(packed, params, tables=tables)
+
+
+def card_edits(cell: dict, seat: int) -> list[str]:
+    """One more and one fewer of every card in the seat's deck; Bankrupt only one fewer (one
+    more Bankrupt is plainly bad and not a question anyone asks)."""
+    deck = dict(GAME.rules_of(cell["rules"]).deck)
+    for card, change in deck_edits_of(cell).get(seat, {}).items():
+        deck[card] = deck.get(card, 0) + change
+    order = ["lucky_break", "flip2", "nope", "token", "bankrupt"]
+    cards = [c for c in order if c in deck] + sorted((c for c in deck if c not in order), key=lambda c: int(c[4:]))
+    edits = []
+    for card in cards:
+        if card != "bankrupt":
+            edits.append(f"{card}+1")
+        if deck[card] >= 1:
+            edits.append(f"{card}-1")
+    return edits
+
+
+def rules_text(rules: ChanceRules) -> str:
+    lines = ["Properties (printed value, buildings, building length):"]
+    for p in rules.properties:
+        lines.append(f"  {p.name:<20} {p.colour:<10} value {p.value:>2}  buildings {p.buildings}  "
+                     f"length {p.building_length}")
+    lines += [f"Gray buildings: {rules.gray_buildings} of length {rules.gray_length}",
+              f"Finish mark: {rules.finish_mark}   Die: {', '.join('?' if f == 0 else str(f) for f in rules.die)}",
+              "Token deck: " + ", ".join(f"{n} x{c}" for n, c in rules.deck.items()),
+              "Chance cards:"]
+    lines += [f"  {effect} ({param}): {CHANCE_EFFECTS_DOC[effect]}" for effect, param in rules.chance_cards]
+    return "\n".join(lines) + "\n" + house_rules_text(rules.house, HOUSE_RULE_DOC)
+
+
+def register_cli(app) -> None:
+    from sim.chance import cli
+
+    cli.register(app)
+
+
+GAME = Game(
+    name="chance",
+    title="Monopoly Chance",
+    cli_help="Monopoly Chance: simulate, rules, bots, exact turn odds, cash-out advice and study.",
+    rules_class=ChanceRules,
+    rule_parsers=RULE_PARSERS,
+    rules_version=RULES_VERSION,
+    describe_rules=describe,
+    rules_text=rules_text,
+    pack=pack,
+    catalog=CATALOG,
+    default_table=api.DEFAULT_TABLE,
+    min_players=2,
+    max_players=MAX_PLAYERS,
+    kernel=kernel,
+    seat_cols=SEAT_COLS,
+    win_col=SC_WIN,
+    summarize=api.summarize,
+    render_report=api.render_report,
+    kernel_inputs=kernel_inputs,
+    register_cli=register_cli,
+    bench_runs={"chance": ({}, 1_000_000, 100_000)},
+    card_edits=card_edits,
+    usage_cols=("flipped_cash", "flipped_bankrupt", "flipped_lucky_break", "flipped_token", "flipped_flip2",
+                "flipped_nope", "lucky_saves", "busts", "flip2_played", "nope_played", "tokens_played", "cash_played",
+                "cash_won"),
+    length_cols=("rounds", "turns"),
+    unfinished_cols=("hit_round_limit",),
+    minutes=minutes,
+    midgame_last_col="last_at_half",
+    edit_meaning="its own token deck",
+)

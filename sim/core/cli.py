@@ -1,0 +1,139 @@
+"""The command-line shell every game shares: the option types, and the `simulate`, `rules` and
+`policies` commands made once from a game's registry entry (sim/core/game.py). A game's own
+verbs live in sim/<game>/cli.py and use the same option types."""
+
+import inspect
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from sim.core.game import Game, summary_json
+from sim.core.runner import UsageError
+
+Games = Annotated[int, typer.Option("--games", "-n", help="Number of complete games to play.")]
+Seed = Annotated[int, typer.Option(help="Master seed; game g is seeded from (seed, g).")]
+Threads = Annotated[Optional[int], typer.Option(help="Threads to use (default: all cores).")]
+ChunkSize = Annotated[Optional[int], typer.Option(help="Games per chunk (progress and memory only).")]
+Progress = Annotated[bool, typer.Option(help="Progress bar on stderr.")]
+OutDir = Annotated[Optional[Path], typer.Option(help="Write tables, manifest, report and plot here.")]
+SummaryJson = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+Seats = Annotated[
+    Optional[list[str]],
+    typer.Option("--seat", help="Policy of the next seat, e.g. 'smart' or a policy with parameters. Repeat per seat."),
+]
+Rules = Annotated[
+    Optional[list[str]], typer.Option("--rule", help="Rule change KEY=VALUE (deck.NAME=COUNT changes the deck).")
+]
+
+
+def rules_with_preset(game: Game, preset: str | None, changes: list[str] | None):
+    """The game's rules after --edition (a preset the other changes modify) and --rule."""
+    if preset is not None and preset not in game.presets:
+        raise UsageError(f"--edition must be one of {', '.join(game.presets)} (got {preset!r})")
+    return game.rules_from(([f"edition={preset}"] if preset else []) + list(changes or []))
+
+
+def _with_preset_option(game: Game, command):
+    """`command` (which takes **preset) with an --edition option for a game with rule presets
+    (the card game), without one for the others."""
+    signature = inspect.signature(command, eval_str=True)
+    params = [p for p in signature.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
+    if game.presets:
+        params.append(inspect.Parameter(
+            "edition", inspect.Parameter.KEYWORD_ONLY, default=game.presets[0],
+            annotation=Annotated[str, typer.Option(help=f"Rules preset: {' or '.join(game.presets)} "
+                                                        f"(default {game.presets[0]}).")]))
+    command.__signature__ = signature.replace(parameters=params)
+    return command
+
+
+def finish_simulation(game: Game, df, detail: dict, games: int, out: Path | None, as_json: bool) -> None:
+    """The end of every `<game> simulate`: summarize, write the run folder when --out is given
+    (tables, report, plot, manifest), then print the report or the JSON summary."""
+    from sim.core import results
+
+    summary = game.summarize(df)
+    report = game.render_report(df, summary)
+    if out is not None:
+        files = {
+            "games.parquet": df.to_parquet,
+            "seats.parquet": game.seat_table(df).to_parquet,
+            "summary_by_seat.csv": lambda p: summary["by_seat"].to_csv(p, index=False),
+            "summary_by_policy.csv": lambda p: summary["by_policy"].to_csv(p, index=False),
+        }
+        for name in game.seat_tables:
+            files[f"{name}_by_seat.csv"] = lambda p, name=name: summary[name].to_csv(p, index=False)
+        for name in game.out_detail:
+            files[f"{name}.parquet"] = detail[name].to_parquet
+        files.update(
+            {
+                "report.md": results.write_text(report),
+                "win_rate_by_seat.png": lambda p: game.plot_win_rates(df, p, summary),
+                "manifest.json": results.write_json(results.manifest(games=games, **df.attrs)),
+            }
+        )
+        results.write_dir(out, files)
+    if as_json:
+        print(json.dumps(summary_json(summary), indent=2))
+    else:
+        print(report, end="")
+        if out is not None:
+            print(f"\nWrote {out}/ (games.parquet, report.md, win_rate_by_seat.png, manifest.json)")
+
+
+def add_game(app: typer.Typer, game: Game) -> typer.Typer:
+    """The game's command group: simulate, rules and policies, then the game's own verbs."""
+    group = typer.Typer(no_args_is_help=True, help=game.cli_help)
+    app.add_typer(group, name=game.name)
+    players_help = f"Players at the table, {game.min_players} to {game.max_players}"
+    if game.players_for_rules is not None:
+        players_help += " (the range depends on the rules)"
+
+    def simulate(
+        games: Games = 100_000,
+        players: Annotated[int, typer.Option(help=players_help + ".")] = game.default_players,
+        seat: Seats = None,
+        rule: Rules = None,
+        seed: Seed = 0,
+        out: OutDir = None,
+        threads: Threads = None,
+        chunk_size: ChunkSize = None,
+        check: Annotated[bool, typer.Option(help="Check invariants after every turn (slower).")] = False,
+        as_json: SummaryJson = False,
+        progress: Progress = True,
+        **preset,
+    ) -> None:
+        """Play many games between bots and print win rates with 95% intervals."""
+        from sim.core import results
+
+        rules = rules_with_preset(game, preset.get("edition"), rule)
+        game.make_table(players, seat, rules)  # bad seats fail before anything is written
+        if out is not None:
+            results.check_new_dir(out)
+        detail = out is not None and bool(game.out_detail)
+        played = game.simulate(games, players, seat, rules, seed, threads, chunk_size, check,
+                               progress=progress and not as_json, detail=detail)
+        df, tables = played if detail else (played, {})
+        finish_simulation(game, df, tables, games, out, as_json)
+
+    def rules(as_json: Annotated[bool, typer.Option("--json")] = False, **preset) -> None:
+        """Show the components and house rules, with their defaults."""
+        current = rules_with_preset(game, preset.get("edition"), [])
+        if as_json:
+            print(json.dumps(game.describe_rules(current), indent=2))
+        else:
+            print(game.rules_text(current), end="")
+
+    def policies() -> None:
+        """List the bot policies and their parameters."""
+        print("\n".join(game.catalog.listing()))
+
+    group.command("simulate")(_with_preset_option(game, simulate))
+    group.command("rules")(_with_preset_option(game, rules))
+    group.command("policies")(policies)
+    if game.register_cli is not None:
+        game.register_cli(group)
+    return group

@@ -1,0 +1,290 @@
+"""One description per game, and the registry that every shared part reads.
+
+A game is a folder sim/<name>/ (rules, layout, kernel, api and game.py) and a bot module
+strategies/<name>.py. Its game.py describes it once as a ``Game``: rules, bots, player range,
+default table, output columns, summaries, batch entry point, the experiment layer's needs and
+the CLI verbs of its own. ``GAME_NAMES`` below is the one list of games: the CLI, experiments,
+tune, bench, profiling and the tests all read it through ``get`` and ``games``.
+
+Every game's kernel has the same batch entry, so one runner plays them all:
+
+    play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail,
+               game_out, seat_out, detail_out, row0)
+
+RB, the rules block (rules.pack); S0, a start position (empty: the standard start); pk and pp,
+each seat's policy kind and parameters; pt, lookup tables the bots read (float64, may be
+empty); games first .. first + n_games - 1 go into columns row0 .. of game_out[column, row]
+and seat_out[seat, stat, row], and with `detail` into the game's detail arrays (a tuple,
+empty for a game without them). A game ignores the inputs it has no use for.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from sim.core import rule_changes
+from sim.core import summary as core_summary
+from sim.core import table
+from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, run_chunks
+from strategies.catalog import Catalog, PolicyError
+
+# The registry: each name is a folder sim/<name>/ whose game.py defines GAME.
+GAME_NAMES = ("chance", "deal", "classic", "cardgame")
+
+NO_START = np.zeros(0, np.int32)
+NO_TABLES = np.zeros(0)
+
+
+class KernelInputs(NamedTuple):
+    """What a game's batch entry reads besides the seats' policy kinds."""
+
+    rules: np.ndarray  # RB
+    params: np.ndarray  # pp
+    start: np.ndarray = NO_START  # S0
+    tables: np.ndarray = NO_TABLES  # pt
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str  # the CLI group and a spec's `game`
+    title: str
+    cli_help: str
+    rules_class: Callable[[], object]  # () -> the default rules
+    rule_parsers: dict  # rule key -> parser of its --rule value
+    rules_version: str
+    describe_rules: Callable[[object], dict]  # rules -> plain data (`rules --json`, manifests)
+    rules_text: Callable[[object], str]  # rules -> the `rules` listing
+    pack: Callable[[object, int, dict], np.ndarray]  # (rules, players, deck edits) -> RB; ValueError
+    catalog: Catalog
+    default_table: tuple[str, ...]  # seat i's policy when not given
+    min_players: int
+    max_players: int
+    kernel: ModuleType  # play_batch, GAME_COLS, N_GAME_COLS, G_STATUS_OUT, OK, STATUS_NAMES
+    seat_cols: tuple[str, ...]  # per-seat stats, in seat_out's order
+    win_col: int  # index in seat_cols of the win count
+    summarize: Callable[[pd.DataFrame], dict]  # per-game table -> named summary tables
+    render_report: Callable[[pd.DataFrame, dict], str]
+    default_players: int = 4
+    chunk_size: int = DEFAULT_CHUNK
+    # (rules, players) -> (lowest, highest, title): for a game whose player range depends on the
+    # rules (the card game's editions); default min_players, max_players, title
+    players_for_rules: Callable[[object], tuple[int, int, str]] | None = None
+    # (rules, players, kinds, params, deck edits, **options) -> KernelInputs; default: the
+    # packed rules alone. Options are a game's own simulate arguments (Chance's force,
+    # classic's start position).
+    kernel_inputs: Callable[..., KernelInputs] | None = None
+    deck_edits: bool = True  # whether seats can be dealt extra cards (deck edits)
+    # detail tables (e.g. the card game's per-hand rows): (games, players, on) -> the kernel's
+    # detail_out tuple, and (per-game table, detail_out) -> {name: table}
+    detail_outputs: Callable[[int, int, bool], tuple] = lambda games, players, on: ()
+    detail_tables: Callable[[pd.DataFrame, tuple], dict] | None = None
+    out_detail: tuple[str, ...] = ()  # detail tables `simulate --out` writes as NAME.parquet
+    seat_tables: tuple[str, ...] = ()  # further summary tables `--out` writes as NAME_by_seat.csv
+    frame_attrs: Callable[[object], dict] = lambda rules: {}  # extra df.attrs (the edition)
+    register_cli: Callable | None = None  # (typer app of the game) -> adds the game's own verbs
+    presets: tuple[str, ...] = ()  # values of the `edition` rule, offered as --edition
+    # `monosim bench`: label -> (rules table as in a spec, games a run, target games/s)
+    bench_runs: dict = field(default_factory=dict)
+    # --- the experiment layer (sim/core/experiment.py, tune.py) ---
+    card_edits: Callable[[dict, int], list[str]] = lambda cell, seat: []  # a card-value study's edits
+    usage_cols: tuple[str, ...] = ()  # per-seat counters reported as card usage
+    length_cols: tuple[str, ...] = ("turns",)  # game-length columns reported per cell
+    unfinished_cols: tuple[str, ...] = ()  # 0/1 flags of a game that never ended properly
+    minutes: Callable[[pd.DataFrame], pd.Series] | None = None  # estimated minutes at a real table
+    midgame_last_col: str | None = None  # per-seat stem: 1 for the seat(s) last at mid-game
+    edit_meaning: str = "the seat's own cards"  # what a deck edit changes, for reports
+
+    # ---- rules and seats ----
+
+    def default_rules(self):
+        return self.rules_class()
+
+    def rules_from(self, changes: list[str] | None = None):
+        """The default rules with `--rule KEY=VALUE` changes applied (UsageError on a mistake)."""
+        return rule_changes.apply_rule_changes(self.default_rules(), list(changes or []), self.rule_parsers)
+
+    def rules_of(self, cell_rules: dict):
+        """The rules of a spec's [rules] table (TOML values)."""
+        return self.rules_from(rule_strings(cell_rules, self.rule_parsers))
+
+    def make_table(self, players: int, seats: list[str] | None = None,
+                   rules=None) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """One policy spec per seat -> (canonical specs, kinds, parameters); missing seats come
+        from the default table. Without rules, any player count some rule set allows."""
+        lo, hi, title = self.min_players, self.max_players, self.title
+        if rules is not None and self.players_for_rules is not None:
+            lo, hi, title = self.players_for_rules(rules)
+        return table.make_table(title, self.catalog, self.default_table, players, seats, lo, hi)
+
+    def seat_table(self, games: pd.DataFrame) -> pd.DataFrame:
+        """The per-game table in long form: one row per (game, seat)."""
+        return core_summary.seat_table(games, self.seat_cols)
+
+    def plot_win_rates(self, games: pd.DataFrame, path, summary: dict | None = None) -> None:
+        """Bar chart of win rate by seat with 95% error bars and the fair-share line."""
+        by_seat = (summary or self.summarize(games))["by_seat"]
+        core_summary.plot_win_rates(by_seat, path, f"{self.title}: win rate by seat ({len(games):,} games, 95% CI)")
+
+    # ---- playing ----
+
+    def inputs(self, rules, players: int, kinds, params, deck_edits: dict, **options) -> KernelInputs:
+        self.check_deck_edits(deck_edits)
+        if self.kernel_inputs is not None:
+            return as_usage_error(lambda: self.kernel_inputs(rules, players, kinds, params, deck_edits, **options))
+        if options:
+            raise UsageError(f"{self.title} takes no option {', '.join(options)}")
+        return KernelInputs(as_usage_error(lambda: self.pack(rules, players, deck_edits)), params)
+
+    def check_deck_edits(self, deck_edits: dict) -> None:
+        if deck_edits and not self.deck_edits:
+            raise UsageError(f"{self.title} has no per-seat cards to edit (drop the deck axis)")
+
+    def simulate(self, games: int = 10_000, players: int | None = None, seats: list[str] | None = None,
+                 rules=None, seed: int = 0, threads: int | None = None, chunk_size: int | None = None,
+                 check: bool = False, progress: bool = False, deck_edits: dict | None = None, first_game: int = 0,
+                 detail: bool = False, **options):
+        """Play games first_game .. first_game + games - 1 and return one row per game (see
+        ``simulate``)."""
+        rules = self.default_rules() if rules is None else rules
+        players = players or self.default_players
+        chunk_size = chunk_size or self.chunk_size
+        check_run_args(games, seed, chunk_size, threads)
+        specs, kinds, params = self.make_table(players, seats, rules)
+        deck_edits = deck_edits or {}
+        k = self.inputs(rules, players, kinds, params, deck_edits, **options)
+
+        game_out = np.zeros((self.kernel.N_GAME_COLS, games), np.int64)
+        seat_out = np.zeros((players, len(self.seat_cols), games), np.int64)
+        detail_out = self.detail_outputs(games, players, detail)
+
+        def play_chunk(first: int, n: int) -> None:
+            self.kernel.play_batch(k.rules, k.start, kinds, k.params, k.tables, np.uint64(seed), first_game + first,
+                                   n, check, detail, game_out, seat_out, detail_out, first)
+
+        run_chunks(play_chunk, games, chunk_size, threads, progress)
+        df = table.games_frame(
+            self.kernel, game_out, seat_out, self.seat_cols, self.win_col, specs, seed, first_game,
+            game=self.name, **self.frame_attrs(rules), rules=self.describe_rules(rules),
+            rules_version=self.rules_version, deck_edits={str(s): e for s, e in deck_edits.items()},
+        )
+        if not detail:
+            return df
+        return df, self.detail_tables(df, detail_out)
+
+    # ---- the experiment layer: cells are plain dicts (players, seats, rules, deck_edits) ----
+
+    def table(self, players: int, seats: list[str]) -> list[str]:
+        """The full canonical lineup of a cell (missing seats from the default table)."""
+        return self.make_table(players, seats)[0]
+
+    def check_policy(self, spec: str) -> str:
+        try:
+            return self.catalog.parse(spec)[0]
+        except PolicyError as e:
+            raise UsageError(str(e)) from None
+
+    def check_rules(self, cell_rules: dict):
+        return self.rules_of(cell_rules)
+
+    def check_cell(self, cell: dict) -> None:
+        """UsageError for a cell that cannot be played (rules, player count, deck edits)."""
+        deck_edits = deck_edits_of(cell)
+        self.check_deck_edits(deck_edits)
+        as_usage_error(lambda: self.pack(self.rules_of(cell["rules"]), cell["players"], deck_edits))
+
+    def play(self, cell: dict, seed: int, first: int, n: int, threads: int | None) -> pd.DataFrame:
+        """Games first .. first + n - 1 of a cell."""
+        return self.simulate(n, cell["players"], cell["seats"], self.rules_of(cell["rules"]), seed, threads,
+                             chunk_size=n, first_game=first, deck_edits=deck_edits_of(cell))
+
+
+def get(name: str) -> Game:
+    """The registered game called `name` (UsageError naming the known ones otherwise)."""
+    if name not in GAME_NAMES:
+        raise UsageError(f"game: unknown game {name!r}; known: {', '.join(GAME_NAMES)}")
+    return importlib.import_module(f"sim.{name}.game").GAME
+
+
+def games() -> list[Game]:
+    return [get(name) for name in GAME_NAMES]
+
+
+def simulate(game: str, games: int = 10_000, players: int | None = None, seats: list[str] | None = None,
+             rules=None, seed: int = 0, threads: int | None = None, chunk_size: int | None = None,
+             check: bool = False, progress: bool = False, deck_edits: dict | None = None, first_game: int = 0,
+             detail: bool = False, **options):
+    """Play `games` complete games of `game` ("chance", "deal", "classic", "cardgame") and return
+    one row per game.
+
+    Columns: seed, game (game g is seeded from (seed, g) alone, so any thread count or chunk
+    size gives the same table), the game's own columns (winner, length, how it ended), then for
+    each seat s ``<stat>_<s>`` for every per-seat stat and ``policy_<s>``; ``win_<s>`` is the
+    seat's share of the win (1/k on a k-way tie). ``df.attrs`` holds the seed, players,
+    policies, rules and deck edits.
+
+    players: default the game's; seats: one policy spec per seat, the rest from the game's
+    default table; rules: the game's rules object (default rules if None); deck_edits: seat ->
+    {card: change}; first_game: play games first_game .. (a long run in pieces); with
+    `detail`, returns (table, {name: detail table}) for a game that records more (the card
+    game's hands, classic's colour groups). Options are a game's own (Chance ``force``,
+    classic ``start``)."""
+    return get(game).simulate(games, players, seats, rules, seed, threads, chunk_size, check, progress, deck_edits,
+                              first_game, detail, **options)
+
+
+def summary_json(summary: dict) -> dict:
+    """A game's summary as plain data: a table with a `share` column as {row: share}, the
+    length table by row, other tables as records, a Series as a dict."""
+    out = {}
+    for name, t in summary.items():
+        if isinstance(t, pd.Series):
+            out[name] = t.to_dict()
+        elif "share" in t.columns:
+            out[name] = t["share"].to_dict()
+        elif name == "length":
+            out[name] = t.to_dict(orient="index")
+        else:
+            out[name] = t.to_dict(orient="records")
+    return out
+
+
+def as_usage_error(call: Callable):
+    """call(), with a ValueError from the rules (a cell or table that cannot be played) turned
+    into the user's mistake it is."""
+    try:
+        return call()
+    except ValueError as e:
+        if isinstance(e, UsageError):
+            raise
+        raise UsageError(str(e)) from None
+
+
+def rule_strings(rules: dict, parsers: dict) -> list[str]:
+    """A spec's [rules] table as `--rule` strings. TOML types are checked against each rule's
+    parser first, so that `finish_mark = true` or `auctions = 1` is an error rather than a
+    silent guess. A list becomes comma-separated values (e.g. die faces)."""
+    out = []
+    for key, value in rules.items():
+        parser = int if key.startswith("deck.") else parsers.get(key)
+        if parser is rule_changes.parse_bool and not isinstance(value, bool):
+            raise UsageError(f"rule {key}: expected true or false, got {value!r}")
+        if parser is int and (not isinstance(value, int) or isinstance(value, bool)):
+            raise UsageError(f"rule {key}: expected an integer, got {value!r}")
+        if isinstance(value, list):
+            value = ",".join(str(f) for f in value)
+        if isinstance(value, bool):
+            value = str(value).lower()
+        out.append(f"{key}={value}")
+    return out
+
+
+def deck_edits_of(cell: dict) -> dict[int, dict[str, int]]:
+    # JSON turns seat keys into strings; the kernel side wants ints
+    return {int(seat): edits for seat, edits in cell.get("deck_edits", {}).items()}
