@@ -488,14 +488,14 @@ def test_impossible_player_counts_are_refused(rules, bad):
 
 
 def test_wiki_matches_end_at_the_target_and_video_after_four_hands():
-    from sim.cardgame import api
+    from sim.cardgame.game import GAME
 
-    wiki = api.simulate(300, 4, ["greedy"] * 4, W, seed=5, threads=1, check=True)
+    wiki = GAME.simulate(300, 4, ["greedy"] * 4, W, seed=5, threads=1, check=True)
     money = np.stack([wiki[f"money_{s}"] for s in range(4)], axis=1)
     assert (money.max(axis=1) >= 10_000).all() and (wiki["hit_hand_limit"] == 0).all()
-    video = api.simulate(300, 4, ["greedy"] * 4, V, seed=5, threads=1, check=True)
+    video = GAME.simulate(300, 4, ["greedy"] * 4, V, seed=5, threads=1, check=True)
     assert (video["hands"] == 4).all()
-    big = api.simulate(100, 5, ["greedy"] * 5, W, seed=5, threads=1, check=True)
+    big = GAME.simulate(100, 5, ["greedy"] * 5, W, seed=5, threads=1, check=True)
     assert (np.stack([big[f"money_{s}"] for s in range(5)], axis=1).max(axis=1) >= 7_000).all()
 
 

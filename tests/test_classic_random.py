@@ -100,8 +100,8 @@ def run_raw(rules, seats, games, seed):
     go = np.zeros((kernel.N_GAME_COLS, games), np.int64)
     so = np.zeros((players, L.N_SEAT_COLS, games), np.int64)
     gr = np.zeros((0, players, L.N_GROUPS, 4), np.int64)
-    kernel.play_batch(kernel.start_state(RB), kinds, params, api.landing_weights(rules), np.uint64(seed), 0,
-                      games, True, False, go, so, gr, 0)
+    kernel.play_batch(RB, kernel.start_state(RB), kinds, params, api.landing_weights(rules), np.uint64(seed), 0,
+                      games, True, False, go, so, (gr,), 0)
     go, so = go.T, so.transpose(2, 0, 1)  # [game, column] and [game, seat, stat]
     assert (go[:, kernel.G_STATUS_OUT] == kernel.OK).all(), kernel.STATUS_NAMES[go[:, kernel.G_STATUS_OUT].max()]
     win = so[:, :, L.SC_WIN].astype(float)

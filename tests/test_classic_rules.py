@@ -756,10 +756,10 @@ def test_last_player_standing_wins():
 
 
 def test_turn_limit_winner_by_net_worth():
-    from sim.classic import api
+    from sim.classic.game import GAME
 
     rules = ClassicRules(max_rounds=5)
-    df = api.simulate(200, 3, ["buy_all", "buy_all", "buy_all"], rules=rules, seed=1, check=True)
+    df = GAME.simulate(200, 3, ["buy_all", "buy_all", "buy_all"], rules=rules, seed=1, check=True)
     assert (df["hit_turn_limit"] == 1).all() and (df["rounds"] == 5).all()
     worth = np.stack([df[f"net_worth_{s}"] for s in range(3)], axis=1)
     wins = np.stack([df[f"win_{s}"] for s in range(3)], axis=1)

@@ -219,3 +219,11 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, name, args, message):
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and message in done.stderr and done.stderr.startswith("monosim: error: ")
     assert not out.exists()
+
+
+def test_the_readme_python_example_runs():
+    text = (ROOT / "README.md").read_text()
+    code = text.split("```python\n", 1)[1].split("```", 1)[0].replace("100_000", "2_000")
+    namespace: dict = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    assert len(namespace["games"]) == 2_000 and namespace["games"].attrs["rules"]["finish_mark"] == 20
