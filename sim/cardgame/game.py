@@ -90,12 +90,6 @@ def rules_text(rules: CardGameRules) -> str:
                                                       "House rules (name = this edition's default):")
 
 
-def register_cli(app) -> None:
-    from sim.cardgame import cli
-
-    cli.register(app)
-
-
 GAME = Game(
     name="cardgame",
     title="Monopoly: The Card Game",
@@ -122,7 +116,7 @@ GAME = Game(
     out_detail=("hands",),
     seat_tables=("money",),
     frame_attrs=lambda rules: {"edition": rules.edition},
-    register_cli=register_cli,
+    verbs="sim.cardgame.cli",
     presets=EDITIONS,
     bench_runs={"cardgame/wiki": ({"edition": "wiki"}, 20_000, 50_000),
                 "cardgame/video": ({"edition": "video"}, 100_000, 50_000)},

@@ -73,12 +73,6 @@ def rules_text(rules: ChanceRules) -> str:
     return "\n".join(lines) + "\n" + house_rules_text(rules.house, HOUSE_RULE_DOC)
 
 
-def register_cli(app) -> None:
-    from sim.chance import cli
-
-    cli.register(app)
-
-
 GAME = Game(
     name="chance",
     title="Monopoly Chance",
@@ -99,7 +93,7 @@ GAME = Game(
     summarize=api.summarize,
     render_report=api.render_report,
     kernel_inputs=kernel_inputs,
-    register_cli=register_cli,
+    verbs="sim.chance.cli",
     bench_runs={"chance": ({}, 1_000_000, 100_000)},
     card_edits=card_edits,
     usage_cols=("flipped_cash", "flipped_bankrupt", "flipped_lucky_break", "flipped_token", "flipped_flip2",

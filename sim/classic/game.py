@@ -55,12 +55,6 @@ def rules_text(rules: ClassicRules) -> str:
     return "\n".join(lines) + "\n" + house_rules_text(rules.house, HOUSE_RULE_DOC)
 
 
-def register_cli(app) -> None:
-    from sim.classic import cli
-
-    cli.register(app)
-
-
 GAME = Game(
     name="classic",
     title="classic Monopoly",
@@ -85,7 +79,7 @@ GAME = Game(
     deck_edits=False,
     detail_outputs=detail_outputs,
     detail_tables=detail_tables,
-    register_cli=register_cli,
+    verbs="sim.classic.cli",
     bench_runs={"classic": ({}, 200_000, 20_000)},
     usage_cols=("bought", "auctions_won", "houses_built", "hotels_built", "trades", "mortgages", "rent_paid",
                 "rent_received", "jail_turns"),

@@ -2,6 +2,7 @@
 `policies` commands made once from a game's registry entry (sim/core/game.py). A game's own
 verbs live in sim/<game>/cli.py and use the same option types."""
 
+import importlib
 import inspect
 import json
 from pathlib import Path
@@ -134,6 +135,6 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
     group.command("simulate")(_with_preset_option(game, simulate))
     group.command("rules")(_with_preset_option(game, rules))
     group.command("policies")(policies)
-    if game.register_cli is not None:
-        game.register_cli(group)
+    if game.verbs is not None:
+        importlib.import_module(game.verbs).register(group)
     return group

@@ -88,7 +88,7 @@ class Game:
     out_detail: tuple[str, ...] = ()  # detail tables `simulate --out` writes as NAME.parquet
     seat_tables: tuple[str, ...] = ()  # further summary tables `--out` writes as NAME_by_seat.csv
     frame_attrs: Callable[[object], dict] = lambda rules: {}  # extra df.attrs (the edition)
-    register_cli: Callable | None = None  # (typer app of the game) -> adds the game's own verbs
+    verbs: str | None = None  # the module whose register(typer app) adds the game's own verbs
     presets: tuple[str, ...] = ()  # values of the `edition` rule, offered as --edition
     # `monosim bench`: label -> (rules table as in a spec, games a run, target games/s)
     bench_runs: dict = field(default_factory=dict)
