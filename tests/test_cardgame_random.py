@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 from cardgame_harness import Table
 
-from sim.cardgame import api, kernel
+from sim.cardgame import kernel
 from sim.cardgame.game import GAME
 from sim.cardgame import layout as L
 from sim.cardgame.rules import HOUSE_CHOICES, HOUSE_RULE_DOC, CardGameRules

@@ -13,9 +13,6 @@ import pandas as pd
 import pytest
 
 from sim.chance.game import GAME
-from sim.chance.game import GAME
-
-rules_of = GAME.rules_of
 from sim.cli import main
 from sim.core import analysis, runs
 from sim.core.experiment import resolve
@@ -189,8 +186,8 @@ def test_paired_differences_match_a_direct_computation(tmp_path):
     pairs = pd.read_csv(run / "pairs.csv")
     assert list(summary["games"]) == [1200] * 4
     # Cell 3 (p=0.15, mark 18) against cell 0, played directly with simulate.
-    a = GAME.simulate(1200, 2, ["smart", "bust_threshold p=0.3"], rules_of({"finish_mark": 23}), seed=11)
-    b = GAME.simulate(1200, 2, ["smart", "bust_threshold p=0.15"], rules_of({"finish_mark": 18}), seed=11)
+    a = GAME.simulate(1200, 2, ["smart", "bust_threshold p=0.3"], GAME.rules_of({"finish_mark": 23}), seed=11)
+    b = GAME.simulate(1200, 2, ["smart", "bust_threshold p=0.15"], GAME.rules_of({"finish_mark": 18}), seed=11)
     d = b["win_0"].to_numpy() - a["win_0"].to_numpy()
     half = z_value() * d.std(ddof=1) / np.sqrt(len(d))
     row = summary.iloc[3]
