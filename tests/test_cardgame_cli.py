@@ -131,7 +131,7 @@ def test_the_strong_bots_beat_the_greedy_one(edition, long_run):
     rules = CardGameRules.preset(edition)
     strong = "smart" if edition == "wiki" else "trader"
     df = GAME.simulate(n, 4, [strong, "greedy", "greedy", "greedy"], rules, seed=1, threads=1)
-    by_seat = api.summarize(df)["by_seat"]
+    by_seat = GAME.summarize(df)["by_seat"]
     assert by_seat["ci_low"][0] > 0.25
     rnd = GAME.simulate(300, 4, ["smart", "random", "random", "random"], rules, seed=1, threads=1)
     assert rnd["win_0"].mean() > 0.9

@@ -36,10 +36,10 @@ def test_house_rule_effects_uses_the_same_seeds_in_every_row():
 
 def test_report_mentions_the_turn_limit_and_per_game_counts():
     df = GAME.simulate(500, 4, seed=9, rules=ClassicRules(max_rounds=30))
-    text = api.render_report(df)
+    text = GAME.report(df)
     assert "stopped at the turn limit (30 rounds" in text
     assert df["hit_turn_limit"].mean() > 0.5
-    s = api.summarize(df)
+    s = GAME.summarize(df)
     np.testing.assert_allclose(s["by_seat"]["win_rate"].sum(), 1.0)
 
 

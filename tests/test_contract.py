@@ -15,6 +15,7 @@ import pytest
 import golden
 from sim.core import rule_changes
 from sim.core.game import GAME_NAMES, get
+from sim.core.summary import Tally
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPECTED = golden.load()
@@ -103,3 +104,47 @@ def test_the_readme_python_example_runs():
     namespace: dict = {}
     exec(compile(code, "README.md", "exec"), namespace)
     assert len(namespace["games"]) == 2_000 and namespace["games"].attrs["rules"]["finish_mark"] == 20
+
+
+@pytest.mark.parametrize("variant, name, changes", VARIANTS, ids=IDS)
+def test_a_summary_streamed_chunk_by_chunk_equals_the_whole_tables(variant, name, changes):
+    """`stream` plays the games of `simulate` chunk by chunk; a summary added up from the chunks'
+    tallies is the summary of the whole table (to the last bits of floating-point sums)."""
+    game = get(name)
+    rules = game.rules_from(changes)
+    whole = game.simulate(700, 4, ["random"], rules, seed=8)
+    tally, chunks = Tally(), []
+
+    def consume(df, detail):
+        chunks.append(df)
+        game.tally(df, tally)
+
+    game.stream(consume, 700, 4, ["random"], rules, seed=8, chunk_size=150)
+    pd.testing.assert_frame_equal(pd.concat(chunks, ignore_index=True), whole)
+    streamed, direct = game.summary(tally), game.summarize(whole)
+    assert streamed.keys() == direct.keys()
+    for key in direct:
+        if isinstance(direct[key], pd.Series):
+            pd.testing.assert_series_equal(streamed[key], direct[key], rtol=1e-12)
+        else:
+            pd.testing.assert_frame_equal(streamed[key], direct[key], rtol=1e-12)
+    assert game.render_report(tally, streamed) == game.report(whole)
+    # and the tally's figures are the table's, computed by pandas
+    for s in range(4):
+        assert direct["by_seat"]["win_rate"][s] == pytest.approx(whole[f"win_{s}"].mean(), rel=1e-12)
+    for col in game.length_cols:
+        row = direct["length"].loc[col]
+        assert (row["median"], row["p10"], row["p90"]) == tuple(whole[col].quantile([0.5, 0.1, 0.9]))
+        assert row["mean"] == pytest.approx(whole[col].mean(), rel=1e-12)
+        assert row["sd"] == pytest.approx(whole[col].std(), rel=1e-9)
+
+
+def test_quantiles_from_a_histogram_are_pandas_quantiles():
+    from sim.core.summary import quantile_of_counts
+
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 3, 10, 101, 1000):
+        values = pd.Series(rng.integers(0, 40, n))
+        counts = np.bincount(values)
+        for q in (0.1, 0.25, 0.5, 0.9, 1.0, 0.0):
+            assert quantile_of_counts(counts, q) == values.quantile(q)

@@ -14,33 +14,27 @@ from sim.core import summary as core
 from sim.core.stats import mean_ci, wilson
 
 DEFAULT_TABLE = ("smart", "trader", "cautious", "greedy", "random", "smart")
+LENGTH_COLS = ("hands", "turns")
 MONEY_COLS = ("group_money", "impr_money", "bonus_money", "doubled_money", "jackpot_money")
 
 
-def summarize(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def summarize(t: core.Tally) -> dict[str, pd.DataFrame]:
     """Win rates with 95% intervals by seat and by policy, match length, how matches ended, and
     where each seat's money came from."""
-    seats = core.seat_table(games, SEAT_COLS)
-    n = len(games)
-    players = core.n_seats(games)
-    by_seat = core.win_rate_by_seat(seats, n, means=("money", "outs", "zeroed", "jackpots", "trades", "draws"))
-    by_policy = core.win_rate_by_policy(seats, players)
-    length = core.length_stats(games, ("hands", "turns"))
+    by_seat = core.win_rate_by_seat(t, means=("money", "outs", "zeroed", "jackpots", "trades", "draws"))
     ended = pd.DataFrame(
-        {"share": [float((games["tie"] == 1).mean()), float((games["hit_hand_limit"] == 1).mean()),
-                   float(games["stalled_hands"].sum() / max(games["hands"].sum(), 1))]},
+        {"share": [t.mean("tie"), t.mean("hit_hand_limit"), t.sums["stalled_hands"] / max(t.sums["hands"], 1)]},
         index=["tie", "hit_hand_limit", "stalled_hand_share"],
     )
-    money = seats.groupby(["seat", "policy"], sort=True)[list(MONEY_COLS) + ["zero_lost"]].mean().reset_index()
-    return {"by_seat": by_seat, "by_policy": by_policy, "length": length, "ended": ended, "money": money}
+    return {"by_seat": by_seat, "by_policy": core.win_rate_by_policy(t), "length": core.length_stats(t, LENGTH_COLS),
+            "ended": ended, "money": core.seat_means(t, MONEY_COLS + ("zero_lost",))}
 
 
-def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None = None) -> str:
+def render_report(t: core.Tally, s: dict[str, pd.DataFrame]) -> str:
     """A readable plain-text (Markdown-compatible) report of a simulation."""
-    s = summary or summarize(games)
-    a = games.attrs
+    a = t.attrs
     lines = [
-        (f"# Monopoly: The Card Game ({a.get('edition')} edition): {len(games):,} matches, {a.get('players')} players, "
+        (f"# Monopoly: The Card Game ({a.get('edition')} edition): {t.n:,} matches, {a.get('players')} players, "
         f"seed {a.get('seed')}"),
         "",
         "## Win rate by seat (95% interval)",
@@ -188,7 +182,7 @@ def seat_advantage(games: int, players_list, policy: str, rules: CardGameRules, 
     rows = []
     for n in players_list:
         df = GAME.simulate(games, n, [policy] * n, rules, seed, threads, progress=progress)
-        by_seat = summarize(df)["by_seat"]
+        by_seat = GAME.summarize(df)["by_seat"]
         for r in by_seat.itertuples():
             rows.append({"players": n, "seat": r.seat, "win_rate": r.win_rate, "ci_low": r.ci_low,
                          "ci_high": r.ci_high, "fair_share": 1 / n, "hands": float(df["hands"].mean())})

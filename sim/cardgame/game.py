@@ -108,7 +108,7 @@ GAME = Game(
     kernel=kernel,
     seat_cols=SEAT_COLS,
     win_col=SC_WIN,
-    summarize=api.summarize,
+    summary=api.summarize,
     render_report=api.render_report,
     players_for_rules=players_for_rules,
     detail_outputs=detail_outputs,
@@ -122,7 +122,7 @@ GAME = Game(
                 "cardgame/video": ({"edition": "video"}, 100_000, 50_000)},
     card_edits=card_edits,
     usage_cols=("outs", "zeroed", "wild_outs", "jackpots", "trades", "draws", "traded_cards", "wilds_dropped"),
-    length_cols=("hands", "turns"),
+    length_cols=api.LENGTH_COLS,
     # A money-target match (wiki) that reaches max_hands without a winner at the target; a
     # fixed number of hands (video) always finishes, so the column is 0 there.
     unfinished_cols=("hit_hand_limit",),

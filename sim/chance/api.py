@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim.chance.layout import SEAT_COLS
 from sim.chance.rules import ChanceRules
 from sim.core import summary as core
 from sim.core.game import NO_TABLES
 from strategies.chance import OPTIMAL
 
+LENGTH_COLS = ("rounds", "turns")
 DEFAULT_TABLE = ("smart", "bust_threshold p=0.25", "cash_target v=15", "stop_after n=3")
 
 
@@ -39,35 +39,28 @@ def policy_tables(rules: ChanceRules, players: int, kinds, params, deck_edits=No
     return build_table(rules, players, kinds, objectives, seat_decks(rules, players, deck_edits))
 
 
-def summarize(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def derived(games: pd.DataFrame) -> dict[str, pd.Series]:
+    """The 0/1 columns the summary counts beyond the table's own."""
+    return {"shared_win": games["winner"] < 0, "stalled_round": games["stalled_rounds"] > 0}
+
+
+def summarize(t: core.Tally) -> dict[str, pd.DataFrame]:
     """Win rates with 95% intervals by seat and by policy, and game-length statistics."""
-    seats = core.seat_table(games, SEAT_COLS)
-    n = len(games)
-    by_seat = core.win_rate_by_seat(seats, n, means=("skyline", "buildings"))
-    totals = seats.groupby(["seat", "policy"], sort=True)[["turns", "flips", "busts"]].sum().reset_index()
-    by_seat["bust_rate"] = totals["busts"] / totals["turns"]
-    by_seat["flips_per_turn"] = totals["flips"] / totals["turns"]
-    by_policy = core.win_rate_by_policy(seats, core.n_seats(games))
-    extras = pd.DataFrame(
-        {
-            "share": [
-                float((games["winner"] < 0).mean()),
-                float((games["stalled_rounds"] > 0).mean()),
-                float(games["hit_round_limit"].mean()),
-            ]
-        },
-        index=["shared_wins", "games_with_stalled_round", "hit_round_limit"],
-    )
-    length = core.length_stats(games, ("rounds", "turns"))
-    return {"by_seat": by_seat, "by_policy": by_policy, "length": length, "flags": extras}
+    by_seat = core.win_rate_by_seat(t, means=("skyline", "buildings"))
+    turns = t.seat_sums("turns")
+    by_seat["bust_rate"] = t.seat_sums("busts") / turns
+    by_seat["flips_per_turn"] = t.seat_sums("flips") / turns
+    flags = pd.DataFrame({"share": [t.mean("shared_win"), t.mean("stalled_round"), t.mean("hit_round_limit")]},
+                         index=["shared_wins", "games_with_stalled_round", "hit_round_limit"])
+    return {"by_seat": by_seat, "by_policy": core.win_rate_by_policy(t), "length": core.length_stats(t, LENGTH_COLS),
+            "flags": flags}
 
 
-def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None = None) -> str:
+def render_report(t: core.Tally, s: dict[str, pd.DataFrame]) -> str:
     """A readable plain-text (Markdown-compatible) report of a simulation."""
-    s = summary or summarize(games)
-    a = games.attrs
+    a = t.attrs
     lines = [
-        f"# Monopoly Chance: {len(games):,} games, {a.get('players')} players, seed {a.get('seed')}",
+        f"# Monopoly Chance: {t.n:,} games, {a.get('players')} players, seed {a.get('seed')}",
         "",
         "## Win rate by seat (95% interval)",
         "",

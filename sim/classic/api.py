@@ -14,6 +14,7 @@ from sim.classic.rules import GROUP_NAMES, HOUSE_RULE_DOC, ClassicRules
 from sim.core import summary as core
 from sim.core.stats import mean_ci, wilson
 
+LENGTH_COLS = ("rounds", "turns")
 DEFAULT_TABLE = ("strong", "trader", "three_houses", "buy_all", "jail_stayer", "trader", "three_houses", "buy_all")
 
 
@@ -31,38 +32,35 @@ def _landing_weights(board, chance, chest, jail_turns, speeding) -> np.ndarray:
     return exact_frequencies(rules, "short")
 
 
-def summarize(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def derived(games: pd.DataFrame) -> dict[str, pd.Series]:
+    """The 0/1 columns the summary counts beyond the table's own."""
+    survived = {f"survived_{s}": games[f"out_turn_{s}"] == 0 for s in range(games.attrs["players"])}
+    return {"shared_win": games["winner"] < 0, "with_trades": games["trades"] > 0,
+            "with_shortage_auction": games["shortage_auctions"] > 0, **survived}
+
+
+def summarize(t: core.Tally) -> dict[str, pd.DataFrame]:
     """Win rates with 95% intervals by seat and by policy, game length, and flags."""
-    seats = core.seat_table(games, L.SEAT_COLS)
-    n = len(games)
-    seats["survived"] = seats["out_turn"] == 0
     by_seat = core.win_rate_by_seat(
-        seats, n, ("survived", "net_worth", "rent_received", "bought", "houses_built", "trades", "jail_turns")
-    )
-    by_policy = core.win_rate_by_policy(seats, core.n_seats(games))
-    length = core.length_stats(games, ("rounds", "turns"))
-    capped = games["hit_turn_limit"].to_numpy()
-    lo, hi = wilson(capped.sum(), n)
+        t, ("survived", "net_worth", "rent_received", "bought", "houses_built", "trades", "jail_turns"))
+    lo, hi = wilson(t.sums["hit_turn_limit"], t.n)
     flags = pd.DataFrame(
-        {
-            "share": [float(capped.mean()), float((games["winner"] < 0).mean()),
-                      float((games["trades"] > 0).mean()), float((games["shortage_auctions"] > 0).mean())],
-        },
+        {"share": [t.mean("hit_turn_limit"), t.mean("shared_win"), t.mean("with_trades"),
+                   t.mean("with_shortage_auction")],
+         "ci_low": [lo, np.nan, np.nan, np.nan], "ci_high": [hi, np.nan, np.nan, np.nan]},
         index=["hit_turn_limit", "shared_wins", "games_with_trades", "games_with_shortage_auction"],
     )
-    flags["ci_low"] = [lo, np.nan, np.nan, np.nan]
-    flags["ci_high"] = [hi, np.nan, np.nan, np.nan]
-    per_game = games[["auctions", "trades", "shortage_auctions", "bankruptcies"]].mean()
-    return {"by_seat": by_seat, "by_policy": by_policy, "length": length, "flags": flags, "per_game": per_game}
+    per_game = pd.Series({c: t.mean(c) for c in ("auctions", "trades", "shortage_auctions", "bankruptcies")})
+    return {"by_seat": by_seat, "by_policy": core.win_rate_by_policy(t), "length": core.length_stats(t, LENGTH_COLS),
+            "flags": flags, "per_game": per_game}
 
 
-def render_report(games: pd.DataFrame, summary: dict | None = None) -> str:
+def render_report(t: core.Tally, s: dict) -> str:
     """A readable plain-text (Markdown-compatible) report of a simulation."""
-    s = summary or summarize(games)
-    a = games.attrs
+    a = t.attrs
     max_rounds = a.get("rules", {}).get("max_rounds", "?")
     lines = [
-        f"# Classic Monopoly: {len(games):,} games, {a.get('players')} players, seed {a.get('seed')}",
+        f"# Classic Monopoly: {t.n:,} games, {a.get('players')} players, seed {a.get('seed')}",
         "",
         "## Win rate by seat (95% interval)",
         "",

@@ -72,7 +72,8 @@ GAME = Game(
     kernel=kernel,
     seat_cols=L.SEAT_COLS,
     win_col=L.SC_WIN,
-    summarize=api.summarize,
+    summary=api.summarize,
+    derived=api.derived,
     render_report=api.render_report,
     chunk_size=20_000,
     kernel_inputs=kernel_inputs,
@@ -83,6 +84,6 @@ GAME = Game(
     bench_runs={"classic": ({}, 200_000, 20_000)},
     usage_cols=("bought", "auctions_won", "houses_built", "hotels_built", "trades", "mortgages", "rent_paid",
                 "rent_received", "jail_turns"),
-    length_cols=("rounds", "turns"),
+    length_cols=api.LENGTH_COLS,
     unfinished_cols=("hit_turn_limit",),
 )

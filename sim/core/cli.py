@@ -2,6 +2,7 @@
 `policies` commands made once from a game's registry entry (sim/core/game.py). A game's own
 verbs live in sim/<game>/cli.py and use the same option types."""
 
+import contextlib
 import importlib
 import inspect
 import json
@@ -10,7 +11,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.core.game import Game, summary_json
+from sim.core.game import Game, PreparedRun, summary_json
+from sim.core.summary import Tally
 from sim.core.runner import UsageError
 
 Games = Annotated[int, typer.Option("--games", "-n", help="Number of complete games to play.")]
@@ -51,38 +53,47 @@ def _with_preset_option(game: Game, command):
     return command
 
 
-def finish_simulation(game: Game, df, detail: dict, games: int, out: Path | None, as_json: bool) -> None:
-    """The end of every `<game> simulate`: summarize, write the run folder when --out is given
-    (tables, report, plot, manifest), then print the report or the JSON summary."""
+KEEP = ("none", "games", "seats")
+
+
+def run_simulation(run: PreparedRun, out: Path | None, keep: str, as_json: bool, check: bool, progress: bool) -> None:
+    """Every `<game> simulate`: play the games chunk by chunk, adding each chunk to the summary's
+    tally and, with --out, appending it to the kept tables (games.parquet; with keep=seats
+    seats.parquet too; and the game's detail tables), so memory is bounded by the chunk. Then
+    write the summary tables, report, plot and manifest, and print the report or the JSON."""
     from sim.core import results
 
-    summary = game.summarize(df)
-    report = game.render_report(df, summary)
-    if out is not None:
-        files = {
-            "games.parquet": df.to_parquet,
-            "seats.parquet": game.seat_table(df).to_parquet,
-            "summary_by_seat.csv": lambda p: summary["by_seat"].to_csv(p, index=False),
-            "summary_by_policy.csv": lambda p: summary["by_policy"].to_csv(p, index=False),
-        }
-        for name in game.seat_tables:
-            files[f"{name}_by_seat.csv"] = lambda p, name=name: summary[name].to_csv(p, index=False)
-        for name in game.out_detail:
-            files[f"{name}.parquet"] = detail[name].to_parquet
-        files.update(
-            {
-                "report.md": results.write_text(report),
-                "win_rate_by_seat.png": lambda p: game.plot_win_rates(df, p, summary),
-                "manifest.json": results.write_json(results.manifest(games=games, **df.attrs)),
-            }
-        )
-        results.write_dir(out, files)
+    game, tally = run.game, Tally()
+    with contextlib.ExitStack() as stack:
+        folder = stack.enter_context(results.new_dir(out)) if out is not None else None
+        names = [] if folder is None or keep == "none" else [
+            "games", *(["seats"] if keep == "seats" else []), *game.out_detail]
+        tables = {name: results.ParquetAppender(folder / f"{name}.parquet") for name in names}
+        stack.callback(lambda: [t.close() for t in tables.values()])  # before the folder moves
+
+        def consume(df, detail: dict) -> None:
+            game.tally(df, tally)
+            for name, appender in tables.items():
+                appender.append(df if name == "games" else game.seat_table(df) if name == "seats" else detail[name])
+
+        run.stream(consume, check, progress, detail=any(name in tables for name in game.out_detail))
+        summary = game.summary(tally)
+        report = game.render_report(tally, summary)
+        if folder is not None:
+            summary["by_seat"].to_csv(folder / "summary_by_seat.csv", index=False)
+            summary["by_policy"].to_csv(folder / "summary_by_policy.csv", index=False)
+            for name in game.seat_tables:
+                summary[name].to_csv(folder / f"{name}_by_seat.csv", index=False)
+            (folder / "report.md").write_text(report)
+            game.plot_win_rates(tally, summary, folder / "win_rate_by_seat.png")
+            results.write_json(results.manifest(games=run.games, keep=keep, **tally.attrs))(folder / "manifest.json")
     if as_json:
         print(json.dumps(summary_json(summary), indent=2))
     else:
         print(report, end="")
         if out is not None:
-            print(f"\nWrote {out}/ (games.parquet, report.md, win_rate_by_seat.png, manifest.json)")
+            print(f"\nWrote {out}/ ({', '.join(f'{n}.parquet' for n in names)}{', ' if names else ''}report.md, "
+                  "win_rate_by_seat.png, manifest.json)")
 
 
 def add_game(app: typer.Typer, game: Game) -> typer.Typer:
@@ -105,20 +116,23 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         check: Annotated[bool, typer.Option(help="Check invariants after every turn (slower).")] = False,
         as_json: SummaryJson = False,
         progress: Progress = True,
+        keep: Annotated[str, typer.Option(
+            help="Per-game tables written with --out: none, games (games.parquet"
+                 + ", ".join(["", *(f"{d}.parquet" for d in game.out_detail)]) + ") or seats (those and "
+                 "seats.parquet, one row per game and seat).")] = "seats",
         **preset,
     ) -> None:
-        """Play many games between bots and print win rates with 95% intervals."""
+        """Play many games between bots and print win rates with 95% intervals. Games are played,
+        summarized and written chunk by chunk: memory does not grow with --games."""
         from sim.core import results
 
+        if keep not in KEEP:
+            raise UsageError(f"--keep must be one of {', '.join(KEEP)} (got {keep!r})")
         rules = rules_with_preset(game, preset.get("edition"), rule)
-        game.make_table(players, seat, rules)  # bad seats fail before anything is written
+        run = game.prepare(games, players, seat, rules, seed, threads, chunk_size, None)  # bad input fails first
         if out is not None:
             results.check_new_dir(out)
-        detail = out is not None and bool(game.out_detail)
-        played = game.simulate(games, players, seat, rules, seed, threads, chunk_size, check,
-                               progress=progress and not as_json, detail=detail)
-        df, tables = played if detail else (played, {})
-        finish_simulation(game, df, tables, games, out, as_json)
+        run_simulation(run, out, keep, as_json, check, progress and not as_json)
 
     def rules(as_json: Annotated[bool, typer.Option("--json")] = False, **preset) -> None:
         """Show the components and house rules, with their defaults."""

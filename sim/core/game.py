@@ -32,6 +32,7 @@ import pandas as pd
 from sim.core import rule_changes
 from sim.core import summary as core_summary
 from sim.core import table
+from sim.core.summary import Tally
 from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, run_chunks
 from strategies.catalog import Catalog, PolicyError
 
@@ -69,8 +70,8 @@ class Game:
     kernel: ModuleType  # play_batch, GAME_COLS, N_GAME_COLS, G_STATUS_OUT, OK, STATUS_NAMES
     seat_cols: tuple[str, ...]  # per-seat stats, in seat_out's order
     win_col: int  # index in seat_cols of the win count
-    summarize: Callable[[pd.DataFrame], dict]  # per-game table -> named summary tables
-    render_report: Callable[[pd.DataFrame, dict], str]
+    summary: Callable[[Tally], dict]  # a tally of games -> named summary tables
+    render_report: Callable[[Tally, dict], str]  # (tally, summary) -> the report
     default_players: int = 4
     chunk_size: int = DEFAULT_CHUNK
     # (rules, players) -> (lowest, highest, title): for a game whose player range depends on the
@@ -88,6 +89,8 @@ class Game:
     out_detail: tuple[str, ...] = ()  # detail tables `simulate --out` writes as NAME.parquet
     seat_tables: tuple[str, ...] = ()  # further summary tables `--out` writes as NAME_by_seat.csv
     frame_attrs: Callable[[object], dict] = lambda rules: {}  # extra df.attrs (the edition)
+    # per-game table -> the 0/1 columns its summary counts beyond the table's own
+    derived: Callable[[pd.DataFrame], dict] = lambda games: {}
     verbs: str | None = None  # the module whose register(typer app) adds the game's own verbs
     presets: tuple[str, ...] = ()  # values of the `edition` rule, offered as --edition
     # `monosim bench`: label -> (rules table as in a spec, games a run, target games/s)
@@ -95,7 +98,7 @@ class Game:
     # --- the experiment layer (sim/core/experiment.py, tune.py) ---
     card_edits: Callable[[dict, int], list[str]] = lambda cell, seat: []  # a card-value study's edits
     usage_cols: tuple[str, ...] = ()  # per-seat counters reported as card usage
-    length_cols: tuple[str, ...] = ("turns",)  # game-length columns reported per cell
+    length_cols: tuple[str, ...] = ("turns",)  # game-length columns (reports, tune); whole numbers
     unfinished_cols: tuple[str, ...] = ()  # 0/1 flags of a game that never ended properly
     minutes: Callable[[pd.DataFrame], pd.Series] | None = None  # estimated minutes at a real table
     midgame_last_col: str | None = None  # per-seat stem: 1 for the seat(s) last at mid-game
@@ -127,10 +130,25 @@ class Game:
         """The per-game table in long form: one row per (game, seat)."""
         return core_summary.seat_table(games, self.seat_cols)
 
-    def plot_win_rates(self, games: pd.DataFrame, path, summary: dict | None = None) -> None:
+    # ---- summaries: from a Tally, which adds up chunk by chunk ----
+
+    def tally(self, games: pd.DataFrame, into: Tally | None = None) -> Tally:
+        """`into` (a new tally if None) with these games added."""
+        return (into or Tally()).add(games, self.length_cols, self.derived(games))
+
+    def summarize(self, games: pd.DataFrame) -> dict:
+        """The summary tables of a per-game table (win rates by seat and policy, length, ...)."""
+        return self.summary(self.tally(games))
+
+    def report(self, games: pd.DataFrame) -> str:
+        """The readable report of a per-game table."""
+        t = self.tally(games)
+        return self.render_report(t, self.summary(t))
+
+    def plot_win_rates(self, t: Tally, summary: dict, path) -> None:
         """Bar chart of win rate by seat with 95% error bars and the fair-share line."""
-        by_seat = (summary or self.summarize(games))["by_seat"]
-        core_summary.plot_win_rates(by_seat, path, f"{self.title}: win rate by seat ({len(games):,} games, 95% CI)")
+        core_summary.plot_win_rates(summary["by_seat"], path,
+                                    f"{self.title}: win rate by seat ({t.n:,} games, 95% CI)")
 
     # ---- playing ----
 
@@ -151,32 +169,43 @@ class Game:
                  check: bool = False, progress: bool = False, deck_edits: dict | None = None, first_game: int = 0,
                  detail: bool = False, **options):
         """Play games first_game .. first_game + games - 1 and return one row per game (see
-        ``simulate``)."""
+        ``simulate``). The kernels write straight into arrays allocated once for the whole run,
+        whose columns the table then uses without a copy: fast, and memory grows with the games
+        (``stream`` plays any number in the memory of a chunk)."""
+        run = self.prepare(games, players, seats, rules, seed, threads, chunk_size, deck_edits, **options)
+        outputs = self.outputs(games, run.players, detail)
+        run_chunks(lambda first, n: run.play(first_game + first, n, check, detail, outputs, first),
+                   games, run.chunk_size, threads, progress)
+        df = run.frame(outputs, first_game)
+        return (df, self.detail_tables(df, outputs[2])) if detail else df
+
+    def stream(self, consume: Callable[[pd.DataFrame, dict], None], games: int, players: int | None = None,
+               seats: list[str] | None = None, rules=None, seed: int = 0, threads: int | None = None,
+               chunk_size: int | None = None, check: bool = False, progress: bool = False,
+               deck_edits: dict | None = None, detail: bool = False, **options) -> None:
+        """Play games 0 .. games - 1 chunk by chunk and hand each chunk's table (and with
+        `detail` its detail tables, else {}) to consume(table, detail): the memory of one chunk,
+        whatever the number of games. The tables are those of ``simulate``, cut into chunks."""
+        self.prepare(games, players, seats, rules, seed, threads, chunk_size, deck_edits, **options).stream(
+            consume, check, progress, detail)
+
+    def prepare(self, games: int, players: int | None, seats, rules, seed: int, threads: int | None,
+                chunk_size: int | None, deck_edits: dict | None, **options) -> "PreparedRun":
+        """Check a run's settings (UsageError on a mistake) and build the kernel's inputs."""
         rules = self.default_rules() if rules is None else rules
         players = players or self.default_players
         chunk_size = chunk_size or self.chunk_size
         check_run_args(games, seed, chunk_size, threads)
         specs, kinds, params = self.make_table(players, seats, rules)
         deck_edits = deck_edits or {}
-        k = self.inputs(rules, players, kinds, params, deck_edits, **options)
+        inputs = self.inputs(rules, players, kinds, params, deck_edits, **options)
+        return PreparedRun(self, games, rules, players, specs, kinds, inputs, seed, threads, chunk_size, deck_edits)
 
-        game_out = np.zeros((self.kernel.N_GAME_COLS, games), np.int64)
-        seat_out = np.zeros((players, len(self.seat_cols), games), np.int64)
-        detail_out = self.detail_outputs(games, players, detail)
-
-        def play_chunk(first: int, n: int) -> None:
-            self.kernel.play_batch(k.rules, k.start, kinds, k.params, k.tables, np.uint64(seed), first_game + first,
-                                   n, check, detail, game_out, seat_out, detail_out, first)
-
-        run_chunks(play_chunk, games, chunk_size, threads, progress)
-        df = table.games_frame(
-            self.kernel, game_out, seat_out, self.seat_cols, self.win_col, specs, seed, first_game,
-            game=self.name, **self.frame_attrs(rules), rules=self.describe_rules(rules),
-            rules_version=self.rules_version, deck_edits={str(s): e for s, e in deck_edits.items()},
-        )
-        if not detail:
-            return df
-        return df, self.detail_tables(df, detail_out)
+    def outputs(self, games: int, players: int, detail: bool) -> tuple:
+        """Zeroed kernel outputs for `games` games: game_out, seat_out, detail_out."""
+        return (np.zeros((self.kernel.N_GAME_COLS, games), np.int64),
+                np.zeros((players, len(self.seat_cols), games), np.int64),
+                self.detail_outputs(games, players, detail))
 
     # ---- the experiment layer: cells are plain dicts (players, seats, rules, deck_edits) ----
 
@@ -203,6 +232,51 @@ class Game:
         """Games first .. first + n - 1 of a cell."""
         return self.simulate(n, cell["players"], cell["seats"], self.rules_of(cell["rules"]), seed, threads,
                              chunk_size=n, first_game=first, deck_edits=deck_edits_of(cell))
+
+
+@dataclass(frozen=True)
+class PreparedRun:
+    """A checked run of one game: its rules, seats and kernel inputs."""
+
+    game: Game
+    games: int
+    rules: object
+    players: int
+    specs: list[str]
+    kinds: np.ndarray
+    inputs: KernelInputs
+    seed: int
+    threads: int | None
+    chunk_size: int
+    deck_edits: dict
+
+    def stream(self, consume: Callable[[pd.DataFrame, dict], None], check: bool = False, progress: bool = False,
+               detail: bool = False) -> None:
+        """Game.stream for this run."""
+        g = self.game
+
+        def play_chunk(first: int, n: int) -> None:
+            outputs = g.outputs(n, self.players, detail)
+            self.play(first, n, check, detail, outputs, 0)
+            df = self.frame(outputs, first)
+            consume(df, g.detail_tables(df, outputs[2]) if detail else {})
+
+        run_chunks(play_chunk, self.games, self.chunk_size, self.threads, progress)
+
+    def play(self, first_game: int, n: int, check: bool, detail: bool, outputs: tuple, row0: int) -> None:
+        """Games first_game .. first_game + n - 1 into columns row0 .. of the outputs."""
+        k = self.inputs
+        self.game.kernel.play_batch(k.rules, k.start, self.kinds, k.params, k.tables, np.uint64(self.seed),
+                                    first_game, n, check, detail, *outputs, row0)
+
+    def frame(self, outputs: tuple, first_game: int) -> pd.DataFrame:
+        """The per-game table of games first_game .. held in the outputs."""
+        g = self.game
+        return table.games_frame(
+            g.kernel, outputs[0], outputs[1], g.seat_cols, g.win_col, self.specs, self.seed, first_game,
+            game=g.name, **g.frame_attrs(self.rules), rules=g.describe_rules(self.rules),
+            rules_version=g.rules_version, deck_edits={str(s): e for s, e in self.deck_edits.items()},
+        )
 
 
 def get(name: str) -> Game:

@@ -7,6 +7,7 @@ existing folder.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
@@ -15,9 +16,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib import metadata
 from pathlib import Path
+
+import pandas as pd
 
 from sim.core.runner import UsageError
 
@@ -25,26 +28,63 @@ LIBRARIES = ("monosim", "numpy", "numba", "pandas", "pyarrow", "scipy", "matplot
 
 
 def check_new_dir(out: Path) -> None:
-    """Refuse an output folder that already holds something (checked before any game runs)."""
+    """Refuse, before any game runs, an output folder that cannot be written: one that already
+    holds something, a file in its place, or a parent that is a file or not writable."""
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"output folder {out} already exists and is not empty; choose another --out")
+    parent = out.absolute().parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise UsageError(f"output folder {out}: {parent} is a file, not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageError(f"output folder {out}: {parent} is not writable")
 
 
-def write_dir(out: Path, writers: dict[str, Callable[[Path], None]]) -> Path:
-    """Call each writer with its path inside a temporary folder, then move the folder to `out`."""
+@contextlib.contextmanager
+def new_dir(out: Path) -> Iterator[Path]:
+    """A temporary folder beside `out` to write into, moved to `out` when the block ends
+    without an error, and deleted otherwise."""
     check_new_dir(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        for name, write in writers.items():
-            write(tmp / name)
+        yield tmp
         if out.exists():
             out.rmdir()  # empty, checked above
         os.replace(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def write_dir(out: Path, writers: dict[str, Callable[[Path], None]]) -> Path:
+    """Call each writer with its path inside a temporary folder, then move the folder to `out`."""
+    with new_dir(out) as tmp:
+        for name, write in writers.items():
+            write(tmp / name)
     return out
+
+
+class ParquetAppender:
+    """A Parquet file written a table at a time (one row group each), so that a run's tables
+    never need to be in memory whole."""
+
+    def __init__(self, path: Path):
+        self.path, self.writer = path, None
+
+    def append(self, table: pd.DataFrame) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        arrow = pa.Table.from_pandas(table, preserve_index=False)
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.path, arrow.schema)
+        self.writer.write_table(arrow)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
 
 
 def write_json(obj) -> Callable[[Path], None]:

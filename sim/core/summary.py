@@ -4,15 +4,18 @@ win-rate plot.
 
 A per-game table has one row per game with, for each seat s, the columns ``<stat>_<s>`` and
 ``policy_<s>``; ``win_<s>`` is the seat's share of that game's win (1, 0, or 1/k for a k-way
-tie; every share 0 when nobody won). Every game's api builds its summaries from these.
+tie; every share 0 when nobody won). Every game's summary is built from a ``Tally`` of such
+tables, so that a run is summarized chunk by chunk in bounded memory.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import mean_ci, wilson
+from sim.core.stats import wilson, z_value
 
 
 def n_seats(games: pd.DataFrame) -> int:
@@ -30,53 +33,114 @@ def seat_table(games: pd.DataFrame, seat_cols) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def win_rate_by_seat(seats: pd.DataFrame, n_games: int, means=()) -> pd.DataFrame:
-    """Wins, win rate and its Wilson interval per (seat, policy), plus the mean of each column
-    in `means`."""
-    agg = {"wins": ("win", "sum")}
-    agg.update({m: (m, "mean") for m in means})
-    by_seat = seats.groupby(["seat", "policy"], sort=True).agg(**agg).reset_index()
-    by_seat.insert(2, "games", n_games)
-    by_seat["win_rate"] = by_seat["wins"] / n_games
-    by_seat["ci_low"], by_seat["ci_high"] = wilson(by_seat["wins"], n_games)
+@dataclass
+class Tally:
+    """What a summary is computed from, added up game by game, so that a run of any length is
+    summarized chunk by chunk in the memory of one chunk: the number of games, the sum of every
+    numeric column of the per-game table (and of the game's derived 0/1 columns, such as
+    "shared win"), a histogram of each length column (its quantiles are then exact), and per
+    policy the sum and sum of squares of its per-game win share. `attrs` are the table's
+    (seed, players, policies, rules)."""
+
+    n: int = 0
+    sums: dict[str, float] = field(default_factory=dict)
+    hists: dict[str, np.ndarray] = field(default_factory=dict)
+    policy_shares: dict[str, np.ndarray] = field(default_factory=dict)  # policy -> [sum, sum of squares]
+    attrs: dict = field(default_factory=dict)
+
+    def add(self, games: pd.DataFrame, length_cols=(), derived: dict[str, pd.Series] | None = None) -> "Tally":
+        """Add a table of games (a chunk of the run) to the tally; returns the tally."""
+        if not self.attrs:
+            self.attrs = dict(games.attrs)
+        self.n += len(games)
+        columns = {c: games[c] for c in games.columns if games[c].dtype.kind in "iufb"} | (derived or {})
+        for name, column in columns.items():
+            self.sums[name] = self.sums.get(name, 0.0) + float(np.sum(column.to_numpy(), dtype=np.float64))
+        for col in length_cols:
+            counts = np.bincount(games[col].to_numpy())
+            have = self.hists.get(col, np.zeros(0, np.int64))
+            size = max(len(have), len(counts))
+            self.hists[col] = np.pad(have, (0, size - len(have))) + np.pad(counts, (0, size - len(counts)))
+        policies = list(self.attrs["policies"])
+        for policy in dict.fromkeys(policies):
+            held = [s for s, p in enumerate(policies) if p == policy]
+            share = sum(games[f"win_{s}"].to_numpy(dtype=np.float64) for s in held) / len(held)
+            self.policy_shares[policy] = self.policy_shares.get(policy, np.zeros(2)) + [share.sum(), (share**2).sum()]
+        return self
+
+    def mean(self, column: str) -> float:
+        return self.sums[column] / self.n
+
+    def seat_sums(self, stat: str) -> np.ndarray:
+        return np.array([self.sums[f"{stat}_{s}"] for s in range(self.attrs["players"])])
+
+
+def win_rate_by_seat(t: Tally, means=()) -> pd.DataFrame:
+    """Per seat (and its policy): games, wins, the mean of each per-seat stat in `means`, win
+    rate and its Wilson interval."""
+    players = t.attrs["players"]
+    by_seat = pd.DataFrame({"seat": np.arange(players), "policy": list(t.attrs["policies"]), "games": t.n,
+                            "wins": t.seat_sums("win")})
+    for m in means:
+        by_seat[m] = t.seat_sums(m) / t.n
+    by_seat["win_rate"] = by_seat["wins"] / t.n
+    by_seat["ci_low"], by_seat["ci_high"] = wilson(by_seat["wins"], t.n)
     return by_seat
 
 
-def win_rate_by_policy(seats: pd.DataFrame, players: int) -> pd.DataFrame:
+def seat_means(t: Tally, stats) -> pd.DataFrame:
+    """Per seat (and its policy): the mean of each per-seat stat in `stats`, per game."""
+    table = pd.DataFrame({"seat": np.arange(t.attrs["players"]), "policy": list(t.attrs["policies"])})
+    for stat in stats:
+        table[stat] = t.seat_sums(stat) / t.n
+    return table
+
+
+def win_rate_by_policy(t: Tally) -> pd.DataFrame:
     """Per policy: a policy holding k seats has a per-seat win rate of (its share per game) / k;
     the interval treats games as the independent units."""
+    policies = list(t.attrs["policies"])
     rows = []
-    for policy, grp in seats.groupby("policy", sort=True):
-        k = grp["seat"].nunique()
-        per_game = grp.groupby("game")["win"].sum() / k
-        mean, half = mean_ci(per_game)
-        rows.append(
-            {
-                "policy": policy,
-                "seats": k,
-                "win_rate": mean,
-                "ci_low": mean - half,
-                "ci_high": mean + half,
-                "fair_share": 1 / players,
-            }
-        )
+    for policy, (total, squares) in sorted(t.policy_shares.items()):
+        mean, half = mean_ci_of_sums(total, squares, t.n)
+        rows.append({"policy": policy, "seats": policies.count(policy), "win_rate": mean, "ci_low": mean - half,
+                     "ci_high": mean + half, "fair_share": 1 / len(policies)})
     return pd.DataFrame(rows).sort_values("win_rate", ascending=False, ignore_index=True)
 
 
-def length_stats(games: pd.DataFrame, cols) -> pd.DataFrame:
-    """Mean (with interval), sd, median and 10%-90% range of each column."""
-    n = len(games)
+def mean_ci_of_sums(total: float, squares: float, n: int) -> tuple[float, float]:
+    """Mean and the half-width of its normal-approximation interval, from the sum and the sum of
+    squares of n values (as stats.mean_ci from the values)."""
+    if n < 2:
+        return (total / n if n else float("nan")), float("nan")
+    mean = total / n
+    variance = max(squares - n * mean * mean, 0.0) / (n - 1)
+    return mean, z_value() * float(np.sqrt(variance)) / np.sqrt(n)
+
+
+def quantile_of_counts(counts: np.ndarray, q: float) -> float:
+    """The q quantile (pandas' linear interpolation) of the values 0, 1, 2, ... counted in
+    `counts`: exact, from the histogram alone."""
+    n = int(counts.sum())
+    position = (n - 1) * q
+    below, frac = int(np.floor(position)), position - np.floor(position)
+    cumulative = np.cumsum(counts)
+    lo = int(np.searchsorted(cumulative, below, side="right"))
+    hi = int(np.searchsorted(cumulative, min(below + 1, n - 1), side="right"))
+    return float(lo + frac * (hi - lo))
+
+
+def length_stats(t: Tally, cols) -> pd.DataFrame:
+    """Mean (with interval), sd, median and 10%-90% range of each length column."""
     out = {}
     for col in cols:
-        mean, half = mean_ci(games[col])
-        out[col] = {
-            "mean": mean,
-            "ci": half,
-            "sd": float(games[col].std(ddof=1)) if n > 1 else float("nan"),
-            "median": float(games[col].median()),
-            "p10": float(games[col].quantile(0.1)),
-            "p90": float(games[col].quantile(0.9)),
-        }
+        counts = t.hists[col]
+        values = np.arange(len(counts), dtype=np.float64)
+        total, squares = float(counts @ values), float(counts @ (values * values))
+        mean, half = mean_ci_of_sums(total, squares, t.n)
+        sd = float(np.sqrt(max(squares - t.n * mean * mean, 0.0) / (t.n - 1))) if t.n > 1 else float("nan")
+        out[col] = {"mean": mean, "ci": half, "sd": sd, "median": quantile_of_counts(counts, 0.5),
+                    "p10": quantile_of_counts(counts, 0.1), "p90": quantile_of_counts(counts, 0.9)}
     return pd.DataFrame(out).T
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 
 from sim.core import summary as core
-from sim.deal.layout import SEAT_COLS
 
+LENGTH_COLS = ("turns", "rounds")
 DEFAULT_TABLE = ("smart", "set_builder", "aggressive", "banker", "random")
 ACTION_COLS = (
     "rent_played",
@@ -24,39 +24,32 @@ ACTION_COLS = (
 )
 
 
-def summarize(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def derived(games: pd.DataFrame) -> dict[str, pd.Series]:
+    """The 0/1 columns the summary counts beyond the table's own."""
+    won = games["winner"] >= 0
+    return {"won_own_turn": won & (games["won_on_own_turn"] == 1),
+            "won_other_turn": won & (games["won_on_own_turn"] == 0)}
+
+
+def summarize(t: core.Tally) -> dict[str, pd.DataFrame]:
     """Win rates with 95% intervals by seat and by policy, game length, how games ended, and
     the action cards each seat played per game."""
-    seats = core.seat_table(games, SEAT_COLS)
-    n = len(games)
-    players = core.n_seats(games)
     by_seat = core.win_rate_by_seat(
-        seats, n, means=("sets", "sets_made", "rent_collected", "rent_paid", "collected", "paid", "plays", "turns")
-    )
-    by_policy = core.win_rate_by_policy(seats, players)
-    length = core.length_stats(games, ("turns", "rounds"))
-    won = games["winner"] >= 0
+        t, means=("sets", "sets_made", "rent_collected", "rent_paid", "collected", "paid", "plays", "turns"))
     ended = pd.DataFrame(
-        {
-            "share": [
-                float((won & (games["won_on_own_turn"] == 1)).mean()),
-                float((won & (games["won_on_own_turn"] == 0)).mean()),
-                float(games["stalled"].mean()),
-                float(games["hit_turn_limit"].mean()),
-            ]
-        },
+        {"share": [t.mean("won_own_turn"), t.mean("won_other_turn"), t.mean("stalled"),
+                   t.mean("hit_turn_limit")]},
         index=["won_on_own_turn", "won_on_another_turn", "stalled", "hit_turn_limit"],
     )
-    actions = seats.groupby(["seat", "policy"], sort=True)[list(ACTION_COLS)].mean().reset_index()
-    return {"by_seat": by_seat, "by_policy": by_policy, "length": length, "ended": ended, "actions": actions}
+    return {"by_seat": by_seat, "by_policy": core.win_rate_by_policy(t), "length": core.length_stats(t, LENGTH_COLS),
+            "ended": ended, "actions": core.seat_means(t, ACTION_COLS)}
 
 
-def render_report(games: pd.DataFrame, summary: dict[str, pd.DataFrame] | None = None) -> str:
+def render_report(t: core.Tally, s: dict[str, pd.DataFrame]) -> str:
     """A readable plain-text (Markdown-compatible) report of a simulation."""
-    s = summary or summarize(games)
-    a = games.attrs
+    a = t.attrs
     lines = [
-        f"# Monopoly Deal: {len(games):,} games, {a.get('players')} players, seed {a.get('seed')}",
+        f"# Monopoly Deal: {t.n:,} games, {a.get('players')} players, seed {a.get('seed')}",
         "",
         "## Win rate by seat (95% interval)",
         "",
