@@ -81,3 +81,38 @@ def test_cli_leaves_an_existing_output_folder_alone(tmp_path, name):
     done = monosim(name, "simulate", "--games", "10", "--out", str(out))
     assert done.returncode == 2 and "already exists" in done.stderr
     assert [p.name for p in out.iterdir()] == ["keep.txt"] and (out / "keep.txt").read_text() == "precious"
+
+
+@pytest.mark.parametrize("keep, tables", [("none", set()), ("games", {"games"}), ("seats", {"games", "seats"})])
+def test_cli_keeps_the_per_game_tables_asked_for(tmp_path, keep, tables):
+    game = get("cardgame")  # the game with a detail table (hands), kept with the games table
+    out = tmp_path / "run"
+    done = monosim("cardgame", "simulate", "--games", "50", "--keep", keep, "--out", str(out), "--no-progress")
+    assert done.returncode == 0, done.stderr
+    if tables:
+        tables |= set(game.out_detail)
+    parquet = {p.stem for p in out.iterdir() if p.suffix == ".parquet"}
+    assert parquet == tables and (out / "report.md").exists() and (out / "manifest.json").exists()
+    if "seats" in tables:
+        assert len(pd.read_parquet(out / "seats.parquet")) == 50 * 4
+
+
+def test_cli_games_table_is_the_simulated_table_chunk_by_chunk(tmp_path):
+    out = tmp_path / "run"
+    done = monosim("deal", "simulate", "--games", "500", "--chunk-size", "120", "--seed", "4", "--out", str(out),
+                   "--no-progress")
+    assert done.returncode == 0, done.stderr
+    stored = pd.read_parquet(out / "games.parquet")
+    direct = get("deal").simulate(500, seed=4)
+    pd.testing.assert_frame_equal(stored, direct, check_dtype=False, check_categorical=False)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--keep", "all"], "--keep must be one of none, games, seats"),
+    (["--out", "{tmp}/a_file/run"], "is a file, not a folder"),
+])
+def test_cli_refuses_an_output_it_cannot_write_before_playing(tmp_path, args, message):
+    (tmp_path / "a_file").write_text("x")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    done = monosim("chance", "simulate", "--games", "10000000", *args)  # minutes, had it started
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and message in done.stderr
