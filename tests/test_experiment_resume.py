@@ -103,3 +103,16 @@ def test_resume_refuses_a_changed_spec(tmp_path, capsys):
         main(["run", str(spec), "--out-root", str(tmp_path / "res"), "--resume"])
     assert exit_.value.code == 2
     assert "the spec has changed since" in capsys.readouterr().err
+
+
+def test_stored_chunks_are_found_whatever_their_number(tmp_path):
+    # chunk names grow past five digits at chunk 100,000 (1e9 games at the default chunk size)
+    run = runs.RunDir(tmp_path)
+    numbers = [0, 7, 99_999, 100_000, 123_456, 10**7]
+    run.cell_dir(2).mkdir(parents=True)
+    for k in numbers:
+        run.chunk_path(2, k).write_bytes(b"")
+    (run.cell_dir(2) / "chunk-0000007.parquet").write_bytes(b"")  # not a name chunk_path makes
+    (run.cell_dir(2) / "chunk-12.parquet").write_bytes(b"")
+    assert run.stored(2) == numbers
+    assert run.chunk_path(2, 123_456).name == "chunk-123456.parquet"

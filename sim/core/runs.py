@@ -32,7 +32,7 @@ from sim.core.game import get as get_game
 from sim.core.runner import UsageError, progress_bar
 from sim.core.stats import wilson
 
-CHUNK_RE = re.compile(r"^chunk-(\d{5})\.parquet$")
+CHUNK_RE = re.compile(r"^chunk-(\d{5,})\.parquet$")  # five digits or more: chunk 100000 and on
 
 
 def utc_now() -> str:
@@ -72,7 +72,8 @@ class RunDir:
         d = self.cell_dir(cell)
         if not d.is_dir():
             return []
-        return sorted(int(m.group(1)) for p in d.iterdir() if (m := CHUNK_RE.match(p.name)))
+        found = ((int(m.group(1)), p.name) for p in d.iterdir() if (m := CHUNK_RE.match(p.name)))
+        return sorted(k for k, name in found if name == self.chunk_path(cell, k).name)  # only names it makes
 
     def write_chunk(self, cell: int, k: int, df: pd.DataFrame) -> None:
         self.cell_dir(cell).mkdir(parents=True, exist_ok=True)
