@@ -291,3 +291,43 @@ def test_card_values_and_usage(tmp_path):
     assert nope[2] == 0 < nope[0]  # no Nope! left in seat 0's deck
     report = (run / "report.md").read_text()
     assert "## Card values (seat 0" in report and "| lucky_break+1 |" in report and "## Card usage" in report
+
+
+def test_tables_added_up_chunk_by_chunk_equal_the_whole_cells(tmp_path):
+    # Cells that stop at different chunks (precision), all pairs, usage: every table of the
+    # streamed analysis against the same figures computed from each cell's whole table.
+    spec = BASE + """
+[sweep]
+"seat.1.p" = [0.1, 0.3, 0.6]
+[run]
+games = 3000
+chunk_size = 250
+precision = 0.06
+[outputs]
+all_pairs = true
+usage = true
+"""
+    run = runs.RunDir(run_spec(tmp_path, spec))
+    plan = run.plan()
+    tables = analysis.analyze(plan, run)
+    whole = {c["id"]: run.read_cell(c["id"]) for c in plan.cells}
+    assert len({len(df) for df in whole.values()}) > 1  # the cells did stop at different chunks
+    for cell in plan.cells:
+        df, row = whole[cell["id"]], tables["summary"].set_index("cell").loc[cell["id"]]
+        k = runs.key_win(df, cell["key_seats"])
+        assert row["games"] == len(df) and row["key_win_rate"] == pytest.approx(k.mean(), rel=1e-12)
+        assert row["turns_mean"] == pytest.approx(df["turns"].mean(), rel=1e-12)
+        seats = tables["seats"][tables["seats"]["cell"] == cell["id"]].reset_index(drop=True)
+        direct = GAME.summarize(df)["by_seat"]
+        np.testing.assert_allclose(seats["win_rate"], direct["win_rate"], rtol=1e-12)
+        usage = tables["usage"][(tables["usage"]["cell"] == cell["id"]) & (tables["usage"]["counter"] == "busts")]
+        busts = np.stack([df[f"busts_{s}"] for s in range(2)], axis=1)
+        assert usage["per_seat"].iloc[0] == pytest.approx(busts.mean(), rel=1e-12)
+    for r in tables["pairs"].itertuples():
+        a, b = plan.cells[r.cell_a], plan.cells[r.cell_b]
+        both = whole[r.cell_a][["game"]].assign(a=runs.key_win(whole[r.cell_a], a["key_seats"])).merge(
+            whole[r.cell_b][["game"]].assign(b=runs.key_win(whole[r.cell_b], b["key_seats"])), on="game")
+        diff, half = analysis.mean_ci((both["b"] - both["a"]).to_numpy())
+        assert r.paired_games == len(both)
+        assert r.diff == pytest.approx(diff, rel=1e-9, abs=1e-15)
+        assert r.diff_ci_high - r.diff == pytest.approx(half, rel=1e-9)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -19,21 +20,28 @@ from sim.core import results
 from sim.core.experiment import NO_EDIT, Plan
 from sim.core.runs import RunDir, check_complete, is_run_dir, key_win, utc_now, write_atomic
 from sim.core.runner import UsageError
-from sim.core.stats import mean_ci, paired_diff, wilson
-
-
-def load_games(plan: Plan, run: RunDir) -> dict[int, pd.DataFrame]:
-    check_complete(plan, run)
-    return {cell["id"]: run.read_cell(cell["id"]) for cell in plan.cells}
+from sim.core.stats import mean_ci, wilson
+from sim.core.summary import Tally, length_stats, mean_ci_of_sums
 
 
 def paired(a: pd.DataFrame, b: pd.DataFrame, key_a: list[int], key_b: list[int]) -> dict:
     """Key win rate of b minus that of a over the games both played, with its 95% interval."""
+    return paired_row(paired_sums(a, b, key_a, key_b))
+
+
+def paired_sums(a: pd.DataFrame, b: pd.DataFrame, key_a: list[int], key_b: list[int]) -> np.ndarray:
+    """[games both played, sum, sum of squares] of b's key win minus a's, game by game."""
     both = pd.DataFrame({"game": a["game"], "a": key_win(a, key_a)}).merge(
         pd.DataFrame({"game": b["game"], "b": key_win(b, key_b)}), on="game"
     )
-    diff, half = paired_diff(both["b"], both["a"])
-    return {"paired_games": len(both), "diff": diff, "diff_ci_low": diff - half, "diff_ci_high": diff + half}
+    d = both["b"].to_numpy() - both["a"].to_numpy()
+    return np.array([len(d), d.sum(), (d * d).sum()])
+
+
+def paired_row(sums: np.ndarray) -> dict:
+    n, total, squares = sums
+    diff, half = mean_ci_of_sums(total, squares, int(n))
+    return {"paired_games": int(n), "diff": diff, "diff_ci_low": diff - half, "diff_ci_high": diff + half}
 
 
 def baseline(plan: Plan, cell: dict) -> int:
@@ -48,88 +56,127 @@ def key_description(plan: Plan) -> str:
     return f"seat {run['key_seat']}'s win rate"
 
 
-def analyze(plan: Plan, games: dict[int, pd.DataFrame]) -> dict[str, pd.DataFrame]:
-    """summary (one row per cell), seats (per cell and seat), pairs, card_values, usage."""
+def reference_cell(plan: Plan, cell: dict) -> dict:
+    """For a card-value cell (a deck edit), the cell with the unedited deck and the same other
+    settings."""
+    others = [a for a in plan.spec["sweep"] if a != "deck"]
+    return next(c for c in plan.cells
+                if c["labels"]["deck"] == NO_EDIT and all(c["labels"][a] == cell["labels"][a] for a in others))
+
+
+@dataclass
+class CellSums:
+    """What a cell's tables are computed from, added up chunk by chunk."""
+
+    tally: Tally = field(default_factory=Tally)
+    key: np.ndarray = field(default_factory=lambda: np.zeros(2))  # key win: sum, sum of squares
+    usage: dict = field(default_factory=dict)  # counter -> sums per seat, key seats, winner, others
+
+
+def analyze(plan: Plan, run: RunDir) -> dict[str, pd.DataFrame]:
+    """summary (one row per cell), seats (per cell and seat), pairs, card_values, usage.
+
+    Read chunk by chunk: chunk k of every cell holds the same games, so it is read once, added
+    to each cell's sums and to the paired differences, and let go. Memory is that of one chunk
+    per cell, whatever the number of games."""
+    check_complete(plan, run)
     game = plan.game
     axes = list(plan.spec["sweep"])
     cells = {c["id"]: c for c in plan.cells}
+    ids = list(cells)
+    pair_list = [(baseline(plan, c), c["id"]) for c in plan.cells if baseline(plan, c) != c["id"]]
+    if plan.spec["outputs"]["all_pairs"]:
+        pair_list = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
+    card_pairs = []
+    if "deck" in plan.spec["sweep"]:
+        card_pairs = [(reference_cell(plan, c)["id"], c["id"]) for c in plan.cells if c["labels"]["deck"] != NO_EDIT]
+    wanted = set(pair_list) | set(card_pairs) | {(baseline(plan, c), c["id"]) for c in plan.cells}
+    usage_on = plan.spec["outputs"]["usage"] and bool(game.usage_cols)
+
+    sums = {i: CellSums() for i in ids}
+    pairs = {pair: np.zeros(3) for pair in wanted}
+    stored = {i: set(run.stored(i)) for i in ids}
+    for k in sorted(set().union(*stored.values())):
+        chunk = {i: pd.read_parquet(run.chunk_path(i, k)) for i in ids if k in stored[i]}
+        for i, df in chunk.items():
+            cell, cs = cells[i], sums[i]
+            game.tally(df, cs.tally)
+            kw = key_win(df, cell["key_seats"])
+            cs.key += [kw.sum(), (kw * kw).sum()]
+            if usage_on:
+                add_usage(cs.usage, df, cell, game.usage_cols)
+        for (a, b) in wanted:
+            if a in chunk and b in chunk:
+                pairs[(a, b)] += paired_sums(chunk[a], chunk[b], cells[a]["key_seats"], cells[b]["key_seats"])
+
     rows, seat_rows = [], []
     for cell in plan.cells:
-        df = games[cell["id"]]
-        k = key_win(df, cell["key_seats"])
-        low, high = wilson(k.sum(), len(k))
+        cs = sums[cell["id"]]
+        n = cs.tally.n
+        low, high = wilson(cs.key[0], n)
         row = {"cell": cell["id"], **{a: cell["labels"][a] for a in axes}, "players": cell["players"],
-               "games": len(df), "fair_share": 1 / cell["players"], "key_win_rate": k.mean(), "key_ci_low": float(low), "key_ci_high": float(high)}
+               "games": n, "fair_share": 1 / cell["players"], "key_win_rate": cs.key[0] / n,
+               "key_ci_low": float(low), "key_ci_high": float(high)}
+        length = length_stats(cs.tally, game.length_cols)
         for col in game.length_cols:
-            mean, half = mean_ci(df[col])
-            row[f"{col}_mean"], row[f"{col}_ci"] = mean, half
-        base = cells[baseline(plan, cell)]
-        row["baseline"] = base["id"]
-        row.update(paired(games[base["id"]], df, base["key_seats"], cell["key_seats"]))
+            row[f"{col}_mean"], row[f"{col}_ci"] = length.loc[col, "mean"], length.loc[col, "ci"]
+        row["baseline"] = baseline(plan, cell)
+        row.update(paired_row(pairs[(row["baseline"], cell["id"])]))
         rows.append(row)
-        by_seat = game.summarize(df)["by_seat"][["seat", "policy", "wins", "win_rate", "ci_low", "ci_high"]]
+        by_seat = game.summary(cs.tally)["by_seat"][["seat", "policy", "wins", "win_rate", "ci_low", "ci_high"]]
         seat_rows.append(by_seat.assign(cell=cell["id"], **{a: cell["labels"][a] for a in axes}))
     summary = pd.DataFrame(rows)
     seats = pd.concat(seat_rows, ignore_index=True)
     seats = seats[["cell", *axes, "seat", "policy", "wins", "win_rate", "ci_low", "ci_high"]]
-
-    ids = [c["id"] for c in plan.cells]
-    pair_list = [(baseline(plan, c), c["id"]) for c in plan.cells if baseline(plan, c) != c["id"]]
-    if plan.spec["outputs"]["all_pairs"]:
-        pair_list = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
-    pairs = pd.DataFrame(
-        [{"cell_a": a, "cell_b": b, **paired(games[a], games[b], cells[a]["key_seats"], cells[b]["key_seats"])}
-         for a, b in pair_list],
-        columns=["cell_a", "cell_b", "paired_games", "diff", "diff_ci_low", "diff_ci_high"],
-    )
-    out = {"summary": summary, "seats": seats, "pairs": pairs}
-    if "deck" in plan.spec["sweep"]:
-        out["card_values"] = card_values(plan, games, summary)
-    if plan.spec["outputs"]["usage"] and game.usage_cols:
-        out["usage"] = usage(plan, games)
+    out = {"summary": summary, "seats": seats, "pairs": pd.DataFrame(
+        [{"cell_a": a, "cell_b": b, **paired_row(pairs[(a, b)])} for a, b in pair_list],
+        columns=["cell_a", "cell_b", "paired_games", "diff", "diff_ci_low", "diff_ci_high"])}
+    if card_pairs:
+        out["card_values"] = card_values(plan, summary, pairs)
+    if usage_on:
+        out["usage"] = pd.DataFrame([
+            {"cell": cell["id"], "counter": col, **usage_means(sums[cell["id"]].usage[col], sums[cell["id"]].tally.n,
+                                                              cell)}
+            for cell in plan.cells for col in game.usage_cols])
     return out
 
 
-def card_values(plan: Plan, games: dict[int, pd.DataFrame], summary: pd.DataFrame) -> pd.DataFrame:
+def card_values(plan: Plan, summary: pd.DataFrame, pairs: dict) -> pd.DataFrame:
     """Each deck edit against the cell with the unedited deck and the same other settings."""
     others = [a for a in plan.spec["sweep"] if a != "deck"]
+    rate = dict(zip(summary["cell"], summary["key_win_rate"]))
     rows = []
     for cell in plan.cells:
         edit = cell["labels"]["deck"]
         if edit == NO_EDIT:
             continue
-        ref = next(
-            c for c in plan.cells
-            if c["labels"]["deck"] == NO_EDIT and all(c["labels"][a] == cell["labels"][a] for a in others)
-        )
+        ref = reference_cell(plan, cell)
         rows.append({
             "cell": cell["id"], **{a: cell["labels"][a] for a in others}, "edit": edit,
             "seat": cell["key_seats"][0], "reference_cell": ref["id"],
-            "reference_win_rate": float(summary.loc[summary.cell == ref["id"], "key_win_rate"].iloc[0]),
-            "win_rate": float(summary.loc[summary.cell == cell["id"], "key_win_rate"].iloc[0]),
-            **paired(games[ref["id"]], games[cell["id"]], ref["key_seats"], cell["key_seats"]),
+            "reference_win_rate": float(rate[ref["id"]]), "win_rate": float(rate[cell["id"]]),
+            **paired_row(pairs[(ref["id"], cell["id"])]),
         })
     return pd.DataFrame(rows)
 
 
-def usage(plan: Plan, games: dict[int, pd.DataFrame]) -> pd.DataFrame:
-    """Per game, mean of each usage counter: per seat, for the key seats, for the winner (win
-    shares weight a shared win) and for the other players."""
-    rows = []
-    for cell in plan.cells:
-        df = games[cell["id"]]
-        n = cell["players"]
-        win = np.stack([df[f"win_{s}"].to_numpy(float) for s in range(n)], axis=1)
-        for col in plan.game.usage_cols:
-            x = np.stack([df[f"{col}_{s}"].to_numpy(float) for s in range(n)], axis=1)
-            rows.append({
-                "cell": cell["id"], "counter": col,
-                "per_seat": x.mean(),
-                "key_seat": x[:, cell["key_seats"]].mean(),
-                "winner": (win * x).sum(axis=1).mean(),
-                "others": ((1 - win) * x).sum(axis=1).mean() / (n - 1),
-            })
-    return pd.DataFrame(rows)
+def add_usage(usage: dict, df: pd.DataFrame, cell: dict, counters) -> None:
+    """Add a chunk's usage counters: sums over games of the counter per seat (all seats), at the
+    key seats, at the winner (win shares weight a shared win) and at the other players."""
+    n = cell["players"]
+    win = np.stack([df[f"win_{s}"].to_numpy(float) for s in range(n)], axis=1)
+    for col in counters:
+        x = np.stack([df[f"{col}_{s}"].to_numpy(float) for s in range(n)], axis=1)
+        usage[col] = usage.get(col, np.zeros(4)) + [x.sum(), x[:, cell["key_seats"]].sum(), (win * x).sum(),
+                                                    ((1 - win) * x).sum()]
+
+
+def usage_means(s: np.ndarray, games: int, cell: dict) -> dict:
+    """Per game, mean of each usage counter: per seat, for the key seats, for the winner and for
+    the other players."""
+    n = cell["players"]
+    return {"per_seat": s[0] / (games * n), "key_seat": s[1] / (games * len(cell["key_seats"])),
+            "winner": s[2] / games, "others": s[3] / games / (n - 1)}
 
 
 # ---- writing --------------------------------------------------------------------------------
@@ -137,7 +184,7 @@ def usage(plan: Plan, games: dict[int, pd.DataFrame]) -> pd.DataFrame:
 
 def write_outputs(plan: Plan, run: RunDir) -> str:
     """Summarize the stored tables into CSV/Parquet, plots and report.md; returns the report."""
-    tables = analyze(plan, load_games(plan, run))
+    tables = analyze(plan, run)
     for name in ("summary", "seats"):
         write_atomic(run.path / f"{name}.csv", lambda p, t=tables[name]: t.to_csv(p, index=False))
         write_atomic(run.path / f"{name}.parquet", lambda p, t=tables[name]: t.to_parquet(p, index=False))
@@ -361,7 +408,9 @@ def compare(path_a: Path, path_b: Path) -> tuple[str, pd.DataFrame]:
         how = "no cell plays the same settings in both runs, so cells are matched by position"
     rows = []
     for ca, cb in matches:
-        ga, gb = run_a.read_cell(ca["id"]), run_b.read_cell(cb["id"])
+        # only the columns compared: a run's whole table may not fit in memory
+        ga = run_a.read_cell(ca["id"], ["game", *(f"win_{s}" for s in ca["key_seats"])])
+        gb = run_b.read_cell(cb["id"], ["game", *(f"win_{s}" for s in cb["key_seats"])])
         ka, kb = key_win(ga, ca["key_seats"]), key_win(gb, cb["key_seats"])
         row = {"cell_a": ca["id"], "cell_b": cb["id"], "label_a": _label(plan_a, ca["id"]),
                "label_b": _label(plan_b, cb["id"]), "games_a": len(ga), "games_b": len(gb),
