@@ -121,7 +121,6 @@ def test_bench_reports_the_median_of_repeated_runs():
 
 def test_the_plot_copes_with_a_seat_that_never_wins(tmp_path):
     from sim.core import summary
-    from sim.deal import api
     from sim.deal.game import GAME
 
     df = GAME.simulate(300, 3, ["smart", "smart", "random p_stop=1"], seed=1)

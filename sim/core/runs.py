@@ -77,7 +77,7 @@ class RunDir:
 
     def write_chunk(self, cell: int, k: int, df: pd.DataFrame) -> None:
         self.cell_dir(cell).mkdir(parents=True, exist_ok=True)
-        write_atomic(self.chunk_path(cell, k), lambda p: df.to_parquet(p, index=False))
+        write_atomic(self.chunk_path(cell, k), lambda p: df.to_parquet(p, index=False, compression="zstd"))
 
     def read_cell(self, cell: int, columns=None) -> pd.DataFrame:
         parts = [pd.read_parquet(self.chunk_path(cell, k), columns=columns) for k in self.stored(cell)]
