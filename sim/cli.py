@@ -41,7 +41,7 @@ def run(
     progress: Progress = True,
 ) -> None:
     """Run an experiment spec: every cell of its sweep, under common random numbers."""
-    from sim.core import analysis, runs
+    from sim.core import analysis, results, runs
     from sim.core.runner import check_run_args
 
     if workers is not None and scheduler is not None:
@@ -50,6 +50,7 @@ def run(
         raise UsageError(f"--workers must be at least 1 (got {workers})")
     check_run_args(1, 0, 1, threads)
     plan, run_dir = runs.plan_for(spec, resume, out_root)
+    results.check_writable(out_root / plan.name if run_dir is None else run_dir.path, "run folder")
     # Everything is checked and the cluster reached before the run folder is created.
     pool = runs.DaskPool(workers, scheduler) if workers or scheduler else runs.LocalPool()
     try:

@@ -331,3 +331,14 @@ usage = true
         assert r.paired_games == len(both)
         assert r.diff == pytest.approx(diff, rel=1e-9, abs=1e-15)
         assert r.diff_ci_high - r.diff == pytest.approx(half, rel=1e-9)
+
+
+def test_an_output_root_that_cannot_be_written_is_refused_before_playing(tmp_path, capsys):
+    spec = tmp_path / "s.toml"
+    spec.write_text(BASE + RUN)
+    (tmp_path / "a_file").write_text("x")
+    with pytest.raises(SystemExit) as stop:
+        main(["run", str(spec), "--out-root", str(tmp_path / "a_file" / "res"), "--no-progress"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a file, not a folder" in err

@@ -33,13 +33,19 @@ def check_new_dir(out: Path) -> None:
     holds something, a file in its place, or a parent that is a file or not writable."""
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"output folder {out} already exists and is not empty; choose another --out")
-    parent = out.absolute().parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir():
-        raise UsageError(f"output folder {out}: {parent} is a file, not a folder")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise UsageError(f"output folder {out}: {parent} is not writable")
+    check_writable(out.absolute().parent, f"output folder {out}")
+
+
+def check_writable(folder: Path, what: str) -> None:
+    """Refuse a folder that cannot be created and written into: the nearest part of its path
+    that exists must be a writable folder."""
+    existing = Path(folder).absolute()
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"{what}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"{what}: {existing} is not writable")
 
 
 @contextlib.contextmanager
