@@ -1,5 +1,5 @@
-"""What every game's api does around its kernel: the seats' policy specs -> the kernel's policy
-arrays, and the kernel's output arrays -> the per-game DataFrame."""
+"""What every game's run does around its kernel (sim/core/game.py): the seats' policy specs ->
+the kernel's policy arrays, and the kernel's output arrays -> the per-game DataFrame."""
 
 from __future__ import annotations
 
