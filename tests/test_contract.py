@@ -70,9 +70,15 @@ def test_the_default_table_fills_every_seat(name):
 
 
 def random_house_rules(game, rng: random.Random) -> list[str]:
-    """A random combination of the game's true/false house rules."""
-    switches = sorted(k for k, parse in game.rule_parsers.items() if parse is rule_changes.parse_bool)
-    return [f"{k}={str(rng.random() < 0.5).lower()}" for k in switches]
+    """A random combination of the game's house rules: every true/false switch and every rule
+    with named choices (but the edition, which the variant fixes)."""
+    changes = []
+    for key, parse in sorted(game.rule_parsers.items()):
+        if parse is rule_changes.parse_bool:
+            changes.append(f"{key}={str(rng.random() < 0.5).lower()}")
+        elif hasattr(parse, "options") and key not in ("edition",):
+            changes.append(f"{key}={rng.choice(parse.options)}")
+    return changes
 
 
 @pytest.mark.parametrize("variant, name, changes", VARIANTS, ids=IDS)

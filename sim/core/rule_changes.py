@@ -32,6 +32,7 @@ def choice(options: tuple[str, ...]) -> Callable[[str], str]:
             raise UsageError(f"{raw!r} is not one of {', '.join(options)}")
         return raw
 
+    parse.options = options  # for whoever lists or draws the choices (the contract tests)
     return parse
 
 
