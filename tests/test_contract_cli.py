@@ -116,3 +116,12 @@ def test_cli_refuses_an_output_it_cannot_write_before_playing(tmp_path, args, me
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     done = monosim("chance", "simulate", "--games", "10000000", *args)  # minutes, had it started
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and message in done.stderr
+
+
+def test_output_files_and_folders_follow_the_umask(tmp_path):
+    out = tmp_path / "run"
+    done = subprocess.run(["sh", "-c", f"umask 027 && {sys.executable} -m sim.cli deal simulate --games 20 --out {out} "
+                           "--no-progress"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert out.stat().st_mode & 0o777 == 0o750
+    assert (out / "games.parquet").stat().st_mode & 0o777 == 0o640

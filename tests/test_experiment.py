@@ -342,3 +342,15 @@ def test_an_output_root_that_cannot_be_written_is_refused_before_playing(tmp_pat
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is a file, not a folder" in err
+
+
+def test_run_files_follow_the_umask(tmp_path):
+    import os
+
+    before = os.umask(0o027)
+    try:
+        run = run_spec(tmp_path, BASE + RUN)
+    finally:
+        os.umask(before)
+    chunk = next((run / "games").rglob("chunk-*.parquet"))
+    assert chunk.stat().st_mode & 0o777 == 0o640 and (run / "manifest.json").stat().st_mode & 0o777 == 0o640

@@ -48,6 +48,15 @@ def check_writable(folder: Path, what: str) -> None:
         raise UsageError(f"{what}: {existing} is not writable")
 
 
+def usual_mode(base: int) -> int:
+    """`base` (0o777 for a folder, 0o666 for a file) less the process's umask: the mode mkdir()
+    and open() give. Temporary files and folders are made private (0600, 0700); what they become
+    should not be."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return base & ~mask
+
+
 @contextlib.contextmanager
 def new_dir(out: Path) -> Iterator[Path]:
     """A temporary folder beside `out` to write into, moved to `out` when the block ends
@@ -55,6 +64,7 @@ def new_dir(out: Path) -> Iterator[Path]:
     check_new_dir(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    os.chmod(tmp, usual_mode(0o777))
     try:
         yield tmp
         if out.exists():
