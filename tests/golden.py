@@ -57,13 +57,12 @@ CASES = [
 ]
 
 
-def play(game: str, players: int, seats: list[str], rules: list[str], detail: bool, threads: int | None = None,
-         chunk_size: int | None = None) -> dict[str, pd.DataFrame]:
+def play(game: str, players: int, seats: list[str], rules: list[str], detail: bool) -> dict[str, pd.DataFrame]:
     """The tables of one case: the per-game table, and with `detail` the game's detail tables."""
     from sim.core.game import get
 
     g = get(game)
-    out = g.simulate(GAMES, players, seats, g.rules_from(rules), SEED, threads, chunk_size, detail=detail)
+    out = g.simulate(GAMES, players, seats, g.rules_from(rules), SEED, detail=detail)
     if not detail:
         return {"games": out}
     df, tables = out

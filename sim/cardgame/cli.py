@@ -8,9 +8,9 @@ from typing import Annotated, Optional
 import typer
 
 from sim.cardgame.game import GAME
-from sim.core.cli import AsJson, Games, Progress, Seats, Seed, Threads, rules_with_preset
+from sim.core.cli import AsJson, Games, Progress, Seats, Seed, Threads, preset_option, rules_with_preset
 
-CardEdition = Annotated[str, typer.Option(help="Rules preset: wiki (Edition A, the default) or video (Edition B).")]
+CardEdition = preset_option(GAME)
 CardPlayers = Annotated[int, typer.Option(help="Players: 3 to 6 (wiki edition) or 2 to 4 (video).")]
 CardRule = Annotated[
     Optional[list[str]],

@@ -47,9 +47,9 @@ RuleFlag = Annotated[Optional[list[str]], typer.Option("--rule", help="Rule chan
 
 def _situation(cash, bankrupt, lucky, other, held_lucky, flipped, flips, rule):
     from sim.chance.exact_odds import make_situation
-    from sim.chance.rules import ChanceRules, apply_rule_changes
+    from sim.chance.game import GAME
 
-    rules = apply_rule_changes(ChanceRules(), rule or [])
+    rules = GAME.rules_from(rule)
     sit = make_situation(
         cash=_values("--cash", cash), bankrupt=bankrupt, lucky=lucky, other=other,
         held_lucky=held_lucky, flipped=_values("--flipped", flipped), flips=flips, rules=rules,

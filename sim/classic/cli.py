@@ -40,7 +40,7 @@ def classic_landing(
 ) -> None:
     """Long-run landing frequency of every square, simulated and exact (Markov chain)."""
     from sim.classic import landing
-    from sim.classic.rules import ClassicRules, apply_rule_changes
+    from sim.classic.game import GAME
 
     if jail not in landing.JAIL_STRATEGIES:
         raise UsageError(f"--jail must be short or long (got {jail!r})")
@@ -48,7 +48,7 @@ def classic_landing(
         raise UsageError(f"--rolls must be between 1000 and 10^11 (got {rolls})")
     if not 0 <= seed < 2**64:
         raise UsageError(f"--seed must be between 0 and 2**64 - 1 (got {seed})")
-    rules = apply_rule_changes(ClassicRules(), rule or [])
+    rules = GAME.rules_from(rule)
     rows = landing.landing_table(rules, jail, rolls, seed)
     if as_json:
         print(json.dumps([{k: r[k] for k in ("square", "name", "simulated", "exact")} for r in rows], indent=2))

@@ -39,16 +39,19 @@ def rules_with_preset(game: Game, preset: str | None, changes: list[str] | None)
     return game.rules_from(([f"edition={preset}"] if preset else []) + list(changes or []))
 
 
+def preset_option(game: Game):
+    """The --edition option of a game with rule presets (the card game), for its commands."""
+    return Annotated[str, typer.Option(help=f"Rules preset: {' or '.join(game.presets)}.")]
+
+
 def _with_preset_option(game: Game, command):
     """`command` (which takes **preset) with an --edition option for a game with rule presets
     (the card game), without one for the others."""
     signature = inspect.signature(command, eval_str=True)
     params = [p for p in signature.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
     if game.presets:
-        params.append(inspect.Parameter(
-            "edition", inspect.Parameter.KEYWORD_ONLY, default=game.presets[0],
-            annotation=Annotated[str, typer.Option(help=f"Rules preset: {' or '.join(game.presets)} "
-                                                        f"(default {game.presets[0]}).")]))
+        params.append(inspect.Parameter("edition", inspect.Parameter.KEYWORD_ONLY, default=game.presets[0],
+                                        annotation=preset_option(game)))
     command.__signature__ = signature.replace(parameters=params)
     return command
 

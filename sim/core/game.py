@@ -20,6 +20,7 @@ empty for a game without them). A game ignores the inputs it has no use for.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -269,14 +270,19 @@ class PreparedRun:
         self.game.kernel.play_batch(k.rules, k.start, self.kinds, k.params, k.tables, np.uint64(self.seed),
                                     first_game, n, check, detail, *outputs, row0)
 
+    @functools.cached_property
+    def attrs(self) -> dict:
+        """What every chunk's table carries in df.attrs beside the seed and policies (described
+        once a run, not once a chunk)."""
+        g = self.game
+        return {"game": g.name, **g.frame_attrs(self.rules), "rules": g.describe_rules(self.rules),
+                "rules_version": g.rules_version, "deck_edits": {str(s): e for s, e in self.deck_edits.items()}}
+
     def frame(self, outputs: tuple, first_game: int) -> pd.DataFrame:
         """The per-game table of games first_game .. held in the outputs."""
         g = self.game
-        return table.games_frame(
-            g.kernel, outputs[0], outputs[1], g.seat_cols, g.win_col, self.specs, self.seed, first_game,
-            game=g.name, **g.frame_attrs(self.rules), rules=g.describe_rules(self.rules),
-            rules_version=g.rules_version, deck_edits={str(s): e for s, e in self.deck_edits.items()},
-        )
+        return table.games_frame(g.kernel, outputs[0], outputs[1], g.seat_cols, g.win_col, self.specs, self.seed,
+                                 first_game, **self.attrs)
 
 
 def get(name: str) -> Game:
