@@ -10,7 +10,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.core.cli import Threads, Progress, add_game
+from sim.core.cli import AsJson, CheckReplay, EventsOut, GameIndex, Longest, Progress, Shortest, Threads, Where, add_game
+from sim.core.cli import replay_game
 from sim.core.game import GAME_NAMES
 from sim.core.game import games as registered_games
 from sim.core.runner import UsageError
@@ -157,6 +158,69 @@ def report(results_dir: Annotated[Path, typer.Argument(help="A run folder, resul
     if run_dir.manifest().get("status") != "complete":
         raise UsageError(f"{results_dir} is not complete; finish it with `monosim run {results_dir} --resume`")
     print(analysis.write_outputs(run_dir.plan(), run_dir), end="")
+
+
+@app.command("replay")
+def replay(
+    results_dir: Annotated[Path, typer.Argument(help="A run folder, results/NAME/RUN-ID.")],
+    cell: Annotated[int, typer.Option(help="The cell (see the run's report) the game belongs to.")] = 0,
+    game_index: GameIndex = None,
+    where: Where = None,
+    longest: Longest = False,
+    shortest: Shortest = False,
+    as_json: AsJson = False,
+    out: EventsOut = None,
+    check: CheckReplay = True,
+) -> None:
+    """Replay a game of a stored run turn by turn, with the run's own settings: --game G, or
+    the first game matching --where, or the --longest or --shortest (default: game 0). The
+    replay is checked against the row the run stored for that game."""
+    import pandas as pd
+
+    from sim.core import runs
+    from sim.core.game import deck_edits_of
+    from sim.core.replay import GamePicker
+
+    if not runs.is_run_dir(results_dir):
+        raise UsageError(f"{results_dir} is not a run folder (no resolved.json / manifest.json)")
+    run_dir = runs.RunDir(results_dir)
+    try:
+        plan = run_dir.plan()
+        cells = {c["id"]: c for c in plan.cells}
+        game = plan.game
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise UsageError(f"{results_dir}: cannot read the run's settings ({type(e).__name__}: {e})") from None
+    if cell not in cells:
+        raise UsageError(f"--cell must be one of the run's cells, {min(cells)} to {max(cells)} (got {cell})")
+    c = cells[cell]
+    chunks = run_dir.stored(cell)
+    if not chunks:
+        raise UsageError(f"{results_dir}: cell {cell} has no stored games yet")
+    seed = plan.spec["seed"]
+    run = game.prepare(1, c["players"], c["seats"], game.rules_of(c["rules"]), seed, None, None, deck_edits_of(c))
+    picker = GamePicker(game_index if game_index is not None or where or longest or shortest else 0, where, longest,
+                        shortest, "turns")
+
+    def read(k: int) -> pd.DataFrame:
+        try:
+            return pd.read_parquet(run_dir.chunk_path(cell, k))
+        except Exception as e:  # a damaged chunk file: pyarrow raises several kinds
+            raise UsageError(f"{run_dir.chunk_path(cell, k)}: cannot read it ({type(e).__name__})") from None
+
+    def feed(p) -> None:
+        for k in chunks:
+            p.add(read(k))
+            if p.found is not None:
+                return
+
+    def stored_row(index: int) -> pd.DataFrame:
+        k = next(k for k in chunks if (lambda df: (df["game"] == index).any())(read(k)))
+        df = read(k)
+        return df[df["game"] == index]
+
+    meta = {"game": game.name, "command": "replay", "run": str(results_dir), "cell": cell, "seed": seed,
+            "players": c["players"], "rules": c["rules"]}
+    replay_game(run, picker, feed, as_json, out, check, meta, stored_row)
 
 
 @app.command("compare")

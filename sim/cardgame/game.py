@@ -23,6 +23,7 @@ from sim.cardgame.rules import (
     describe,
     pack,
 )
+from sim.cardgame.events import EVENTS
 from sim.core.game import Game
 from sim.core.rule_changes import house_rules_text
 from strategies.cardgame import CATALOG
@@ -106,6 +107,7 @@ GAME = Game(
     min_players=2,  # any edition (video: 2-4, wiki: 3-6)
     max_players=MAX_PLAYERS,
     kernel=kernel,
+    events=EVENTS,
     seat_cols=SEAT_COLS,
     win_col=SC_WIN,
     summary=api.summarize,

@@ -17,6 +17,21 @@ from numba import njit, prange
 
 from sim.cardgame.board import can_go_out, complete_hand_bound, hand_score
 from sim.cardgame.layout import (
+    END_ERROR,
+    END_HAND_LIMIT,
+    END_HANDS,
+    END_TARGET,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_GIVE,
+    EV_GO_OUT,
+    EV_JACKPOT,
+    EV_PASS,
+    EV_REWARD,
+    EV_SPECIAL,
+    EV_STALL,
+    EV_TAKE,
+    EV_TRADE,
     DECK_KC,
     DRAW,
     DRAW_N,
@@ -119,7 +134,8 @@ from sim.cardgame.layout import (
     STATS,
     WHERE,
 )
-from sim.core.jit import njit_no_refcount
+from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_WIDTH, LOG_HEAD, log_event
+from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import seed_state, shuffle
 from strategies.cardgame import (
     MV_DOUBLE3,
@@ -155,6 +171,17 @@ T_ON, T_OUT, T_STALL = range(3)
 @njit_no_refcount
 def stat(p, col):
     return STATS + p * N_SEAT_COLS + col
+
+
+@njit_inline
+def recording(S):
+    """Whether this match logs its events (a replay, sim/core/replay.py)."""
+    return S.shape[0] > STATE_SIZE
+
+
+@njit_inline
+def log(S, kind, seat, card, amount, target):
+    log_event(S, STATE_SIZE, kind, seat, card, amount, target)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,6 +266,7 @@ def note_seen(S, p, k, d):
 def discard(S, RB, p, i):
     """Card i of p's hand onto p's own pile, in view of everyone."""
     c = from_hand(S, RB, p, i)
+    log(S, EV_DISCARD, p, c, 0, -1)
     k = RB[R_KIND + c]
     note_seen(S, p, k, -1)
     if k == K_WILD:
@@ -250,6 +278,7 @@ def discard(S, RB, p, i):
 def take_top(S, RB, p, q):
     """The top card of pile q into p's hand, in view of everyone."""
     c = pile_pop(S, q)
+    log(S, EV_TAKE, p, c, 0, q)
     to_hand(S, RB, p, c)
     note_seen(S, p, RB[R_KIND + c], 1)
     S[stat(p, SC_TRADED_CARDS)] += 1
@@ -412,10 +441,14 @@ def score_hand(S, RB, goer, hand_row, kind_row, record):
                     continue
                 m = 1 if RB[R_BIG_REWARD] == 0 else S[PILE_N + q]
                 for _ in range(min(m, S[PILE_N + q])):
-                    to_hand(S, RB, goer, pile_pop(S, q))
+                    c = pile_pop(S, q)
+                    log(S, EV_REWARD, goer, c, 0, q)
+                    to_hand(S, RB, goer, c)
         else:
             for _ in range(min(RB[R_REWARD], S[DRAW_N])):
-                to_hand(S, RB, goer, draw_pop(S))
+                c = draw_pop(S)
+                log(S, EV_REWARD, goer, c, 0, -1)
+                to_hand(S, RB, goer, c)
         for p in range(n):
             o = KC + p * NK
             v = hand_score(S, o, RB, p == goer, P)
@@ -531,18 +564,23 @@ def legal_move(S, RB, p, mv, q, k, pre):
 def do_move(S, RB, pk, pp, rng, p, mv, q, k, pre):
     """Carry out a legal move; returns the least number of discards that must follow."""
     if mv == MV_DRAW:
-        to_hand(S, RB, p, draw_pop(S))
+        c = draw_pop(S)
+        log(S, EV_DRAW, p, c, 0, -1)
+        to_hand(S, RB, p, c)
         S[stat(p, SC_DRAWS)] += 1
         return 1
     if mv == MV_TRADE:
         if pre:
             discard(S, RB, p, choose_discard(pk[p], pp[p], p, S, RB, rng))
         S[stat(p, SC_TRADES)] += 1
+        log(S, EV_TRADE, p, 0, k, q)
         n_q = S[PILE_N + q]
         if q < RB[R_PLAYERS]:
             # My top k into q's hand, q's top k into mine.
             for _ in range(k):
-                to_hand(S, RB, q, pile_pop(S, p))
+                c = pile_pop(S, p)
+                log(S, EV_GIVE, p, c, 0, q)
+                to_hand(S, RB, q, c)
             for _ in range(k):
                 take_top(S, RB, p, q)
         else:
@@ -550,21 +588,28 @@ def do_move(S, RB, pk, pp, rng, p, mv, q, k, pre):
             start = n_q - k
             for d in range(k):
                 c = S[PILE_ + q * MAX_CARDS + start + d]
+                log(S, EV_TAKE, p, c, 0, q)
                 to_hand(S, RB, p, c)
                 note_seen(S, p, RB[R_KIND + c], 1)
                 S[stat(p, SC_TRADED_CARDS)] += 1
             S[PILE_N + q] = start
+            if recording(S):
+                for d in range(k):
+                    log(S, EV_GIVE, p, S[PILE_ + p * MAX_CARDS + S[PILE_N + p] - k + d], 0, q)
             move_block(S, p, q, k)
         return 0
     dummy = RB[R_PLAYERS]
     S[stat(p, SC_SPECIAL)] += 1
+    log(S, EV_SPECIAL, p, 0 if mv == MV_SWAP3 else 1, 0, q if mv == MV_SWAP3 else dummy)
     if mv == MV_SWAP3:
         take_top(S, RB, p, q)
         pile_push(S, q, pile_pop(S, dummy))
         return 1
     # MV_DOUBLE3
     take_top(S, RB, p, dummy)
-    to_hand(S, RB, p, draw_pop(S))
+    c = draw_pop(S)
+    log(S, EV_DRAW, p, c, 0, -1)
+    to_hand(S, RB, p, c)
     move_block(S, p, dummy, 2)
     return 2
 
@@ -578,6 +623,7 @@ def go_out_check(S, RB, pk, pp, rng, p):
 def play_turn(S, RB, pk, pp, rng, W, p):
     """One turn of seat p in a 2-4 player hand: T_ON, T_OUT (p went out) or T_STALL."""
     S[stat(p, SC_TURNS)] += 1
+    log(S, EV_TURN, p, 0, 0, -1)
     if RB[R_GO_OUT_WHEN] == 0:
         # The wiki's timing: going out is the turn's move, after dropping cards over the limit.
         if excess_plan(S, RB, p) and want_go_out(pk[p], pp[p], p, S, RB, rng):
@@ -604,12 +650,16 @@ def play_turn(S, RB, pk, pp, rng, W, p):
 def play_big_turn(S, RB, pk, pp, rng, W, p):
     """A 5-6 player turn: a mandatory one-card trade with another seat, both discard one."""
     S[stat(p, SC_TURNS)] += 1
+    log(S, EV_TURN, p, 0, 0, -1)
     mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, W, True)
     if mv != MV_TRADE or k != 1 or pre or q < 0 or q >= RB[R_PLAYERS] or q == p or S[PILE_N + q] == 0 or S[PILE_N + p] == 0:
         S[G_STATUS] = ERR_ILLEGAL
         return T_ON
     S[stat(p, SC_TRADES)] += 1
-    to_hand(S, RB, q, pile_pop(S, p))
+    log(S, EV_TRADE, p, 0, 1, q)
+    c = pile_pop(S, p)
+    log(S, EV_GIVE, p, c, 0, q)
+    to_hand(S, RB, q, c)
     take_top(S, RB, p, q)
     discard_down(S, RB, pk, pp, rng, p, 1)
     discard_down(S, RB, pk, pp, rng, q, 1)
@@ -626,6 +676,7 @@ def pass_left(S, RB, pk, pp, rng):
     for p in range(n):
         i = choose_discard(pk[p], pp[p], p, S, RB, rng)
         S[o + p] = from_hand(S, RB, p, i)
+        log(S, EV_PASS, p, S[o + p], 0, (p + 1) % n)
     for p in range(n):
         to_hand(S, RB, (p + 1) % n, S[o + p])
 
@@ -687,7 +738,13 @@ def run_hand(S, RB, pk, pp, rng, W, check, hand_row, kind_row, record):
     if S[G_STATUS] != 0:
         return
     S[G_OUT] = goer
+    log(S, EV_GO_OUT if goer >= 0 else EV_STALL, goer, 0, 0, -1)
     score_hand(S, RB, goer, hand_row, kind_row, record)
+    if recording(S):
+        if S[G_POT_WON] >= 0:
+            log(S, EV_JACKPOT, S[G_POT_WON], 0, S[G_POT_PAID], -1)
+        for p in range(n):
+            log(S, EV_SEAT_STATE, p, S[HSCORE + p], S[MONEY + p], S[HAND_N + p])
     if check:
         S[G_STATUS] = check_invariants(S, RB)
 
@@ -699,7 +756,7 @@ def run_hand(S, RB, pk, pp, rng, W, check, hand_row, kind_row, record):
 @njit_no_refcount
 def new_match(S, RB):
     n = RB[R_PLAYERS]
-    S[:] = 0
+    S[:STATE_SIZE] = 0
     for c in range(MAX_CARDS):
         S[OWNER + c] = -1
     for c in range(RB[R_CARDS]):
@@ -730,6 +787,7 @@ def play_game(S, RB, pk, pp, rng, W, seed, game, check, game_out, seat_out, hand
         seed_state(rng, 4 * s, seed, game, s)
     new_match(S, RB)
     while S[G_STATUS] == 0 and not match_over(S, RB):
+        log(S, EV_ROUND, S[G_DEALER], 0, S[G_HAND] + 1, -1)
         play_hand(S, RB, pk, pp, rng, W, check, hand_out[hrow], kind_out[hrow], record)
         S[G_HAND] += 1
         S[G_DEALER] = (S[G_DEALER] + 1) % n
@@ -756,6 +814,13 @@ def play_game(S, RB, pk, pp, rng, W, seed, game, check, game_out, seat_out, hand
     game_out[G_CAPPED, row] = capped
     game_out[G_TIE, row] = tie
     game_out[G_STATUS_OUT, row] = S[G_STATUS]
+    if recording(S):
+        reason = END_HANDS
+        if S[G_STATUS] != 0:
+            reason = END_ERROR
+        elif RB[R_TARGET] > 0:
+            reason = END_HAND_LIMIT if capped else END_TARGET
+        log(S, EV_GAME_END, -1 if tie else winner, 0, reason, -1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -826,6 +891,20 @@ def check_invariants(S, RB):
 def new_state():
     """The state, the random streams and choose_move's float work array."""
     return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64), np.empty((2, NK))
+
+
+@njit(cache=True)
+def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, log_rows):
+    """Match `game` of a run, as play_batch plays it, into column 0 of the outputs (and row 0
+    of detail_out), with its events logged (sim/core/event_log.py): returns the log."""
+    hand_out, kind_out = detail_out
+    S = np.zeros(STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
+    rng = np.zeros(RNG_SIZE, np.uint64)
+    W = np.empty((2, NK))
+    S[STATE_SIZE + 1] = log_rows
+    play_game(S, RB, pk, seat_values(RB, pp), rng, W, seed, game, check, game_out, seat_out, hand_out, kind_out,
+              0, 0, detail)
+    return S[STATE_SIZE:]
 
 
 @njit(cache=True, parallel=True)

@@ -209,3 +209,20 @@ RNG_SIZE = 4 * N_STREAMS
 def rng_policy(p):
     """Offset of seat p's policy stream."""
     return 4 * (1 + p)
+
+# ---- event kinds of a replay's log (sim/core/event_log.py; sentences in sim/cardgame/events.py)
+(
+    EV_DRAW,  # seat draws card
+    EV_DISCARD,  # seat discards card onto its pile
+    EV_TRADE,  # seat trades amount cards with pile target
+    EV_TAKE,  # seat takes card from the top of pile target
+    EV_GIVE,  # seat's card goes to target
+    EV_SPECIAL,  # seat makes the 3-player dummy move card (0: swap, 1: double)
+    EV_PASS,  # seat passes card to target, on its left
+    EV_GO_OUT,  # seat goes out
+    EV_REWARD,  # seat takes card as its reward for going out
+    EV_STALL,  # the hand ends with nobody out
+    EV_JACKPOT,  # seat wins the Free Parking jackpot, amount
+) = range(8, 19)
+# Why a match ended (EV_GAME_END's amount).
+END_TARGET, END_HANDS, END_HAND_LIMIT, END_ERROR = range(4)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from sim.chance import api, kernel
+from sim.chance.events import EVENTS
 from sim.chance.layout import MAX_PLAYERS, SC_WIN, SEAT_COLS
 from sim.chance.rules import CHANCE_EFFECTS_DOC, HOUSE_RULE_DOC, RULE_PARSERS, RULES_VERSION, ChanceRules, describe, pack
 from sim.core.game import Game, KernelInputs, deck_edits_of
@@ -94,6 +95,7 @@ GAME = Game(
     derived=api.derived,
     render_report=api.render_report,
     kernel_inputs=kernel_inputs,
+    events=EVENTS,
     verbs="sim.chance.cli",
     bench_runs={"chance": ({}, 1_000_000, 100_000)},
     card_edits=card_edits,

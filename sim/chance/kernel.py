@@ -14,6 +14,29 @@ import numpy as np
 from numba import njit, prange
 
 from sim.chance.layout import (
+    END_ERROR,
+    END_FINISH,
+    END_NO_BUILDINGS,
+    END_ROUND_LIMIT,
+    EV_BUILDING,
+    EV_BUST,
+    EV_CHANCE,
+    EV_FLIP,
+    EV_FLIP2,
+    EV_GRAY,
+    EV_JAIL,
+    EV_LOSE,
+    EV_LUCKY_SAVE,
+    EV_NOPE_CASH,
+    EV_NOPE_FLIP2,
+    EV_PLACE,
+    EV_PLACE_FP,
+    EV_ROLL,
+    EV_STALLED,
+    EV_STEAL,
+    EV_STOP,
+    EV_TAKE,
+    EV_TOKEN,
     BLDS_LEFT,
     BOARD,
     BUF_CARD,
@@ -145,7 +168,8 @@ from sim.chance.rules import (
     NOPE,
     TOKEN,
 )
-from sim.core.jit import njit_no_refcount
+from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_WIDTH, LOG_HEAD, log_event
+from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, seed_state, shuffle
 from strategies.chance import (
     choose_cash_card,
@@ -357,6 +381,23 @@ def stat(S, p, col):
     return STATS + p * N_SEAT_COLS + col
 
 
+@njit_inline
+def recording(S):
+    """Whether this game logs its events (a replay, sim/core/replay.py)."""
+    return S.shape[0] > STATE_SIZE
+
+
+@njit_inline
+def log(S, kind, seat, card, amount, target):
+    log_event(S, STATE_SIZE, kind, seat, card, amount, target)
+
+
+@njit_no_refcount
+def bust_permille(n_flips, S, RB, p):
+    """Seat p's chance to bust within n_flips flips now, in tenths of a percent (for the log)."""
+    return int(1000 * p_bust_within(n_flips, S[DRAW_N + p], pile_bankrupts(S, RB, p), S[T_LUCKY]) + 0.5)
+
+
 # ---------------------------------------------------------------------------------------------
 # Playing Cash cards
 
@@ -392,6 +433,7 @@ def place_cards(S, RB, pk, pp, rng, p, first, n_cards, allow_fp):
             nope = find_card(S, RB, o, NOPE, HELD)
             at_stake = RB[R_PROP_LENGTH + i] if S[BLDS_LEFT + i] > 0 else 0
             if nope >= 0 and want_nope_cash(pk, pp, o, at_stake, rng):
+                log(S, EV_NOPE_CASH, o, i, v, p)
                 S[WHERE + o * MAX_DECK + nope] = DISCARD
                 S[stat(S, o, SC_NOPE_PLAYED)] += 1
                 S[T_BLOCKED] |= 1 << i
@@ -399,6 +441,7 @@ def place_cards(S, RB, pk, pp, rng, p, first, n_cards, allow_fp):
         use_fp = v <= need
         if use_fp:
             S[T_FP] = 2  # spent
+        log(S, EV_PLACE_FP if use_fp else EV_PLACE, p, c, v, i)
         push_card(S, RB, i, p, c, use_fp)
         S[first + k] = -1
         S[stat(S, p, SC_CASH_PLAYED)] += 1
@@ -420,6 +463,7 @@ def play_from(S, RB, pk, pp, rng, p, loc):
         shuffle(rng, rng_deck(p), S, DRAW_PILE + p * MAX_DECK, S[DRAW_N + p])
     if c < 0:
         return
+    log(S, EV_TAKE, p, c, card_value(RB, p, c), 0 if loc == DRAW else 1)
     S[WHERE + p * MAX_DECK + c] = TURN  # in hand while it is played
     slot = BUF_VALUE3 + MAX_DECK * MAX_PLAYERS - 1  # a scratch cell the policy never reads
     S[slot] = c
@@ -437,6 +481,7 @@ def go_to_jail(S, RB, pk, pp, rng, p):
     if S[TOP_OWNER + i] < 0 or S[TOP_OWNER + i] == p:
         S[G_STATUS] = ERR_ILLEGAL_PLAY
         return
+    log(S, EV_JAIL, p, i, 0, S[TOP_OWNER + i])
     code = pop_card(S, RB, i)
     S[WHERE + code] = DISCARD  # a card code is also its WHERE index
 
@@ -466,6 +511,8 @@ def flip_one(S, RB, rng, p):
             rebuild_pile(S, RB, rng, p, True, False, False)
         else:
             return FLIP_NONE
+    if recording(S):
+        log(S, EV_FLIP, p, S[DRAW_PILE + p * MAX_DECK + S[DRAW_N + p] - 1], bust_permille(1, S, RB, p), -1)
     S[DRAW_N + p] -= 1
     c = S[DRAW_PILE + p * MAX_DECK + S[DRAW_N + p]]
     S[WHERE + p * MAX_DECK + c] = TURN
@@ -478,8 +525,10 @@ def flip_one(S, RB, rng, p):
         if S[T_LUCKY] > 0:
             S[T_LUCKY] -= 1
             S[stat(S, p, SC_LUCKY_SAVES)] += 1
+            log(S, EV_LUCKY_SAVE, p, c, 0, -1)
             return FLIP_OK
         S[stat(S, p, SC_BUSTS)] += 1
+        log(S, EV_BUST, p, c, 0, -1)
         return FLIP_BUST
     if kind == LUCKY_BREAK:
         S[T_LUCKY] += 1
@@ -575,6 +624,7 @@ def draw_chance(S, RB, pk, pp, rng, p):
     card = S[CHANCE_ORDER + S[G_CHANCE_POS]]
     S[G_CHANCE_POS] += 1
     S[stat(S, p, SC_CHANCE)] += 1
+    log(S, EV_CHANCE, p, card, 0, -1)
     effect = RB[R_CHANCE_EFFECT + card]
     param = RB[R_CHANCE_PARAM + card]
     if effect == CH_EXTRA_FLIPS:
@@ -586,10 +636,13 @@ def draw_chance(S, RB, pk, pp, rng, p):
         if face > 0 and face >= param:
             v = choose_victim(pk, pp, p, S, RB, rng)
             if v >= 0:
-                move_building(S, RB, v, p, shortest_building(S, RB, v))
+                b = shortest_building(S, RB, v)
+                log(S, EV_STEAL, p, b, 0, v)
+                move_building(S, RB, v, p, b)
     elif effect == CH_LOSE_BUILDING:
         b = shortest_building(S, RB, p)
         if b >= 0:
+            log(S, EV_LOSE, p, b, 0, -1)
             move_building(S, RB, p, -1, b)
     elif effect == CH_TAKE_LUCKY_BREAK:
         c = find_card(S, RB, p, LUCKY_BREAK, DRAW)
@@ -645,11 +698,13 @@ def flip2_window(S, RB, pk, pp, rng, p):
             if not want_flip2(pk, pp, o, stake, p2, S[SKY_LEN + p], rng, S):
                 continue
             played = True
+            log(S, EV_FLIP2, o, f2, int(1000 * p2 + 0.5), p)
             S[stat(S, o, SC_FLIP2_PLAYED)] += 1
             nope = find_card(S, RB, p, NOPE, HELD)
             if nope < 0:
                 nope = find_card(S, RB, p, NOPE, TURN)
             if nope >= 0 and want_nope_flip2(pk, pp, p, stake, p2, rng):
+                log(S, EV_NOPE_FLIP2, p, nope, 0, o)
                 S[WHERE + p * MAX_DECK + nope] = DISCARD
                 S[stat(S, p, SC_NOPE_PLAYED)] += 1
                 answered |= 1 << o
@@ -694,6 +749,7 @@ def use_tokens(S, RB, pk, pp, rng, p, busted):
         if S[CORNERS + corner] >= 0:
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
+        log(S, EV_TOKEN, p, tok, 0, corner)
         S[WHERE + p * MAX_DECK + tok] = CORNER
         S[CORNERS + corner] = p * MAX_DECK + tok
         S[stat(S, p, SC_TOKENS)] += 1
@@ -707,11 +763,13 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
     S[T_FP] = 0
     S[T_BLOCKED] = 0
     S[stat(S, p, SC_TURNS)] += 1
+    log(S, EV_TURN, p, 0, 0, -1)
     # Roll; each '?' draws a Chance card and rolls again.
     bonus = 0
     face = 0
     for _ in range(64):
         face = RB[R_DIE + randint(rng, RNG_TABLE, RB[R_FACES])]
+        log(S, EV_ROLL, p, face, face, -1)
         if face != 0:
             break
         bonus += draw_chance(S, RB, pk, pp, rng, p)
@@ -726,6 +784,8 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
         if S[DRAW_N + p] == 0 and RB[R_RESHUFFLE] == 0:
             break
         if not should_flip(pk, pp, pt, p, S, rng):
+            if recording(S):
+                log(S, EV_STOP, p, 0, bust_permille(1, S, RB, p), limit - flips)
             break
         pile_before = S[DRAW_N + p]
         r = flip_one(S, RB, rng, p)
@@ -787,6 +847,7 @@ def end_round(S, RB, first):
     for i in range(n_props):
         if S[STACK_N + i] > 0 and S[BLDS_LEFT + i] > 0:
             o = S[TOP_OWNER + i]
+            log(S, EV_BUILDING, o, i, 0, -1)
             move_building(S, RB, -1, o, i)
             S[stat(S, o, SC_CASH_WON)] += 1
     per_pair = RB[R_GRAY_PER_PAIR] == 1
@@ -805,6 +866,7 @@ def end_round(S, RB, first):
             S[PAIRS_DONE + o * MAX_PROPS + i] += due  # a set passed over for want of grays stays passed
             for _ in range(due):
                 if S[G_GRAY_LEFT] > 0:
+                    log(S, EV_GRAY, o, i, 0, -1)
                     move_building(S, RB, -1, o, n_props)
                     S[stat(S, o, SC_GRAYS)] += 1
 
@@ -927,6 +989,7 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
         if not any_left:
             break
         rounds += 1
+        log(S, EV_ROUND, -1, 0, rounds, -1)
         for p in range(n_players):
             rebuild_pile(S, RB, rng, p, True, True, not keep_held)
         for i in range(n_props):
@@ -945,6 +1008,7 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
             # round is only given up after two full circuits of turns that changed nothing.
             if t == MAX_TURNS_PER_ROUND or (remaining < 0 and quiet >= 2 * n_players):
                 n_stalled += 1
+                log(S, EV_STALLED, -1, 0, 0, -1)
                 break
             changes_before = S[G_BOARD_CHANGES]
             play_turn(S, RB, pk, pp, pt, rng, current)
@@ -968,6 +1032,8 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
         if S[G_STATUS] != OK:
             break
         end_round(S, RB, first)
+        for p in range(n_players):
+            log(S, EV_SEAT_STATE, p, S[N_BLD + p], S[SKY_LEN + p], RB[R_FINISH])
         if check:
             S[G_STATUS] = check_invariants(S, RB)
             if S[G_STATUS] != OK:
@@ -1003,6 +1069,12 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
         for col in range(N_SEAT_COLS):
             seat_out[p, col, row] = S[stat(S, p, col)]
     game_out[G_WINNER, row] = best if n_best == 1 else -1
+    if recording(S):
+        lead = 0
+        for p in range(n_players):
+            lead = max(lead, S[SKY_LEN + p])
+        reason = END_FINISH if lead >= RB[R_FINISH] else END_ROUND_LIMIT if capped else END_NO_BUILDINGS
+        log(S, EV_GAME_END, best if n_best == 1 else -1, 0, END_ERROR if S[G_STATUS] != OK else reason, -1)
     game_out[G_ROUNDS, row] = rounds
     game_out[G_TURNS, row] = turns
     game_out[G_STALLED, row] = n_stalled
@@ -1013,6 +1085,17 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
 @njit(cache=True)
 def new_state():
     return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64)
+
+
+@njit(cache=True)
+def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, log_rows):
+    """Game `game` of a run, as play_batch plays it, into column 0 of the outputs, with its
+    events logged (sim/core/event_log.py): returns the log."""
+    S = np.zeros(STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
+    S[STATE_SIZE + 1] = log_rows
+    rng = np.zeros(RNG_SIZE, np.uint64)
+    play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, 0)
+    return S[STATE_SIZE:]
 
 
 @njit(cache=True, parallel=True)

@@ -189,3 +189,28 @@ def rng_policy(p):
 
 
 RNG_SIZE = 4 * N_STREAMS
+
+# ---- event kinds of a replay's log (sim/core/event_log.py; sentences in sim/chance/events.py)
+(
+    EV_ROLL,  # amount: the face rolled (0: '?')
+    EV_CHANCE,  # card: the Chance card drawn
+    EV_STEAL,  # seat takes target's building card (a property, or the gray past the last)
+    EV_LOSE,  # seat returns its building card to the supply
+    EV_FLIP,  # seat flips its card; amount: the bust chance of that flip, in tenths of a percent
+    EV_STOP,  # seat cashes out; amount: the next flip's bust chance (tenths of a percent); target: flips left
+    EV_BUST,  # seat flipped a Bankrupt
+    EV_LUCKY_SAVE,  # seat's Lucky Break cancels a Bankrupt
+    EV_FLIP2,  # seat plays Flip 2 on target; amount: target's chance to bust within two flips
+    EV_NOPE_FLIP2,  # seat answers target's Flip 2 with a Nope!
+    EV_PLACE,  # seat covers property target with its Cash card (amount: its value)
+    EV_PLACE_FP,  # the same, with Free Parking (not above the value showing)
+    EV_NOPE_CASH,  # seat blocks target's Cash card on property card with a Nope!
+    EV_TOKEN,  # seat plays a Token to corner target
+    EV_JAIL,  # seat sends the top Cash card of property card (target's) back to target's discards
+    EV_TAKE,  # seat takes its Cash card (amount: value) from its draw (target 0) or discard (1) pile
+    EV_BUILDING,  # seat wins a building of property card at the round's end
+    EV_GRAY,  # seat wins a gray building for its colour card
+    EV_STALLED,  # the round is closed: nobody can change anything
+) = range(8, 27)
+# Why a game ended (EV_GAME_END's amount).
+END_FINISH, END_NO_BUILDINGS, END_ROUND_LIMIT, END_ERROR = range(4)

@@ -8,6 +8,7 @@ import pandas as pd
 from sim.classic import api, kernel
 from sim.classic import layout as L
 from sim.classic.rules import HOUSE_RULE_DOC, RULE_PARSERS, RULES_VERSION, SCALAR_FIELDS, ClassicRules, describe, pack
+from sim.classic.events import EVENTS
 from sim.core.game import Game, KernelInputs
 from sim.core.rule_changes import house_rules_text
 from strategies.classic import CATALOG
@@ -70,6 +71,7 @@ GAME = Game(
     min_players=L.MIN_PLAYERS,
     max_players=L.MAX_PLAYERS,
     kernel=kernel,
+    events=EVENTS,
     seat_cols=L.SEAT_COLS,
     win_col=L.SC_WIN,
     summary=api.summarize,

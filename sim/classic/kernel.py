@@ -45,6 +45,31 @@ from sim.classic.board import (
     unmortgage_cost,
 )
 from sim.classic.layout import (
+    END_ERROR,
+    END_LAST_STANDING,
+    END_ROUND_LIMIT,
+    EV_AUCTION,
+    EV_BANKRUPT,
+    EV_BID,
+    EV_BUILD,
+    EV_BUY,
+    EV_CARD,
+    EV_DEED_MOVES,
+    EV_FEE,
+    EV_JACKPOT,
+    EV_JAIL,
+    EV_JAIL_CHOICE,
+    EV_LAND,
+    EV_LEAVE_JAIL,
+    EV_LIFT,
+    EV_MORTGAGE,
+    EV_PAY_PLAYER,
+    EV_ROLL,
+    EV_RENT,
+    EV_SALARY,
+    EV_SELL,
+    EV_TRADE,
+    EV_UNSOLD,
     ALIVE,
     BANK,
     BANK_N,
@@ -185,6 +210,7 @@ from sim.classic.rules import (
     FX_REPAIRS,
     JAIL_SQUARE,
 )
+from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_WIDTH, LOG_HEAD, log_event
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, seed_state, shuffle
 from strategies.classic import (
@@ -251,6 +277,17 @@ BIG_SUPPLY = 1 << 20
 @njit_no_refcount
 def stat(p, col):
     return STATS + p * N_SEAT_COLS + col
+
+
+@njit_inline
+def recording(S):
+    """Whether this game logs its events (a replay, sim/core/replay.py)."""
+    return S.shape[0] > STATE_SIZE
+
+
+@njit_inline
+def log(S, kind, seat, card, amount, target):
+    log_event(S, STATE_SIZE, kind, seat, card, amount, target)
 
 
 @njit_no_refcount
@@ -335,6 +372,7 @@ def set_owner(S, sq, p):
 
 @njit_no_refcount
 def mortgage(S, p, sq):
+    log(S, EV_MORTGAGE, p, sq, S[R_SQ_MORTGAGE + sq], -1)
     S[MORT + sq] = 1
     S[MORT_N + p] += 1
     bank_pays(S, p, S[R_SQ_MORTGAGE + sq])
@@ -344,6 +382,7 @@ def mortgage(S, p, sq):
 
 @njit_no_refcount
 def lift_mortgage(S, p, sq, cost):
+    log(S, EV_LIFT, p, sq, cost, -1)
     move_money(S, p, cost, BANK)
     S[MORT + sq] = 0
     S[MORT_N + p] -= 1
@@ -354,6 +393,7 @@ def lift_mortgage(S, p, sq, cost):
 def build_one(S, p, sq, price):
     """Put one more level on street sq for `price` (the house cost, or an auction price)."""
     lv = S[LEVEL + sq]
+    log(S, EV_BUILD, p, sq, price, lv + 1)
     if lv == HOTEL - 1:
         S[G_HOTELS] -= 1
         S[G_HOUSES] += HOTEL - 1
@@ -374,6 +414,7 @@ def sell_one(S, p, sq):
     building) to the highest level the bank's houses allow, and every level removed is paid."""
     lv = S[LEVEL + sq]
     g = S[R_SQ_GROUP + sq]
+    log(S, EV_SELL, p, sq, 0, lv)
     board_changed(S, p)
     if lv < HOTEL:
         S[LEVEL + sq] = lv - 1
@@ -528,6 +569,7 @@ def auction(S, pp, pt, rng, sq, first, seller, lo):
         if q == seller or S[ALIVE + q] == 0 or (S[R_FIRST_LAP] == 1 and S[LAPPED + q] == 0):
             continue
         v = min(max_bid(pp, pt, q, S, rng, sq), S[CASH + q])
+        log(S, EV_BID, q, sq, v, -1)
         if v > best_v:
             second = best_v
             best_v = v
@@ -535,8 +577,10 @@ def auction(S, pp, pt, rng, sq, first, seller, lo):
         elif v > second:
             second = v
     if best < 0 or best_v < lo:
+        log(S, EV_UNSOLD, -1, sq, 0, seller)
         return -1
     price = lo if second < lo else min(best_v, second + S[R_AUCTION_STEP])
+    log(S, EV_AUCTION, best, sq, price, seller)
     S[gstat(best, S[R_SQ_GROUP + sq], GS_INVEST)] += price
     if seller >= 0:
         move_money(S, best, price, seller)
@@ -562,6 +606,7 @@ def bankrupt_to_bank(S, pp, pt, rng, p, to):
     """p cannot pay the bank (or the pot): everything it has goes back. Buildings return to the
     bank, its cash goes where the debt was owed, mortgages are cancelled, jail cards go under
     their decks and the deeds are auctioned among the others (or stay with the bank)."""
+    log(S, EV_BANKRUPT, p, 0, S[CASH + p], -1)
     strip_buildings(S, p)
     move_money(S, p, S[CASH + p], to)
     eliminate(S, p)
@@ -603,6 +648,7 @@ def bankrupt_to_player(S, pp, pt, rng, p, c):
     """p cannot pay player c: buildings are sold to the bank at half price, then c receives
     p's cash, deeds and jail cards, and pays the interest on every mortgaged deed at once
     (lifting the mortgage at once if it likes)."""
+    log(S, EV_BANKRUPT, p, 0, S[CASH + p], c)
     strip_buildings(S, p)
     move_money(S, p, S[CASH + p], c)
     eliminate(S, p)
@@ -656,6 +702,7 @@ def roll_die(S, rng):
 
 @njit_no_refcount
 def pass_go(S, p, landed):
+    log(S, EV_SALARY, p, 0, S[R_SALARY] + (S[R_GO_LAND_BONUS] if landed else 0), -1)
     bank_pays(S, p, S[R_SALARY])
     if landed:
         bank_pays(S, p, S[R_GO_LAND_BONUS])
@@ -681,6 +728,7 @@ def advance_to(S, p, target):
 
 @njit_no_refcount
 def send_to_jail(S, p):
+    log(S, EV_JAIL, p, 0, 0, -1)
     S[POS + p] = JAIL_SQUARE
     S[JAIL + p] = 1
 
@@ -698,6 +746,7 @@ def offer_deed(S, pp, pt, rng, p, sq):
         raise_cash(S, pp, pt, rng, p, price)
         buy = S[CASH + p] >= price
     if buy:
+        log(S, EV_BUY, p, sq, price, -1)
         move_money(S, p, price, BANK)
         set_owner(S, sq, p)
         S[stat(p, SC_BOUGHT)] += 1
@@ -713,6 +762,8 @@ def charge_rent(S, pp, pt, rng, p, sq, amount):
     S[stat(p, SC_RENT_PAID)] += paid
     S[stat(o, SC_RENT_RECEIVED)] += paid
     S[gstat(o, S[R_SQ_GROUP + sq], GS_RENT)] += paid
+    if amount > 0:
+        log(S, EV_RENT, p, sq, amount, o)
     pay(S, pp, pt, rng, p, amount, o)
 
 
@@ -725,6 +776,7 @@ def land(S, pp, pt, rng, p, mode, mult):
     for _ in range(8):
         sq = S[POS + p]
         kind = S[R_SQ_KIND + sq]
+        log(S, EV_LAND, p, sq, 0, -1)
         if kind == K_CHANCE or kind == K_CHEST:
             code = draw_card(S, pp, pt, rng, p, 0 if kind == K_CHANCE else 1)
             if code < 0 or S[ALIVE + p] == 0 or S[JAIL + p] > 0:
@@ -750,10 +802,12 @@ def land(S, pp, pt, rng, p, mode, mult):
             amount = S[R_SQ_PRICE + sq]
             if S[R_INCOME_PCT] == 1 and sq == S[R_INCOME_SQ]:
                 amount = min(amount, tax_worth(S, p) // 10)
+            log(S, EV_FEE, p, sq, amount, -1)
             pay(S, pp, pt, rng, p, amount, fee_to(S))
         elif kind == K_GO_TO_JAIL:
             send_to_jail(S, p)
         elif kind == K_FREE_PARKING and S[R_FP_JACKPOT] == 1:
+            log(S, EV_JACKPOT, p, 0, S[G_POT], -1)
             S[CASH + p] += S[G_POT]
             S[G_POT] = S[R_FP_SEED]
             S[G_BANK] -= S[R_FP_SEED]
@@ -772,6 +826,7 @@ def draw_card(S, pp, pt, rng, p, d):
     k = S[base + S[DECK_HEAD + d]]
     S[DECK_HEAD + d] = (S[DECK_HEAD + d] + 1) % n_d
     S[DECK_N + d] -= 1
+    log(S, EV_CARD, p, d * MAX_CARDS + k, 0, -1)
     fx = S[R_CARD_FX + d * MAX_CARDS + k]
     a = S[R_CARD_A + d * MAX_CARDS + k]
     b = S[R_CARD_B + d * MAX_CARDS + k]
@@ -792,6 +847,7 @@ def draw_card(S, pp, pt, rng, p, d):
     elif fx == FX_COLLECT:
         bank_pays(S, p, a)
     elif fx == FX_PAY:
+        log(S, EV_FEE, p, -1, a, -1)
         pay(S, pp, pt, rng, p, a, fee_to(S))
     elif fx == FX_BACK:
         S[POS + p] = (S[POS + p] - a + N_SQ) % N_SQ
@@ -804,16 +860,19 @@ def draw_card(S, pp, pt, rng, p, d):
             if S[OWNER + sq] == p:
                 lv = S[LEVEL + sq]
                 total += b if lv == HOTEL else a * lv
+        log(S, EV_FEE, p, -1, total, -1)
         pay(S, pp, pt, rng, p, total, fee_to(S))
     elif fx == FX_PAY_EACH:
         for i in range(1, S[R_PLAYERS]):
             q = (p + i) % S[R_PLAYERS]
             if S[ALIVE + q] == 1 and S[ALIVE + p] == 1:
+                log(S, EV_PAY_PLAYER, p, 0, a, q)
                 pay(S, pp, pt, rng, p, a, q)
     elif fx == FX_COLLECT_EACH:
         for i in range(1, S[R_PLAYERS]):
             q = (p + i) % S[R_PLAYERS]
             if S[ALIVE + q] == 1 and S[ALIVE + p] == 1:
+                log(S, EV_PAY_PLAYER, q, 0, a, p)
                 pay(S, pp, pt, rng, q, a, p)
     return -1
 
@@ -954,6 +1013,12 @@ def execute_trade(S, pp, pt, rng, p, q):
     ng = S[TR_N_GIVE]
     nr = S[TR_N_GET]
     cash = S[TR_CASH]
+    if recording(S):
+        log(S, EV_TRADE, p, S[TR_JAIL_GIVE] - S[TR_JAIL_GET], cash, q)
+        for k in range(ng):
+            log(S, EV_DEED_MOVES, q, S[TR_GIVE + k], 0, p)
+        for k in range(nr):
+            log(S, EV_DEED_MOVES, p, S[TR_GET + k], 0, q)
     if cash > 0:
         move_money(S, p, cash, q)
     elif cash < 0:
@@ -1092,10 +1157,12 @@ def play_turn(S, pp, pt, rng, p):
     double goes to jail), then trades, mortgages and building; under the official "at any
     time" rule (deal_any_time) every other player then gets the same window."""
     S[stat(p, SC_TURNS)] += 1
+    log(S, EV_TURN, p, 0, S[CASH + p], -1)
     free_roll = True
     if S[JAIL + p] > 0:
         S[stat(p, SC_JAIL_TURNS)] += 1
         choice = jail_choice(pp, pt, p, S, rng)
+        log(S, EV_JAIL_CHOICE, p, 0 if choice == JAIL_CARD else 1 if choice == JAIL_PAY else 2, 0, -1)
         if choice == JAIL_CARD:
             if S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] == 0:
                 S[G_STATUS] = ERR_ILLEGAL
@@ -1104,23 +1171,29 @@ def play_turn(S, pp, pt, rng, p):
             S[GOOJF + 2 * p + d] -= 1
             return_jail_card(S, d)
             S[JAIL + p] = 0
+            log(S, EV_LEAVE_JAIL, p, 0, 0, -1)
         elif choice == JAIL_PAY:
             if S[CASH + p] < S[R_JAIL_FINE]:
                 S[G_STATUS] = ERR_ILLEGAL
                 return
             move_money(S, p, S[R_JAIL_FINE], fee_to(S))
             S[JAIL + p] = 0
+            log(S, EV_LEAVE_JAIL, p, 0, 0, -1)
         else:
             free_roll = False
             d1 = roll_die(S, rng)
             d2 = roll_die(S, rng)
+            log(S, EV_ROLL, p, d1, d1 + d2, d2)
             if d1 == d2:  # out, moving by this roll, but no roll again
                 S[JAIL + p] = 0
+                log(S, EV_LEAVE_JAIL, p, 0, 0, -1)
                 snake_eyes(S, p, d1, d2)
                 move_and_land(S, pp, pt, rng, p, d1, d2)
             elif S[JAIL + p] >= S[R_JAIL_TURNS]:  # last try failed: pay, then move
+                log(S, EV_FEE, p, JAIL_SQUARE, S[R_JAIL_FINE], -1)
                 if pay(S, pp, pt, rng, p, S[R_JAIL_FINE], fee_to(S)):
                     S[JAIL + p] = 0
+                    log(S, EV_LEAVE_JAIL, p, 0, 0, -1)
                     move_and_land(S, pp, pt, rng, p, d1, d2)
             else:
                 S[JAIL + p] += 1
@@ -1129,6 +1202,7 @@ def play_turn(S, pp, pt, rng, p):
         for _ in range(1000):
             d1 = roll_die(S, rng)
             d2 = roll_die(S, rng)
+            log(S, EV_ROLL, p, d1, d1 + d2, d2)
             if d1 == d2:
                 doubles += 1
                 snake_eyes(S, p, d1, d2)
@@ -1350,6 +1424,8 @@ def play_game(S, S0, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_
     if check:
         S[G_STATUS] = check_invariants(S)
     while S[G_ALIVE_N] > 1 and S[G_STATUS] == OK:
+        if cur == 0:
+            log(S, EV_ROUND, -1, 0, S[G_ROUND] + 1, -1)
         if S[ALIVE + cur] == 1:
             S[G_CURRENT] = cur
             play_turn(S, pp, pt, rng, cur)
@@ -1358,17 +1434,47 @@ def play_game(S, S0, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_
                 S[G_STATUS] = check_invariants(S)
         cur += 1
         if cur == n:
+            if recording(S):
+                log_standings(S)
             cur = 0
             S[G_ROUND] += 1
             if S[G_ROUND] >= S[R_MAX_ROUNDS] and S[G_ALIVE_N] > 1:
                 capped = 1
                 break
     finish(S, capped, detail, game_out, seat_out, group_out, row)
+    if recording(S):
+        if cur != 0:
+            log_standings(S)  # the last round's, cut short
+        reason = END_ERROR if S[G_STATUS] != OK else END_ROUND_LIMIT if capped else END_LAST_STANDING
+        log(S, EV_GAME_END, game_out[G_WINNER, row], 0, reason, -1)
+
+
+@njit_no_refcount
+def log_standings(S):
+    """Each seat's deeds, cash and net worth (0 once out), into the log."""
+    for p in range(S[R_PLAYERS]):
+        deeds = 0
+        for sq in range(N_SQ):
+            deeds += S[OWNER + sq] == p
+        log(S, EV_SEAT_STATE, p, deeds, S[CASH + p], net_worth(S, p) if S[ALIVE + p] == 1 else 0)
 
 
 @njit(cache=True)
 def new_buffers():
     return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64)
+
+
+@njit(cache=True)
+def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, log_rows):
+    """Game `game` of a run, as play_batch plays it, into column 0 of the outputs, with its
+    events logged (sim/core/event_log.py): returns the log."""
+    if S0.size == 0:
+        S0 = start_state(RB)
+    S = np.zeros(STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
+    S[STATE_SIZE + 1] = log_rows
+    rng = np.zeros(RNG_SIZE, np.uint64)
+    play_game(S, S0, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_out, detail_out[0], 0)
+    return S[STATE_SIZE:]
 
 
 @njit(cache=True, parallel=True)

@@ -202,3 +202,31 @@ def rng_policy(p):
 
 
 RNG_SIZE = 4 * N_STREAMS
+
+# ---- event kinds of a replay's log (sim/core/event_log.py; sentences in sim/classic/events.py)
+(
+    EV_ROLL,  # seat rolls card and target (the two dice)
+    EV_LAND,  # seat lands on square card
+    EV_SALARY,  # seat collects amount for passing or landing on GO
+    EV_BUY,  # seat buys square card for amount
+    EV_BID,  # seat will bid up to amount for square card
+    EV_AUCTION,  # seat wins square card at auction for amount (target: the seller; -1 the bank)
+    EV_UNSOLD,  # nobody bids enough for square card: it stays with the seller (target; -1 the bank)
+    EV_RENT,  # seat pays amount rent for square card to target
+    EV_FEE,  # seat pays amount (a tax, fine or card; square card, -1 for a card) to the bank or pot
+    EV_CARD,  # seat draws card (deck * MAX_CARDS + index)
+    EV_JAIL,  # seat goes to jail
+    EV_JAIL_CHOICE,  # seat in jail: card 0 uses a card, 1 pays the fine, 2 rolls for doubles
+    EV_LEAVE_JAIL,  # seat leaves jail
+    EV_MORTGAGE,  # seat mortgages square card for amount
+    EV_LIFT,  # seat lifts the mortgage on square card for amount
+    EV_BUILD,  # seat builds on square card for amount; target: the new level (5: hotel)
+    EV_SELL,  # seat sells a level of square card back to the bank; target: the level before
+    EV_TRADE,  # seat trades with target: amount cash from seat to target (negative: back)
+    EV_DEED_MOVES,  # square card passes from target to seat in a trade
+    EV_BANKRUPT,  # seat is bankrupt to target (-1: the bank)
+    EV_JACKPOT,  # seat collects the Free Parking pot, amount
+    EV_PAY_PLAYER,  # seat pays target amount (a card)
+) = range(8, 30)
+# Why a game ended (EV_GAME_END's amount).
+END_LAST_STANDING, END_ROUND_LIMIT, END_ERROR = range(3)

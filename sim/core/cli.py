@@ -30,6 +30,14 @@ Seats = Annotated[
 Rules = Annotated[
     Optional[list[str]], typer.Option("--rule", help="Rule change KEY=VALUE (deck.NAME=COUNT changes the deck).")
 ]
+# The options of every replay command.
+GameIndex = Annotated[Optional[int], typer.Option("--game", help="The game to replay: its number in the run (0 on).")]
+Where = Annotated[Optional[str], typer.Option(
+    help="Replay the first game whose row matches this pandas query, e.g. \"winner == 2 and turns > 100\".")]
+Longest = Annotated[bool, typer.Option("--longest", help="Replay the longest game (by turns).")]
+Shortest = Annotated[bool, typer.Option("--shortest", help="Replay the shortest game (by turns).")]
+EventsOut = Annotated[Optional[Path], typer.Option(help="Also write the events, one row each, to this .parquet file.")]
+CheckReplay = Annotated[bool, typer.Option(help="Check invariants after every turn of the replay.")]
 
 
 def rules_with_preset(game: Game, preset: str | None, changes: list[str] | None):
@@ -102,6 +110,26 @@ def run_simulation(run: PreparedRun, out: Path | None, keep: str, as_json: bool,
                   "win_rate_by_seat.png, manifest.json)")
 
 
+def replay_game(run: PreparedRun, picker, feed, as_json: bool, out: Path | None, check: bool, meta: dict,
+                stored_row=None) -> None:
+    """Every replay command: choose the game (feed(picker) hands it the run's per-game tables),
+    play it again with its events logged, and show it. With stored_row (a run folder's games
+    table row for the game), the replay must equal it."""
+    from sim.core import replay
+
+    replay.check_events_out(out)
+    feed(picker)
+    index = picker.result()
+    r = replay.replay_run(run, index, check)
+    if stored_row is not None:
+        stored = stored_row(index)
+        mismatch = [c for c in stored.columns if c in r.row.columns and str(stored[c].iloc[0]) != str(r.row[c].iloc[0])]
+        if mismatch:
+            raise UsageError(f"the replay of game {index} differs from the stored row in {', '.join(mismatch[:5])}: "
+                             "the run was made by another version of monosim")
+    replay.show(r, as_json, out, {**meta, "game_index": index, "policies": list(run.specs)})
+
+
 def add_game(app: typer.Typer, game: Game) -> typer.Typer:
     """The game's command group: simulate, rules and policies, then the game's own verbs."""
     group = typer.Typer(no_args_is_help=True, help=game.cli_help)
@@ -150,6 +178,44 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         else:
             print(game.rules_text(current), end="")
 
+    def replay(
+        game_index: GameIndex = None,
+        seed: Seed = 0,
+        players: Annotated[int, typer.Option(help=players_help + ".")] = game.default_players,
+        seat: Seats = None,
+        rule: Rules = None,
+        where: Where = None,
+        longest: Longest = False,
+        shortest: Shortest = False,
+        games: Annotated[int, typer.Option(
+            "--games", "-n", help="With --where, --longest or --shortest: choose among games 0 .. N-1.")] = 1000,
+        as_json: AsJson = False,
+        out: EventsOut = None,
+        check: CheckReplay = True,
+        **preset,
+    ) -> None:
+        """Replay one game turn by turn, as a run with these settings plays it: dice, cards,
+        each decision (with the number the bot based it on where there is one), payments and
+        the standings after each round. Game G of seed S is the same game in every run."""
+        from sim.core.replay import GamePicker
+
+        rules = rules_with_preset(game, preset.get("edition"), rule)
+        choosing = where is not None or longest or shortest
+        if choosing and games < 1:
+            raise UsageError(f"--games must be at least 1 (got {games})")
+        run = game.prepare(games if choosing else 1, players, seat, rules, seed, None, None, None)
+        picker = GamePicker(game_index if game_index is not None or choosing else 0, where, longest, shortest,
+                            "turns")
+
+        def feed(p) -> None:
+            if choosing:
+                run.stream(lambda df, detail: p.add(df))
+            else:
+                p.found = p.game
+
+        meta = {"game": game.name, "command": "replay", "seed": seed, "players": run.players, "rules": list(rule or [])}
+        replay_game(run, picker, feed, as_json, out, check, {**meta, **preset})
+
     def policies() -> None:
         """List the bot policies and their parameters."""
         print("\n".join(game.catalog.listing()))
@@ -157,6 +223,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
     group.command("simulate")(_with_preset_option(game, simulate))
     group.command("rules")(_with_preset_option(game, rules))
     group.command("policies")(policies)
+    group.command("replay")(_with_preset_option(game, replay))
     if game.verbs is not None:
         importlib.import_module(game.verbs).register(group)
     return group

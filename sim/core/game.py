@@ -68,7 +68,7 @@ class Game:
     default_table: tuple[str, ...]  # seat i's policy when not given
     min_players: int
     max_players: int
-    kernel: ModuleType  # play_batch, GAME_COLS, N_GAME_COLS, G_STATUS_OUT, OK, STATUS_NAMES
+    kernel: ModuleType  # play_batch, play_logged, GAME_COLS, N_GAME_COLS, G_STATUS_OUT, OK, STATUS_NAMES
     seat_cols: tuple[str, ...]  # per-seat stats, in seat_out's order
     win_col: int  # index in seat_cols of the win count
     summary: Callable[[Tally], dict]  # a tally of games -> named summary tables
@@ -92,6 +92,7 @@ class Game:
     frame_attrs: Callable[[object], dict] = lambda rules: {}  # extra df.attrs (the edition)
     # per-game table -> the 0/1 columns its summary counts beyond the table's own
     derived: Callable[[pd.DataFrame], dict] = lambda games: {}
+    events: object = None  # the EventBook of its replays (sim/core/replay.py, sim/<game>/events.py)
     verbs: str | None = None  # the module whose register(typer app) adds the game's own verbs
     presets: tuple[str, ...] = ()  # values of the `edition` rule, offered as --edition
     # `monosim bench`: label -> (rules table as in a spec, games a run, target games/s)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sim.deal.events import EVENTS
 from sim.core.game import Game
 from sim.core.rule_changes import house_rules_text
 from sim.deal import api, kernel
@@ -58,6 +59,7 @@ GAME = Game(
     min_players=2,
     max_players=MAX_PLAYERS,
     kernel=kernel,
+    events=EVENTS,
     seat_cols=SEAT_COLS,
     win_col=SC_WIN,
     summary=api.summarize,

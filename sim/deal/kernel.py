@@ -15,6 +15,7 @@ module checks that every decision is legal and carries it out.
 import numpy as np
 from numba import njit, prange
 
+from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_WIDTH, LOG_HEAD, log_event
 from sim.core.jit import njit_inline, njit_no_refcount, trailing_zeros
 from sim.core.rng import seed_state, shuffle
 from sim.deal.board import (
@@ -34,6 +35,28 @@ from sim.deal.board import (
     stealable,
 )
 from sim.deal.layout import (
+    END_ERROR,
+    END_SETS,
+    END_STALLED,
+    END_TURN_LIMIT,
+    EV_BANK,
+    EV_BUILD,
+    EV_CHARGE,
+    EV_DEAL_BREAKER,
+    EV_DISCARD,
+    EV_DOUBLE,
+    EV_DRAW,
+    EV_FORCED,
+    EV_FORCED_GIVE,
+    EV_GIVE,
+    EV_JUST_SAY_NO,
+    EV_MOVE_WILD,
+    EV_PASS_GO,
+    EV_PAY,
+    EV_PLACE,
+    EV_RENT,
+    EV_SET,
+    EV_SLY,
     ANY_WILDS,
     ARRANGED_COLOURS,
     ARRANGED_VER,
@@ -214,6 +237,17 @@ STATUS_NAMES = (
     "a policy made an illegal play",
     "a turn did not terminate",
 )
+
+
+@njit_inline
+def recording(S):
+    """Whether this game logs its events (a replay, sim/core/replay.py)."""
+    return S.shape[0] > STATE_SIZE
+
+
+@njit_inline
+def log(S, kind, seat, card, amount, target):
+    log_event(S, STATE_SIZE, kind, seat, card, amount, target)
 
 
 @njit_no_refcount
@@ -648,6 +682,7 @@ def rearrange(S, pp, rng, p):
         if not (can_take(S, card, g) or (g == LOOSE and ctype(S, card) == WILD_ANY)):
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
+        log(S, EV_MOVE_WILD, p, card, 0, g)
         take_out(S, card)
         to_group(S, p, g, card)
     repair(S, p, True)
@@ -685,6 +720,7 @@ def draw_cards(S, rng, p, n):
         S[DRAW_N] -= 1
         to_hand(S, p, c)
         S[stat(p, SC_DRAWN)] += 1
+        log(S, EV_DRAW, p, c, 0, -1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -729,6 +765,7 @@ def collect(S, pp, rng, debtor, creditor, amount, is_rent):
     if paid < min(amount, total):
         S[G_STATUS] = ERR_ILLEGAL_PLAY
         return
+    log(S, EV_PAY, debtor, amount, paid, creditor)
     if houses > 0:
         for k in range(n):
             c = S[SCRATCH + k]
@@ -741,6 +778,7 @@ def collect(S, pp, rng, debtor, creditor, amount, is_rent):
             S[G_STATUS] = ERR_ILLEGAL_PLAY  # a House may not leave from under its Hotel
             return
         was_prop = S[WHERE + c] == PROP
+        log(S, EV_GIVE, debtor, c, cvalue(S, c), creditor)
         take_out(S, c)
         if was_prop:
             receive_property(S, pp, rng, creditor, c)
@@ -788,6 +826,7 @@ def just_say_no_exchange(S, pp, rng, actor, victim, action, stake):
             break
         if not want_just_say_no(pp, side, S, rng, actor, victim, action, stake, side == victim):
             break
+        log(S, EV_JUST_SAY_NO, side, c, 0, actor if side == victim else victim)
         take_from_hand(S, c)
         to_discard(S, c)
         S[stat(side, SC_JSN)] += 1
@@ -816,6 +855,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if mode == M_BANK:
         if typ == PROPERTY or typ == WILD or typ == WILD_ANY or cvalue(S, c) <= 0:
             return False
+        log(S, EV_BANK, p, c, cvalue(S, c), -1)
         take_from_hand(S, c)
         to_bank(S, p, c)
         S[G_PLAYS_LEFT] -= 1
@@ -824,6 +864,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if mode == M_PLACE:
         if not (typ == PROPERTY or typ == WILD or typ == WILD_ANY) or not can_place(S, p, c, a):
             return False
+        log(S, EV_PLACE, p, c, 0, a)
         take_from_hand(S, c)
         to_group(S, p, a, c)  # keeps the plan marked as moving nothing when it can (keep_plan)
         S[G_PLAYS_LEFT] -= 1
@@ -841,12 +882,14 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
         if b < 0 or b > S[R_MAX_DOUBLES] or b > S[G_PLAYS_LEFT] - 1:
             return False
         amount = rent_of(S, p, a)
+        log(S, EV_RENT, p, a, amount << b, t if typ == RENT_ANY else -1)
         take_from_hand(S, c)
         to_discard(S, c)
         for _ in range(b):
             d = find_in_hand(S, p, DOUBLE_RENT)
             if d < 0:
                 return False
+            log(S, EV_DOUBLE, p, d, 0, -1)
             take_from_hand(S, d)
             to_discard(S, d)
             amount *= 2
@@ -864,6 +907,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
         if typ == DEBT_COLLECTOR and (t < 0 or t >= n_players or t == p):
             return False
         amount = S[R_DEBT] if typ == DEBT_COLLECTOR else S[R_BIRTHDAY]
+        log(S, EV_CHARGE, p, c, amount, t if typ == DEBT_COLLECTOR else -1)
         take_from_hand(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
@@ -876,6 +920,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
                 collect(S, pp, rng, q, p, amount, False)
         return True
     if typ == PASS_GO:
+        log(S, EV_PASS_GO, p, c, 0, -1)
         take_from_hand(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
@@ -890,6 +935,9 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
                 return False
             if S[R_FORCED_FROM_FULL] == 0 and is_complete(S, p, S[GROUP + b]):
                 return False
+        log(S, EV_SLY if typ == SLY_DEAL else EV_FORCED, p, a, 0, t)
+        if typ == FORCED_DEAL:
+            log(S, EV_FORCED_GIVE, p, b, 0, t)
         take_from_hand(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
@@ -908,6 +956,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if typ == DEAL_BREAKER:
         if t < 0 or t >= n_players or t == p or a < 0 or a >= NC or not is_complete(S, t, a):
             return False
+        log(S, EV_DEAL_BREAKER, p, a, 0, t)
         take_from_hand(S, c)
         to_discard(S, c)
         S[G_PLAYS_LEFT] -= 1
@@ -919,6 +968,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
     if typ == T_HOUSE or typ == T_HOTEL:
         if not can_build(S, p, a, typ == T_HOTEL):
             return False
+        log(S, EV_BUILD, p, c, 0, a)
         take_from_hand(S, c)
         to_building(S, p, a, c)
         S[G_PLAYS_LEFT] -= 1
@@ -970,6 +1020,10 @@ def note_sets(S):
     for p in range(S[R_PLAYERS]):  # the complete sets against the last count, as bit masks
         done = S[COMPLETE_MASK + p]
         made = done & ~S[COUNTED_MASK + p]
+        if recording(S):
+            for col in range(NC):
+                if (made >> col) & 1:
+                    log(S, EV_SET, p, col, 0, -1)
         while made != 0:
             made &= made - 1
             S[stat(p, SC_SETS_MADE)] += 1
@@ -1005,6 +1059,7 @@ def after_play(S, p, check):
 def play_turn(S, pp, rng, p, check):
     S[G_CURRENT] = p
     S[stat(p, SC_TURNS)] += 1
+    log(S, EV_TURN, p, 0, 0, -1)
     n = S[R_DRAW_EMPTY] if S[HAND_N + p] == 0 else S[R_DRAW]
     draw_cards(S, rng, p, n)
     S[G_PLAYS_LEFT] = S[R_PLAYS]
@@ -1036,6 +1091,7 @@ def play_turn(S, pp, rng, p, check):
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
         c = S[HAND_ + p * MAX_HAND + k]
+        log(S, EV_DISCARD, p, c, 0, -1)
         take_from_hand(S, c)
         if S[R_EXCESS_TO] == 1:
             to_draw_bottom(S, c)
@@ -1098,6 +1154,16 @@ def setup_game(S, rng):
 
 
 @njit_no_refcount
+def log_standings(S):
+    """Each seat's complete sets, bank and properties on the table, into the log."""
+    for p in range(S[R_PLAYERS]):
+        props = 0
+        for g in range(NG):
+            props += S[GRP_N + p * NG + g]
+        log(S, EV_SEAT_STATE, p, n_complete(S, p), S[BANK_VAL + p], props)
+
+
+@njit_no_refcount
 def play_game(S, pp, rng, seed, game, check, game_out, seat_out, row):
     """Play game number `game` of the run with master seed `seed` into output column `row`."""
     n_players = S[R_PLAYERS]
@@ -1111,13 +1177,19 @@ def play_game(S, pp, rng, seed, game, check, game_out, seat_out, row):
     capped = 0
     stalled = 0
     quiet = 0  # turns in a row that began and ended with no card left to draw or play
+    standings_at = 0  # the turn after which the log last had the standings
     while S[G_STATUS] == OK:
         if turns >= S[R_MAX_TURNS]:
             capped = 1
             break
+        if current == 0:
+            log(S, EV_ROUND, -1, 0, turns // n_players + 1, -1)
         play_turn(S, pp, rng, current, check)
         turns += 1
         S[G_TURN] = turns
+        if current == n_players - 1 and recording(S):
+            log_standings(S)
+            standings_at = turns
         if S[G_WINNER] >= 0:
             break
         # Every card on the table for a whole round (each seat could rearrange its wilds):
@@ -1142,6 +1214,11 @@ def play_game(S, pp, rng, seed, game, check, game_out, seat_out, row):
         for col in range(N_SEAT_COLS):
             seat_out[p, col, row] = S[stat(p, col)]
     game_out[G_WINNER_OUT, row] = w
+    if recording(S):
+        if standings_at != turns:
+            log_standings(S)  # the last round's, cut short
+        reason = END_SETS if w >= 0 else END_TURN_LIMIT if capped else END_STALLED if stalled else END_ERROR
+        log(S, EV_GAME_END, w, 0, END_ERROR if S[G_STATUS] != OK else reason, -1)
     game_out[G_TURNS_OUT, row] = turns
     game_out[G_ROUNDS_OUT, row] = (turns + n_players - 1) // n_players
     game_out[G_CAPPED, row] = capped
@@ -1288,6 +1365,20 @@ def new_state(RB, pk):
     for p in range(S[R_PLAYERS]):
         S[R_KIND + p] = pk[p]
     return S, np.zeros(RNG_SIZE, np.uint64)
+
+
+@njit(cache=True)
+def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, log_rows):
+    """Game `game` of a run, as play_batch plays it, into column 0 of the outputs, with its
+    events logged (sim/core/event_log.py): returns the log."""
+    S = np.zeros(STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
+    S[:RULES_SIZE] = RB
+    for p in range(S[R_PLAYERS]):
+        S[R_KIND + p] = pk[p]
+    S[STATE_SIZE + 1] = log_rows
+    rng = np.zeros(RNG_SIZE, np.uint64)
+    play_game(S, pp, rng, seed, game, check, game_out, seat_out, 0)
+    return S[STATE_SIZE:]
 
 
 @njit(cache=True, parallel=True)

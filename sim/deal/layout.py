@@ -275,3 +275,27 @@ def store_float(S, at, x):
 def load_float(S, at):
     """The float64 that store_float kept at S[at]."""
     return _bits_float((np.int64(S[at + 1]) << 32) | (np.int64(S[at]) & 0xFFFFFFFF))
+
+# ---- event kinds of a replay's log (sim/core/event_log.py; sentences in sim/deal/events.py)
+(
+    EV_DRAW,  # seat draws card
+    EV_BANK,  # seat banks card (amount: its value)
+    EV_PLACE,  # seat lays property card in colour target
+    EV_RENT,  # seat charges rent for its colour card: amount from target (-1: from everyone); ...
+    EV_DOUBLE,  # ... seat doubles it with Double the Rent card
+    EV_CHARGE,  # seat plays Debt Collector / Birthday card for amount
+    EV_PASS_GO,  # seat plays Pass Go card
+    EV_SLY,  # seat plays Sly Deal on target's card
+    EV_FORCED,  # seat plays Forced Deal on target's card ...
+    EV_FORCED_GIVE,  # ... giving card in return
+    EV_DEAL_BREAKER,  # seat plays Deal Breaker on target's set of colour card
+    EV_BUILD,  # seat builds card on its colour target
+    EV_JUST_SAY_NO,  # seat plays Just Say No card against target's move
+    EV_PAY,  # seat pays target amount (owed: card)
+    EV_GIVE,  # seat gives card to target in a payment or a steal
+    EV_MOVE_WILD,  # seat moves wild card to colour target
+    EV_DISCARD,  # seat discards card at the hand limit
+    EV_SET,  # seat completes a set of colour card
+) = range(8, 26)
+# Why a game ended (EV_GAME_END's amount).
+END_SETS, END_TURN_LIMIT, END_STALLED, END_ERROR = range(4)

@@ -1,0 +1,267 @@
+"""Replays: any game of any run, turn by turn, as its kernel played it.
+
+A replay plays one game again through the game's ``play_logged`` entry, the batch kernel's
+play_game with an event log after the state (sim/core/event_log.py). Game g of a run is
+seeded from (seed, g) alone, so the replay is exactly the game the run counted, and its
+per-game row is returned beside the events so that anyone can check.
+
+Each game describes its event kinds in an ``EventBook`` (sim/<game>/events.py): a name, a
+sentence and what the card and target numbers name. The events become a tidy table (one row
+per event) and the play-by-play text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_FIELDS, EVENT_WIDTH, LOG_HEAD
+from sim.core.runner import UsageError
+
+FIRST_LOG_ROWS = 4096  # rows of the first try; a longer game is played again with room for all
+# card is the number the game logged (a card, a square, a count: docs/replays.md lists each
+# kind's meaning), card_name the card or square it names, in words, where it names one.
+EVENT_COLUMNS = ("game", "round", "turn", "seat", "kind", "card", "card_name", "amount", "target", "text")
+
+
+class Context(NamedTuple):
+    """What namers read: the game's rules object, its packed rules block (RB) and the run's
+    deck edits (seat -> {card: change}); memo is where a namer may keep what it works out once."""
+
+    rules: object
+    rb: np.ndarray
+    deck_edits: dict
+    memo: dict
+
+
+def seat_name(ctx: Context, seat: int, code: int) -> str:
+    return f"seat {code}" if code >= 0 else "nobody"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of event: its name in the tables, its sentence, and what names its numbers.
+
+    `text` is a str.format template over seat (already "seat 2"), card and target (as named by
+    the `card` and `target` namers of the game's EventBook, or the bare number without one),
+    amount, and pct (amount in tenths of a percent, shown as "12.5%")."""
+
+    name: str
+    text: str | Callable[[dict], str]  # a template, or a function of the same fields
+    card: str | None = None
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class EventBook:
+    """A game's event kinds (code -> Kind), the namers its kinds refer to ((Context, seat,
+    code) -> str), and the reasons a game ends (EV_GAME_END's amount)."""
+
+    kinds: dict[int, Kind]
+    namers: dict[str, Callable[[Context, int, int], str]]
+    end_reasons: tuple[str, ...]
+    namers_default: dict = field(default_factory=lambda: {"seat": seat_name})
+
+    def namer(self, name: str | None):
+        if name is None:
+            return lambda ctx, seat, code: str(code)
+        return self.namers.get(name) or self.namers_default[name]
+
+    def sentence(self, ctx: Context, kind: int, seat: int, card: int, amount: int, target: int) -> str:
+        k = self.kinds[kind]
+        fields = dict(seat=seat_name(ctx, seat, seat), amount=amount, pct=f"{amount / 10:.1f}%",
+                      card=self.namer(k.card)(ctx, seat, card), target=self.namer(k.target)(ctx, seat, target),
+                      reason=self.end_reasons[amount] if kind == EV_GAME_END else "")
+        return k.text(fields) if callable(k.text) else k.text.format(**fields)
+
+
+def common_kinds(state_text: str, round_word: str = "round") -> dict[int, Kind]:
+    """The kinds every game logs; state_text is the game's sentence for a seat's standing, and
+    round_word what the game calls a round (the card game's are hands)."""
+    return {
+        EV_TURN: Kind("turn", "{seat}'s turn"),
+        EV_ROUND: Kind("round", round_word + " {amount}"),
+        EV_SEAT_STATE: Kind("standing", state_text),
+        EV_GAME_END: Kind("game_end", "game over: {seat} wins ({reason})"),
+    }
+
+
+@dataclass
+class Replay:
+    """One replayed game: the row the run wrote for it, its events, and its play-by-play."""
+
+    game_name: str
+    game_index: int
+    row: pd.DataFrame  # the per-game table row, as a run writes it
+    events: pd.DataFrame  # one row per event (EVENT_COLUMNS)
+    header: str
+
+    def text(self) -> str:
+        lines = [self.header]
+        for e in self.events.itertuples(index=False):
+            if e.kind == "turn":
+                lines.append(f"turn {e.turn}: {e.text}")
+            elif e.kind == "round":
+                lines.append(f"\n== {e.text}")
+            else:
+                lines.append(f"  {e.text}")
+        return "\n".join(lines) + "\n"
+
+
+def read_log(log: np.ndarray) -> np.ndarray:
+    """The event rows of a log tail: [events, EVENT_WIDTH]."""
+    n = int(log[0])
+    return log[LOG_HEAD:LOG_HEAD + n * EVENT_WIDTH].reshape(n, EVENT_WIDTH)
+
+
+def events_table(book: EventBook, ctx: Context, game_index: int, rows: np.ndarray) -> pd.DataFrame:
+    """The tidy events table of one game's log rows."""
+    kind, seat, card, amount, target = (rows[:, i] for i in range(len(EVENT_FIELDS)))
+    turn = np.cumsum(kind == EV_TURN)
+    rnd = np.cumsum(kind == EV_ROUND)
+    names = {code: k.name for code, k in book.kinds.items()}
+    return pd.DataFrame({
+        "game": np.full(len(rows), game_index, np.int64),
+        "round": rnd.astype(np.int64),
+        "turn": turn.astype(np.int64),
+        "seat": seat.astype(np.int64),
+        "kind": [names[k] for k in kind],
+        "card": card.astype(np.int64),
+        "card_name": [book.namer(book.kinds[k].card)(ctx, s, c) if book.kinds[k].card else ""
+                      for k, s, c in zip(kind, seat, card)],
+        "amount": amount.astype(np.int64),
+        "target": target.astype(np.int64),
+        "text": [book.sentence(ctx, *r) for r in rows.tolist()],
+    }, columns=list(EVENT_COLUMNS))
+
+
+def replay(game: str, game_index: int, seed: int = 0, players: int | None = None, seats: list[str] | None = None,
+           rules=None, deck_edits: dict | None = None, check: bool = True, **options) -> Replay:
+    """Game `game_index` of a run of `game` with these settings (those of ``simulate``), played
+    again with its events logged: ``replay("chance", 7, seed=1).events``, or ``.text()``."""
+    from sim.core.game import get
+
+    run = get(game).prepare(1, players, seats, rules, seed, None, None, deck_edits, **options)
+    return replay_run(run, game_index, check)
+
+
+def replay_run(run, game_index: int, check: bool = True) -> Replay:
+    """Game `game_index` of a prepared run (sim/core/game.py PreparedRun), played again with its
+    events logged; with `check`, invariants are checked after every turn, as in a checked run."""
+    g = run.game
+    if not 0 <= game_index < 2**62:
+        raise UsageError(f"--game must be a game number, 0 or more (got {game_index})")
+    k = run.inputs
+    rows = FIRST_LOG_ROWS
+    while True:
+        outputs = g.outputs(1, run.players, True)
+        log = g.kernel.play_logged(k.rules, k.start, run.kinds, k.params, k.tables, np.uint64(run.seed),
+                                   game_index, check, True, *outputs, rows)
+        if log[0] <= rows:
+            break
+        rows = int(log[0])
+    row = run.frame(outputs, game_index)
+    events = events_table(g.events, Context(run.rules, k.rules, run.deck_edits, {}), game_index, read_log(log))
+    policies = ", ".join(f"seat {s}: {p}" for s, p in enumerate(run.specs))
+    header = f"# {g.title}: game {game_index} of seed {run.seed}, {run.players} players ({policies})"
+    return Replay(g.name, game_index, row, events, header)
+
+
+# ---- choosing games to watch, and showing them ----------------------------------------------
+
+
+class GamePicker:
+    """Chooses the game to replay from a run's per-game tables, fed one chunk at a time: --game
+    as given (it must be one of them), the first game matching the pandas query --where, or the
+    --longest / --shortest by length_col (the first of equals)."""
+
+    def __init__(self, game: int | None, where: str | None, longest: bool, shortest: bool, length_col: str):
+        asked = [name for name, on in (("--game", game is not None), ("--where", where is not None),
+                                       ("--longest", longest), ("--shortest", shortest)) if on]
+        if len(asked) > 1:
+            raise UsageError(f"give one of {', '.join(asked)}, not several")
+        self.game, self.where, self.longest, self.length_col = game, where, longest, length_col
+        self.found = None
+        self.best = None  # (length, game)
+
+    def add(self, df: pd.DataFrame) -> None:
+        if self.found is not None or not len(df):
+            return
+        if self.game is not None:
+            if (df["game"] == self.game).any():
+                self.found = self.game
+        elif self.where is not None:
+            hits = query(df, self.where)
+            if len(hits):
+                self.found = int(hits["game"].iloc[0])
+        else:
+            lengths = df[self.length_col].to_numpy()
+            i = int(lengths.argmax() if self.longest else lengths.argmin())
+            if self.best is None or (lengths[i] > self.best[0] if self.longest else lengths[i] < self.best[0]):
+                self.best = (lengths[i], int(df["game"].iloc[i]))
+
+    def result(self) -> int:
+        if self.found is not None:
+            return self.found
+        if self.game is not None:
+            raise UsageError(f"--game {self.game} is not one of the games played")
+        if self.where is not None:
+            raise UsageError(f"--where: no game matches {self.where!r}")
+        if self.best is None:
+            raise UsageError("no games to choose from")
+        return self.best[1]
+
+
+def query(df: pd.DataFrame, where: str) -> pd.DataFrame:
+    """df.query(where), with any mistake in the query as one UsageError line."""
+    try:
+        hits = df.query(where, engine="python")
+    except Exception as e:  # pandas raises many kinds for a bad expression
+        detail = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise UsageError(f"--where: cannot use {where!r} on the games table ({detail}); its columns: "
+                         f"{', '.join(df.columns[:12])}, ...") from None
+    if not isinstance(hits, pd.DataFrame) or len(hits.columns) != len(df.columns):
+        raise UsageError(f"--where: {where!r} is not a condition on the games table's rows")
+    return hits
+
+
+def check_events_out(out) -> None:
+    """Refuse, before any game is played, an --out file that exists or cannot be written."""
+    from pathlib import Path
+
+    from sim.core import results
+
+    if out is None:
+        return
+    out = Path(out)
+    if out.exists():
+        raise UsageError(f"--out: {out} already exists; choose another file")
+    if out.suffix != ".parquet":
+        raise UsageError(f"--out: write the events to a .parquet file (got {out})")
+    results.check_writable(out.absolute().parent, "--out")
+
+
+def show(r: Replay, as_json: bool, out, meta: dict) -> None:
+    """Print a replay (the play-by-play, or with as_json one JSON object: meta, the game's row
+    and its events) and with `out` write the events to a parquet file."""
+    import json
+    from pathlib import Path
+
+    from sim.core.runs import write_atomic
+
+    if out is not None:
+        out = Path(out)
+        out.absolute().parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(out, lambda p: r.events.to_parquet(p, index=False))
+    if as_json:
+        row = {k: (v.item() if hasattr(v, "item") else v) for k, v in r.row.iloc[0].items()}
+        print(json.dumps({"meta": meta, "game": row, "events": r.events.to_dict(orient="records")}, indent=2,
+                         default=str))
+    else:
+        print(r.text(), end="")
+        if out is not None:
+            print(f"\nWrote {out} ({len(r.events):,} events)")
