@@ -56,6 +56,12 @@ EVENTS = EventBook(
         L.EV_BANKRUPT: Kind("bankrupt", "{seat} is bankrupt to {target}, with ${amount} cash", target="creditor"),
         L.EV_JACKPOT: Kind("jackpot", "{seat} collects the Free Parking pot, ${amount}"),
         L.EV_PAY_PLAYER: Kind("pay_player", "{seat} owes {target} ${amount}", target="seat"),
+        L.EV_OFFER: Kind("offer", lambda f: f"{f['seat']} asks {f['target']} for {f['card']}" + (
+            f", offering ${f['amount']}" if f["amount"] > 0 else f", asking ${-f['amount']} too" if f["amount"] < 0
+            else ""), card="square", target="seat"),
+        L.EV_ANSWER: Kind("answer", lambda f: f"{f['seat']} values the offer at ${f['amount']}: " + (
+            "accepts" if f["card"] == "0" else "rejects" if f["card"] == "-1" else f"asks ${f['card']} more"),
+            target="seat"),
     },
     namers={"square": square, "card": card, "creditor": creditor, "level": level,
             "jail_choice": lambda ctx, seat, c: ("uses a Get Out of Jail Free card", "pays the fine",

@@ -63,6 +63,8 @@ from sim.classic.layout import (
     EV_LEAVE_JAIL,
     EV_LIFT,
     EV_MORTGAGE,
+    EV_OFFER,
+    EV_ANSWER,
     EV_PAY_PLAYER,
     EV_ROLL,
     EV_RENT,
@@ -214,6 +216,7 @@ from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EV
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, seed_state, shuffle
 from strategies.classic import (
+    trade_balance,
     JAIL_CARD,
     JAIL_PAY,
     accept_counter,
@@ -1056,6 +1059,9 @@ def trade_phase(S, pp, pt, rng, p):
             S[G_STATUS] = ERR_ILLEGAL
             return
         answer = respond_trade(pp, pt, q, p, S, rng)
+        if recording(S):
+            log(S, EV_OFFER, p, S[TR_GET], S[TR_CASH], q)
+            log(S, EV_ANSWER, q, answer, int(trade_balance(pp, q, p, S)), p)
         if answer > 0:
             if not accept_counter(pp, pt, p, q, S, rng, answer):
                 continue

@@ -227,6 +227,8 @@ RNG_SIZE = 4 * N_STREAMS
     EV_BANKRUPT,  # seat is bankrupt to target (-1: the bank)
     EV_JACKPOT,  # seat collects the Free Parking pot, amount
     EV_PAY_PLAYER,  # seat pays target amount (a card)
-) = range(8, 30)
+    EV_OFFER,  # seat offers target amount cash (negative: asks for it) for square card (and any others)
+    EV_ANSWER,  # seat (the partner) values target's offer at amount: card 0 accepts, -1 rejects, c > 0 asks c more
+) = range(8, 32)
 # Why a game ended (EV_GAME_END's amount).
 END_LAST_STANDING, END_ROUND_LIMIT, END_ERROR = range(3)
