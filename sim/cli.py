@@ -3,7 +3,6 @@ sim/core/cli.py, plus the commands across games: run, tune, report, compare and 
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -12,6 +11,7 @@ import typer
 
 from sim.core.cli import AsJson, CheckReplay, EventsOut, GameIndex, Longest, Progress, Shortest, Threads, Where, add_game
 from sim.core.cli import replay_game
+from sim.core.json_output import emit, run_meta
 from sim.core.game import GAME_NAMES
 from sim.core.game import games as registered_games
 from sim.core.runner import UsageError
@@ -218,9 +218,7 @@ def replay(
         df = read(k)
         return df[df["game"] == index]
 
-    meta = {"game": game.name, "command": "replay", "run": str(results_dir), "cell": cell, "seed": seed,
-            "players": c["players"], "rules": c["rules"]}
-    replay_game(run, picker, feed, as_json, out, check, meta, stored_row)
+    replay_game(run, picker, feed, as_json, out, check, run_meta(run, run=str(results_dir), cell=cell), stored_row)
 
 
 @app.command("compare")
@@ -234,9 +232,11 @@ def compare(
 
     text, table = analysis.compare(a, b)
     if as_json:
-        print(table.to_json(orient="records", indent=2))
+        emit("compare", {"a": str(a), "b": str(b)}, table)
     else:
         print(text, end="")
+
+
 @app.command("bench")
 def bench(
     games: Annotated[
@@ -258,7 +258,7 @@ def bench(
     for name in chosen:
         if name not in GAME_NAMES:
             raise UsageError(f"--game {name!r} is not one of {', '.join(GAME_NAMES)}")
-    check_run_args(games or 1, 0, 1, threads)
+    check_run_args(1 if games is None else games, 0, 1, threads)
     if repeat < 1:
         raise UsageError(f"--repeat must be at least 1 (got {repeat})")
     result = {
@@ -267,7 +267,7 @@ def bench(
         for label, (rules, n, target) in benchmarks.timed_runs(name, games).items()
     }
     if as_json:
-        print(json.dumps(result, indent=2))
+        emit("bench", {"games": games, "threads": threads, "repeat": repeat}, result)
         return
     for name, r in result.items():
         print(

@@ -66,7 +66,7 @@ def test_bench_times_each_edition(capsys):
     from sim.cli import main
 
     main(["bench", "--game", "cardgame", "--games", "300", "--json"])
-    result = json.loads(capsys.readouterr().out)
+    result = json.loads(capsys.readouterr().out)["results"]
     assert list(result) == ["cardgame/wiki", "cardgame/video"]
     assert [r["rules"] for r in result.values()] == [{"edition": "wiki"}, {"edition": "video"}]
     assert all(r["games"] == 300 and r["games_per_second"] > 0 for r in result.values())
@@ -109,10 +109,10 @@ def test_rules_policies_and_analyses_print(capsys):
     main(["cardgame", "policies"])
     assert "wild_risk" in capsys.readouterr().out
     main(["cardgame", "values", "-n", "60", "--threads", "1", "--no-progress", "--json"])
-    v = json.loads(capsys.readouterr().out)
+    v = json.loads(capsys.readouterr().out)["results"]
     assert v["chance"]["hands_ended_holding"] > 0 and any(r["kind"] == "chance" for r in v["kinds"])
     main(["cardgame", "seats", "-n", "40", "--players", "3", "--players", "5", "--threads", "1", "--no-progress", "--json"])
-    t = json.loads(capsys.readouterr().out)
+    t = json.loads(capsys.readouterr().out)["results"]
     assert sorted({r["players"] for r in t}) == [3, 5] and len(t) == 8
 
 

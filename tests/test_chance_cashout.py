@@ -23,7 +23,7 @@ def monosim(*args):
 def test_advise_agrees_with_the_exact_odds_and_the_turn_optimal_rule():
     r = monosim("chance", "advise", "--flipped", "7,11", "--flips-left", "2", "--games", "3000", "--json")
     assert r.returncode == 0, r.stderr
-    a = json.loads(r.stdout)
+    a = json.loads(r.stdout)["results"]
     sit = make_situation(flipped=[7, 11], flips=2)
     o = odds(sit)
     assert a["p_bust_next"] == pytest.approx(o["p_bust_next"])
@@ -33,7 +33,7 @@ def test_advise_agrees_with_the_exact_odds_and_the_turn_optimal_rule():
     assert a["decision"] == "cash out"  # 18 in hand, 22% bust: one flip loses 0.72 on average
     ev = a["simulation"]
     assert ev["games_with_situation"] > 50
-    lo, hi = ev["win_diff_ci"]
+    lo, hi = ev["win_diff_flip_minus_stop_ci"]["low"], ev["win_diff_flip_minus_stop_ci"]["high"]
     assert lo <= ev["win_diff_flip_minus_stop"] <= hi
     r = monosim("chance", "advise", "--flipped", "2", "--flips-left", "3", "--held-lucky", "1", "--games", "0")
     assert r.returncode == 0 and "Advice: FLIP" in r.stdout and "busts: 0.0%" in r.stdout

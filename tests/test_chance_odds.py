@@ -142,7 +142,7 @@ def monosim(*args):
 def test_odds_json_shape():
     r = monosim("chance", "odds", "--flipped", "7,11", "--flips", "2", "--held-lucky", "1", "--json")
     assert r.returncode == 0, r.stderr
-    got = json.loads(r.stdout)
+    got = json.loads(r.stdout)["results"]
     assert list(got) == ["p_bust_next", "flips"]
     assert [row["k"] for row in got["flips"]] == [1, 2]
     assert all(list(row) == ["k", "p_bust", "expected_cash_cards", "expected_cash_value"] for row in got["flips"])

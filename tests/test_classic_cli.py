@@ -83,7 +83,7 @@ def test_simulate_writes_a_complete_run_folder(tmp_path):
 def test_simulate_json():
     r = monosim_here("classic", "simulate", "--games", "300", "--json")
     assert r.returncode == 0, r.stderr
-    summary = json.loads(r.stdout)
+    summary = json.loads(r.stdout)["results"]
     assert abs(sum(row["win_rate"] for row in summary["by_seat"]) - 1) < 1e-9
     assert "hit_turn_limit" in summary["flags"]
 
@@ -91,7 +91,7 @@ def test_simulate_json():
 def test_landing_json_shape():
     r = monosim("classic", "landing", "--jail", "long", "--rolls", "200000", "--json")
     assert r.returncode == 0, r.stderr
-    rows = json.loads(r.stdout)
+    rows = json.loads(r.stdout)["results"]
     assert len(rows) == 41 and [row["square"] for row in rows] == list(range(41))
     assert all(set(row) == {"square", "name", "simulated", "exact"} for row in rows)
     assert rows[40]["name"] == "In Jail" and rows[10]["name"] == "Just Visiting"
@@ -132,16 +132,16 @@ def test_position_estimates_win_chances(tmp_path):
     f.write_text(POSITION)
     r = monosim("classic", "position", str(f), "--games", "2000", "--json")
     assert r.returncode == 0, r.stderr
-    rows = json.loads(r.stdout)
+    rows = json.loads(r.stdout)["results"]
     assert len(rows) == 3 and rows[2]["win_chance"] == 0
     assert rows[0]["win_chance"] > rows[1]["win_chance"]
     assert abs(sum(row["win_chance"] for row in rows) - 1) < 1e-9
-    assert all(row["ci_low"] <= row["win_chance"] <= row["ci_high"] for row in rows)
+    assert all(row["ci"]["low"] <= row["win_chance"] <= row["ci"]["high"] for row in rows)
     j = tmp_path / "pos.json"
     import tomllib
     j.write_text(json.dumps(tomllib.loads(POSITION)))
     r2 = monosim("classic", "position", str(j), "--games", "2000", "--json")
-    assert json.loads(r2.stdout) == rows  # same position, same seed: same playouts
+    assert json.loads(r2.stdout)["results"] == rows  # same position, same seed: same playouts
 
 
 @pytest.mark.parametrize(
@@ -191,7 +191,7 @@ def test_rules_and_policies_listings():
 def test_bench_classic_runs():
     r = monosim("bench", "--game", "classic", "--games", "2000", "--json")
     assert r.returncode == 0, r.stderr
-    result = json.loads(r.stdout)["classic"]
+    result = json.loads(r.stdout)["results"]["classic"]
     assert result["games"] == 2000 and result["games_per_second"] > 0
 
 

@@ -25,10 +25,10 @@ def test_cli_simulate_json_rules_and_policies(variant, name, changes):
     edition = [f"--edition={changes[0].split('=')[1]}"] if changes else []
     done = monosim(name, "simulate", "--games", "40", "--seed", "3", "--json", "--no-progress", *edition)
     assert done.returncode == 0, done.stderr
-    summary = json.loads(done.stdout)
+    summary = json.loads(done.stdout)["results"]
     assert [r["seat"] for r in summary["by_seat"]] == list(range(game.default_players))
     assert sum(r["wins"] for r in summary["by_seat"]) <= 40
-    shown = json.loads(monosim(name, "rules", "--json", *edition).stdout)
+    shown = json.loads(monosim(name, "rules", "--json", *edition).stdout)["results"]
     assert shown == json.loads(json.dumps(game.describe_rules(game.rules_from(changes))))
     listing = monosim(name, "policies").stdout
     assert all(kind in listing for kind in game.catalog.kinds)

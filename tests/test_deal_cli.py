@@ -89,7 +89,7 @@ def test_simulate_writes_a_complete_run_folder(tmp_path):
 def test_json_summary_and_listings():
     r = monosim("deal", "simulate", "--games", "300", "--players", "5", "--json")
     assert r.returncode == 0, r.stderr
-    summary = json.loads(r.stdout)
+    summary = json.loads(r.stdout)["results"]
     rates = [row["win_rate"] for row in summary["by_seat"]]
     assert len(rates) == 5 and 0.9 < sum(rates) <= 1.0 + 1e-9
     r = monosim("deal", "rules")
@@ -106,7 +106,7 @@ def test_bench_rejects_an_unknown_game():
 def test_bench_reports_the_median_of_repeated_runs():
     r = monosim("bench", "--game", "deal", "--games", "500", "--repeat", "3", "--json")
     assert r.returncode == 0, r.stderr
-    result = json.loads(r.stdout)["deal"]
+    result = json.loads(r.stdout)["results"]["deal"]
     runs = sorted(result["run_seconds"])
     assert len(runs) == 3 and result["seconds"] == runs[1] and result["games_per_second"] == 500 / runs[1]
     assert result["target_games_per_second"] == 100_000

@@ -261,7 +261,7 @@ def test_compare_pairs_matching_cells(tmp_path, capsys):
     b = run_spec(tmp_path, PAIRED.replace("[0.3, 0.15]", "[0.15]"))  # B holds A's cells 2 and 3
     capsys.readouterr()
     main(["compare", str(a), str(b), "--json"])
-    table = pd.DataFrame(json.loads(capsys.readouterr().out))
+    table = pd.DataFrame(json.loads(capsys.readouterr().out)["results"])
     assert list(zip(table.cell_a, table.cell_b)) == [(2, 0), (3, 1)]
     assert (table["diff"] == 0).all() and table["paired_ok"].all()  # the same games, played again
     main(["compare", str(a), str(b)])

@@ -120,11 +120,12 @@ def test_replay_json_has_meta_the_row_and_the_events():
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
     assert shown["meta"]["game"] == "cardgame" and shown["meta"]["game_index"] == 2
-    assert shown["meta"]["edition"] == "video" and len(shown["meta"]["policies"]) == 4
+    assert shown["meta"]["rules_changed"] == {"edition": "video"} and len(shown["meta"]["policies"]) == 4
     rules = get("cardgame").rules_from(["edition=video"])
     row = get("cardgame").simulate(3, rules=rules, seed=4).iloc[2]
-    assert shown["game"]["winner"] == row["winner"] and shown["game"]["turns"] == row["turns"]
-    assert sum(e["kind"] == "turn" for e in shown["events"]) == row["turns"]
+    game, events = shown["results"]["game"], shown["results"]["events"]
+    assert game["winner"] == row["winner"] and game["turns"] == row["turns"]
+    assert sum(e["kind"] == "turn" for e in events) == row["turns"]
 
 
 @pytest.mark.parametrize("choice, pick", [
@@ -154,8 +155,10 @@ def test_replay_of_a_stored_run_uses_its_settings_and_checks_its_row(tmp_path):
     assert shown.returncode == 0, shown.stderr
     got = json.loads(shown.stdout)
     row = stored[stored["game"] == 37].iloc[0]
-    assert got["meta"]["cell"] == 1 and got["meta"]["seed"] == 17 and got["meta"]["rules"]["free_parking_jackpot"]
-    assert got["game"]["turns"] == row["turns"] and got["game"]["winner"] == row["winner"]
+    assert got["meta"]["cell"] == 1 and got["meta"]["seed"] == 17 and got["meta"]["players"] == 3
+    assert list(got["meta"]["rules_changed"].items()) == [("house.free_parking_jackpot", True)]
+    game = got["results"]["game"]
+    assert game["turns"] == row["turns"] and game["winner"] == row["winner"]
     longest = monosim("replay", str(run_dir), "--cell", "1", "--longest", "--json")
     assert json.loads(longest.stdout)["meta"]["game_index"] == int(stored.loc[stored["turns"].idxmax(), "game"])
     for args, message in [

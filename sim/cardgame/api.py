@@ -241,12 +241,13 @@ def house_rule_effects(games: int, players: int, seats, edition: str, seed: int,
         df = GAME.simulate(games, players, seats, rules, seed, threads, progress=progress)
         hands, hands_ci = mean_ci(df["hands"])
         turns, turns_ci = mean_ci(df["turns"])
-        s0, s0_ci = mean_ci(df["win_0"])
+        w0 = df["win_0"].to_numpy()
+        w_lo, w_hi = wilson(w0.sum(), len(df))
         ties = df["tie"].to_numpy()
         lo, hi = wilson(ties.sum(), len(df))
         rows.append({"rules": label, "hands": hands, "hands_ci": hands_ci, "turns": turns, "turns_ci": turns_ci,
-                     "seat0_win": s0, "seat0_ci": s0_ci, "tie": float(ties.mean()), "tie_low": float(lo),
-                     "tie_high": float(hi),
+                     "seat0_win": float(w0.mean()), "seat0_win_low": float(w_lo), "seat0_win_high": float(w_hi),
+                     "tie": float(ties.mean()), "tie_low": float(lo), "tie_high": float(hi),
                      "stalled_hands": float(df["stalled_hands"].sum() / max(df["hands"].sum(), 1))})
     return pd.DataFrame(rows)
 
@@ -259,6 +260,6 @@ def render_house_rules(t: pd.DataFrame, games: int, players: int, edition: str) 
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in t.itertuples():
         lines.append(f"| {r.rules} | {r.hands:.2f} | +-{r.hands_ci:.2f} | {r.turns:.1f} | +-{r.turns_ci:.1f} "
-                     f"| {r.seat0_win:.1%} | +-{r.seat0_ci:.1%} | {r.tie:.2%} | {r.stalled_hands:.2%} |")
+                     f"| {r.seat0_win:.1%} | {r.seat0_win_low:.1%} - {r.seat0_win_high:.1%} | {r.tie:.2%} | {r.stalled_hands:.2%} |")
     return "\n".join(lines) + "\n"
 

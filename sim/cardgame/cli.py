@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Optional
 
 import typer
 
 from sim.cardgame.game import GAME
+from sim.core.json_output import emit, game_meta, intervals_from_half_widths
 from sim.core.cli import AsJson, Games, Progress, Seats, Seed, Threads, preset_option, rules_with_preset
 
 CardEdition = preset_option(GAME)
@@ -48,7 +48,8 @@ def cardgame_values(
     GAME.make_table(players, seat, rules)
     v = api.card_values(games, players, seat, rules, seed, threads, progress=progress and not as_json)
     if as_json:
-        print(json.dumps({**v, "kinds": v["kinds"].to_dict(orient="records")}, indent=2))
+        emit("cardgame values", game_meta(GAME, rules, games=games, seed=seed, players=players,
+                                          policies=GAME.make_table(players, seat, rules)[0]), v)
     else:
         print(api.render_card_values(v), end="")
 
@@ -74,7 +75,8 @@ def cardgame_seats(
         GAME.make_table(n, [policy] * n, rules)
     t = api.seat_advantage(games, counts, policy, rules, seed, threads, progress=progress and not as_json)
     if as_json:
-        print(json.dumps(t.to_dict(orient="records"), indent=2))
+        emit("cardgame seats", game_meta(GAME, rules, games=games, seed=seed, players_counted=counts,
+                                         policies=[policy]), t)
     else:
         print(api.render_seat_advantage(t, games, policy, rules.edition), end="")
 
@@ -100,6 +102,8 @@ def cardgame_house_rules(
     check_run_args(games, seed, 1, threads)
     t = api.house_rule_effects(games, players, seat, edition, seed, threads, progress=progress and not as_json)
     if as_json:
-        print(json.dumps(t.to_dict(orient="records"), indent=2))
+        emit("cardgame house-rules", game_meta(GAME, rules, games=games, seed=seed, players=players,
+                                               policies=GAME.make_table(players, seat or ["smart"] * players, rules)[0]),
+             intervals_from_half_widths(t, {"hands_ci": "hands", "turns_ci": "turns"}))
     else:
         print(api.render_house_rules(t, games, players, edition), end="")

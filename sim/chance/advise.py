@@ -95,10 +95,10 @@ def simulate_evidence(sit, games, players, policy, seed, match_bankrupt, rules, 
     for name, w in (("flip", w_flip), ("stop", w_stop)):
         lo, hi = wilson(w.sum(), n)
         res[f"win_rate_{name}"] = float(w.mean())
-        res[f"win_rate_{name}_ci"] = [float(lo), float(hi)]
+        res[f"win_rate_{name}_low"], res[f"win_rate_{name}_high"] = float(lo), float(hi)
     d, half = paired_diff(w_flip, w_stop)
     res["win_diff_flip_minus_stop"] = d
-    res["win_diff_ci"] = [d - half, d + half]
+    res["win_diff_flip_minus_stop_low"], res["win_diff_flip_minus_stop_high"] = d - half, d + half
     return res
 
 
@@ -130,11 +130,11 @@ def render_advice(a: dict) -> str:
             f"{sim_['games_with_situation']:,} games",
         ]
         if "win_rate_flip" in sim_:
-            lo, hi = sim_["win_rate_flip_ci"]
+            lo, hi = sim_["win_rate_flip_low"], sim_["win_rate_flip_high"]
             lines.append(f"  always flip there:     win rate {sim_['win_rate_flip']:.1%} ({lo:.1%} - {hi:.1%})")
-            lo, hi = sim_["win_rate_stop_ci"]
+            lo, hi = sim_["win_rate_stop_low"], sim_["win_rate_stop_high"]
             lines.append(f"  always cash out there: win rate {sim_['win_rate_stop']:.1%} ({lo:.1%} - {hi:.1%})")
-            lo, hi = sim_["win_diff_ci"]
+            lo, hi = sim_["win_diff_flip_minus_stop_low"], sim_["win_diff_flip_minus_stop_high"]
             d = sim_["win_diff_flip_minus_stop"]
             verdict = "flipping wins more" if lo > 0 else "cashing out wins more" if hi < 0 else "no clear difference"
             if sim_["games_with_situation"] < MIN_GAMES_FOR_VERDICT:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -10,6 +9,8 @@ from typing import Annotated, Optional
 import typer
 
 from sim.core.cli import Seed, Threads
+from sim.core.game import get
+from sim.core.json_output import emit, game_meta
 from sim.core.runner import UsageError
 
 
@@ -71,10 +72,10 @@ def chance_odds(
     """Exact odds of flipping k more cards (k = 1 .. flips left), and of the next flip busting."""
     from sim.chance.exact_odds import odds, render_odds
 
-    sit, _ = _situation(cash, bankrupt, lucky, other, held_lucky, flipped, flips, rule)
+    sit, rules = _situation(cash, bankrupt, lucky, other, held_lucky, flipped, flips, rule)
     result = odds(sit)
     if as_json:
-        print(json.dumps(result))
+        emit("chance odds", game_meta(get("chance"), rules), result)
     else:
         print(render_odds(sit, result), end="")
 
@@ -121,7 +122,8 @@ def chance_advise(
 
     result = advise(sit, objective, beat, games, players, policy, seed, bankrupt is not None, rules, threads)
     if as_json:
-        print(json.dumps(result))
+        emit("chance advise", game_meta(get("chance"), rules, games=games, seed=seed, players=players,
+                                        policies=[policy]), result)
     else:
         print(render_advice(result), end="")
 

@@ -175,10 +175,11 @@ def house_rule_effects(games: int = 20_000, players: int = 4, seats: list[str] |
         capped = df["hit_turn_limit"].to_numpy()
         lo, hi = wilson(capped.sum(), len(df))
         w0 = df["win_0"].to_numpy()
-        s0, s0_ci = mean_ci(w0)
+        w_lo, w_hi = wilson(w0.sum(), len(df))
         rows.append({"rules": label, "turns": turns, "turns_ci": turns_ci, "rounds": float(df["rounds"].mean()),
                      "hit_turn_limit": float(capped.mean()), "limit_ci_low": float(lo), "limit_ci_high": float(hi),
-                     "seat0_win": s0, "seat0_ci": s0_ci, "trades": float(df["trades"].mean())})
+                     "seat0_win": float(w0.mean()), "seat0_win_low": float(w_lo), "seat0_win_high": float(w_hi),
+                     "trades": float(df["trades"].mean())})
     return pd.DataFrame(rows)
 
 
@@ -207,7 +208,7 @@ def render_house_rules(t: pd.DataFrame, games: int, players: int) -> str:
              "|---|---:|---:|---:|---:|---|---:|---:|---:|"]
     for r in t.itertuples():
         lines.append(f"| {r.rules} | {r.turns:.1f} | +-{r.turns_ci:.1f} | {r.rounds:.1f} | {r.hit_turn_limit:.2%} "
-                     f"| {r.limit_ci_low:.2%} - {r.limit_ci_high:.2%} | {r.seat0_win:.1%} | +-{r.seat0_ci:.1%} "
+                     f"| {r.limit_ci_low:.2%} - {r.limit_ci_high:.2%} | {r.seat0_win:.1%} | {r.seat0_win_low:.1%} - {r.seat0_win_high:.1%} "
                      f"| {r.trades:.2f} |")
     return "\n".join(lines) + "\n"
 

@@ -3,7 +3,6 @@ house-rule effects."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -11,6 +10,8 @@ import typer
 
 from sim.core.cli import Games, Progress, Seed, Threads
 from sim.core.runner import UsageError
+from sim.core.game import get
+from sim.core.json_output import emit, game_meta, intervals_from_half_widths
 
 
 def register(app: typer.Typer) -> None:
@@ -51,7 +52,8 @@ def classic_landing(
     rules = GAME.rules_from(rule)
     rows = landing.landing_table(rules, jail, rolls, seed)
     if as_json:
-        print(json.dumps([{k: r[k] for k in ("square", "name", "simulated", "exact")} for r in rows], indent=2))
+        emit("classic landing", game_meta(GAME, rules, seed=seed, rolls=rolls, jail=jail),
+             [{k: r[k] for k in ("square", "name", "simulated", "exact")} for r in rows])
     else:
         print(landing.render_landing(rows, jail, rolls), end="")
 
@@ -78,7 +80,8 @@ def classic_position(
                        progress=progress and not as_json, start=pos.S0)
     table = api.position_odds(df, pos)
     if as_json:
-        print(json.dumps(table.to_dict(orient="records"), indent=2))
+        emit("classic position", game_meta(GAME, pos.rules, games=games, seed=seed, players=pos.players,
+                                           policies=list(pos.policies), position=str(file)), table)
     else:
         print(api.render_position(table, df, file), end="")
 
@@ -104,7 +107,8 @@ def classic_values(
                                    detail=True)
         result[n] = api.property_values(df, detail["groups"])
     if as_json:
-        print(json.dumps({str(n): t.to_dict(orient="records") for n, t in result.items()}, indent=2))
+        emit("classic values", game_meta(GAME, rules, games=games, seed=seed, players_counted=list(result),
+                                         policies=list(seat or [])), {str(n): t for n, t in result.items()})
     else:
         print(api.render_property_values(result), end="")
 
@@ -124,6 +128,8 @@ def classic_house_rules(
 
     t = api.house_rule_effects(games, players, seat, seed, threads, progress=progress and not as_json)
     if as_json:
-        print(json.dumps(t.to_dict(orient="records"), indent=2))
+        emit("classic house-rules", game_meta(get("classic"), games=games, seed=seed, players=players,
+                                              policies=list(seat or [])),
+             intervals_from_half_widths(t, {"turns_ci": "turns"}))
     else:
         print(api.render_house_rules(t, games, players), end="")

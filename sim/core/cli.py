@@ -5,13 +5,13 @@ verbs live in sim/<game>/cli.py and use the same option types."""
 import contextlib
 import importlib
 import inspect
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from sim.core.game import Game, PreparedRun, summary_json
+from sim.core.json_output import emit, game_meta, run_meta
 from sim.core.summary import Tally
 from sim.core.runner import UsageError
 
@@ -102,7 +102,7 @@ def run_simulation(run: PreparedRun, out: Path | None, keep: str, as_json: bool,
             game.plot_win_rates(tally, summary, folder / "win_rate_by_seat.png")
             results.write_json(results.manifest(games=run.games, keep=keep, **tally.attrs))(folder / "manifest.json")
     if as_json:
-        print(json.dumps(summary_json(summary), indent=2))
+        emit(f"{game.name} simulate", run_meta(run), summary_json(summary))
     else:
         print(report, end="")
         if out is not None:
@@ -127,7 +127,7 @@ def replay_game(run: PreparedRun, picker, feed, as_json: bool, out: Path | None,
         if mismatch:
             raise UsageError(f"the replay of game {index} differs from the stored row in {', '.join(mismatch[:5])}: "
                              "the run was made by another version of monosim")
-    replay.show(r, as_json, out, {**meta, "game_index": index, "policies": list(run.specs)})
+    replay.show(r, as_json, out, f"{run.game.name} replay", {**meta, "game_index": index})
 
 
 def add_game(app: typer.Typer, game: Game) -> typer.Typer:
@@ -174,7 +174,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         """Show the components and house rules, with their defaults."""
         current = rules_with_preset(game, preset.get("edition"), [])
         if as_json:
-            print(json.dumps(game.describe_rules(current), indent=2))
+            emit(f"{game.name} rules", game_meta(game, current), game.describe_rules(current))
         else:
             print(game.rules_text(current), end="")
 
@@ -213,8 +213,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
             else:
                 p.found = p.game
 
-        meta = {"game": game.name, "command": "replay", "seed": seed, "players": run.players, "rules": list(rule or [])}
-        replay_game(run, picker, feed, as_json, out, check, {**meta, **preset})
+        replay_game(run, picker, feed, as_json, out, check, run_meta(run))
 
     def policies() -> None:
         """List the bot policies and their parameters."""

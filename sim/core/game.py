@@ -322,15 +322,17 @@ def simulate(game: str, games: int = 10_000, players: int | None = None, seats: 
 
 def summary_json(summary: dict) -> dict:
     """A game's summary as plain data: a table with a `share` column as {row: share}, the
-    length table by row, other tables as records, a Series as a dict."""
+    length table by row (the mean's interval as {low, high}), other tables as records, a
+    Series as a dict."""
     out = {}
     for name, t in summary.items():
         if isinstance(t, pd.Series):
             out[name] = t.to_dict()
         elif "share" in t.columns:
             out[name] = t["share"].to_dict()
-        elif name == "length":
-            out[name] = t.to_dict(orient="index")
+        elif name == "length":  # ci there is the half-width of the mean's interval
+            out[name] = {row: {**r, "ci": {"low": r["mean"] - r["ci"], "high": r["mean"] + r["ci"]}}
+                         for row, r in t.to_dict(orient="index").items()}
         else:
             out[name] = t.to_dict(orient="records")
     return out

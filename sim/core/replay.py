@@ -245,12 +245,12 @@ def check_events_out(out) -> None:
     results.check_writable(out.absolute().parent, "--out")
 
 
-def show(r: Replay, as_json: bool, out, meta: dict) -> None:
+def show(r: Replay, as_json: bool, out, command: str, meta: dict) -> None:
     """Print a replay (the play-by-play, or with as_json one JSON object: meta, the game's row
     and its events) and with `out` write the events to a parquet file."""
-    import json
     from pathlib import Path
 
+    from sim.core.json_output import emit
     from sim.core.runs import write_atomic
 
     if out is not None:
@@ -258,9 +258,7 @@ def show(r: Replay, as_json: bool, out, meta: dict) -> None:
         out.absolute().parent.mkdir(parents=True, exist_ok=True)
         write_atomic(out, lambda p: r.events.to_parquet(p, index=False))
     if as_json:
-        row = {k: (v.item() if hasattr(v, "item") else v) for k, v in r.row.iloc[0].items()}
-        print(json.dumps({"meta": meta, "game": row, "events": r.events.to_dict(orient="records")}, indent=2,
-                         default=str))
+        emit(command, meta, {"game": r.row.iloc[0], "events": r.events})
     else:
         print(r.text(), end="")
         if out is not None:
