@@ -120,6 +120,19 @@ def _configure_numba_cache() -> None:
     jit.CACHE_IMPL._locator_classes = [GroupCacheLocator, *jit.CACHE_IMPL._locator_classes]
 
 
+def _check_environment() -> None:
+    """numba reads NUMBA_NUM_THREADS when it is imported and fails with a traceback on a bad
+    value: say it in one line, with the exit code of a user's mistake (2), before that."""
+    import sys
+
+    threads = os.environ.get("NUMBA_NUM_THREADS")
+    if threads is not None and not (threads.strip().isdigit() and int(threads) >= 1):
+        print(f"monosim: error: NUMBA_NUM_THREADS must be a whole number of threads, 1 or more (got {threads!r})",
+              file=sys.stderr)
+        sys.exit(2)
+
+
 # Before anything compiles, whichever module is imported first: the shared compile options
 # (sim/core/jit.py hooks numba's code generation), then the cache folders.
+_check_environment()
 _configure_numba_cache()

@@ -3,7 +3,9 @@ sim/core/cli.py, plus the commands across games: run, tune, report, compare and 
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -184,12 +186,9 @@ def replay(
     if not runs.is_run_dir(results_dir):
         raise UsageError(f"{results_dir} is not a run folder (no resolved.json / manifest.json)")
     run_dir = runs.RunDir(results_dir)
-    try:
-        plan = run_dir.plan()
-        cells = {c["id"]: c for c in plan.cells}
-        game = plan.game
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise UsageError(f"{results_dir}: cannot read the run's settings ({type(e).__name__}: {e})") from None
+    plan = run_dir.plan()
+    cells = {c["id"]: c for c in plan.cells}
+    game = plan.game
     if cell not in cells:
         raise UsageError(f"--cell must be one of the run's cells, {min(cells)} to {max(cells)} (got {cell})")
     c = cells[cell]
@@ -202,10 +201,7 @@ def replay(
                         shortest, "turns")
 
     def read(k: int) -> pd.DataFrame:
-        try:
-            return pd.read_parquet(run_dir.chunk_path(cell, k))
-        except Exception as e:  # a damaged chunk file: pyarrow raises several kinds
-            raise UsageError(f"{run_dir.chunk_path(cell, k)}: cannot read it ({type(e).__name__})") from None
+        return run_dir.read_chunk(cell, k)
 
     def feed(p) -> None:
         for k in chunks:
@@ -299,6 +295,17 @@ def main(argv: list[str] | None = None) -> None:
     except UsageError as e:
         print(f"monosim: error: {e}", file=sys.stderr)
         sys.exit(2)
+    except KeyboardInterrupt:
+        print("monosim: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except Exception as e:  # a bug, not the user's mistake: one line, the traceback on request
+        if os.environ.get("MONOSIM_DEBUG"):
+            raise
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        first_line = (str(e).splitlines() or [""])[0]
+        print(f"monosim: internal error: {type(e).__name__}: {first_line} (at {Path(where.filename).name}:{where.lineno}; "
+              "MONOSIM_DEBUG=1 shows the traceback; please report it)", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

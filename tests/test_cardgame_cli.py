@@ -31,7 +31,7 @@ from sim.cardgame.rules import CardGameRules
         (["--rule", "no_such_rule=1"], "unknown rule 'no_such_rule'"),
         (["--rule", "max_trade"], "write KEY=VALUE"),
         (["--rule", "deck.joker=1"], "unknown card 'joker'"),
-        (["--rule", "deck.red=-1"], "is negative"),
+        (["--rule", "deck.red=-1"], "a count must be 0 to"),
         (["--rule", "deck.chance=30"], "1 to 80 cards"),
         (["--rule", "go_out_when=never"], "is not one of next_turn, end_of_turn"),
         (["--rule", "pre_discard=maybe"], "rule pre_discard: bad value"),

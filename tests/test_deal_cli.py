@@ -34,7 +34,7 @@ def monosim(*args, cwd=None):
         (["--rule", "excess_discards=floor"], "is not one of discard_pile, draw_bottom"),
         (["--rule", "win_on_any_turn=maybe"], "rule win_on_any_turn: bad value"),
         (["--rule", "sets_to_win=0"], "sets_to_win must be at least 1"),
-        (["--rule", "deck.money1=-2"], "is negative"),
+        (["--rule", "deck.money1=-2"], "a count must be 0 to"),
         (["--players", "2", "--seat", "smart", "--seat", "smart", "--seat", "smart"], "3 --seat policies given for 2 players"),
         (["--games", "ten"], "Invalid value for '--games'"),
         (["--no-such-flag"], "No such option"),

@@ -129,7 +129,8 @@ def chance_advise(
 
 
 def chance_study(
-    out: Annotated[Path, typer.Option(help="Folder for the tables, plots and report.md.")] = Path("results/cash_out"),
+    out: Annotated[Optional[Path], typer.Option(
+        help="Folder for the tables, plots and report.md (new or empty); default results/cash_out-STAMP.")] = None,
     games: Annotated[int, typer.Option(help="Games per tournament cell (split over the focal seats).")] = 24_000,
     map_games: Annotated[int, typer.Option(help="Games per arm of each stop/flip map cell (0: no maps).")] = 8_000,
     players: Annotated[Optional[list[int]], typer.Option(help="Player counts (repeat); default 2, 3 and 4.")] = None,
@@ -147,6 +148,11 @@ def chance_study(
     from sim.core.runner import check_run_args
 
     check_run_args(games, seed, 1, threads)
+    from sim.core import results
+    from sim.core.runs import utc_now
+
+    out = out or Path("results") / f"cash_out-{utc_now().replace(':', '').replace('-', '')[:15]}"
+    results.check_new_dir(out)
     cfg = StudyConfig(games=games, map_games=max(map_games, 1), players=tuple(players or (2, 3, 4)), seed=seed,
                       threads=threads, maps=tuple(MAPS) if map_games > 0 else ())
     res = run_study(cfg, out, progress=lambda msg: print(msg, file=sys.stderr))

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from sim.chance.layout import MAX_DECK
 from sim.chance.rules import BANKRUPT, CASH, LUCKY_BREAK, ChanceRules
 from sim.core.runner import UsageError
 
@@ -85,6 +86,8 @@ def make_situation(
                     ("--other", other), ("--flips", flips)):
         if n is not None and n < 0:
             raise UsageError(f"{name} must not be negative (got {n})")
+        if n is not None and n > MAX_DECK:
+            raise UsageError(f"{name} must be at most {MAX_DECK}, a token deck's largest size (got {n})")
     for v in list(cash or []) + flipped:
         if v < 1:
             raise UsageError(f"Cash values must be positive (got {v})")

@@ -73,9 +73,11 @@ def load(path: str | Path) -> Position:
     """Read a position file (.toml or .json)."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise UsageError(f"position file {path}: cannot read it ({e.strerror or e})") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"position file {path}: not UTF-8 text") from None
     try:
         if path.suffix.lower() == ".json":
             data = json.loads(text)

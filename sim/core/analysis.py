@@ -97,7 +97,7 @@ def analyze(plan: Plan, run: RunDir) -> dict[str, pd.DataFrame]:
     pairs = {pair: np.zeros(3) for pair in wanted}
     stored = {i: set(run.stored(i)) for i in ids}
     for k in sorted(set().union(*stored.values())):
-        chunk = {i: pd.read_parquet(run.chunk_path(i, k)) for i in ids if k in stored[i]}
+        chunk = {i: run.read_chunk(i, k) for i in ids if k in stored[i]}
         for i, df in chunk.items():
             cell, cs = cells[i], sums[i]
             game.tally(df, cs.tally)
@@ -397,7 +397,9 @@ def compare(path_a: Path, path_b: Path) -> tuple[str, pd.DataFrame]:
             raise UsageError(f"{path} is not complete; finish it with `monosim run {path} --resume`")
         runs.append((run, run.plan()))
     (run_a, plan_a), (run_b, plan_b) = runs
-    common = plan_a.spec["seed"] == plan_b.spec["seed"] and plan_a.spec["game"] == plan_b.spec["game"]
+    if plan_a.spec["game"] != plan_b.spec["game"]:
+        raise UsageError(f"compare: A plays {plan_a.spec['game']} and B {plan_b.spec['game']}; compare runs of one game")
+    common = plan_a.spec["seed"] == plan_b.spec["seed"]
     by_setting = {_setting(c): c for c in plan_b.cells}
     matches = [(c, by_setting[_setting(c)]) for c in plan_a.cells if _setting(c) in by_setting]
     how = "cells matched by their settings (players, seats, rules, deck, key seats)"

@@ -51,6 +51,7 @@ RUN_TYPES = {"games": int, "chunk_size": int, "precision": (int, float), "key_se
              "baseline_by": list}
 OUTPUT_DEFAULTS = {"plots": True, "all_pairs": False, "card_values": False, "usage": True}
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+MAX_NAME = 100  # characters: the name is a folder name, and file systems allow 255 bytes
 DECK_EDIT_RE = re.compile(r"^([a-z][a-z0-9_]*)([+-][0-9]+)$")
 NO_EDIT = "none"
 
@@ -102,9 +103,11 @@ def load_with(path: Path, resolve_fn: Callable[[dict], object]):
     the file's text as `source`. Every problem raises UsageError prefixed with the file name."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise UsageError(f"cannot read spec {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path.name}: not UTF-8 text (a spec is a TOML file)") from None
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -127,7 +130,7 @@ def check_top(raw: dict, top_keys: dict, required) -> tuple[Game, int]:
     for key in required:
         if key not in raw:
             raise UsageError(f"{key}: missing (required)")
-    if not NAME_RE.match(raw["name"]):
+    if len(raw["name"]) > MAX_NAME or not NAME_RE.match(raw["name"]):
         raise UsageError(f"name: {raw['name']!r} must be letters, digits, '-', '_' or '.' (it names a folder)")
     seed = raw.get("seed", 0)
     game = get_game(raw["game"])

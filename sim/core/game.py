@@ -196,7 +196,7 @@ class Game:
         """Check a run's settings (UsageError on a mistake) and build the kernel's inputs."""
         rules = self.default_rules() if rules is None else rules
         players = players or self.default_players
-        chunk_size = chunk_size or self.chunk_size
+        chunk_size = self.chunk_size if chunk_size is None else chunk_size
         check_run_args(games, seed, chunk_size, threads)
         specs, kinds, params = self.make_table(players, seats, rules)
         deck_edits = deck_edits or {}

@@ -13,6 +13,10 @@ from collections.abc import Callable
 from sim.core.runner import UsageError
 
 
+LARGEST_VALUE = 2**31 - 1  # the kernels hold rules as int32
+MAX_CARD_COUNT = 1000  # copies of one card (each game then checks its own deck size)
+
+
 def parse_bool(raw) -> bool:
     if isinstance(raw, bool):
         return raw
@@ -53,8 +57,12 @@ def apply_rule_changes(rules, changes: list[str], parsers: dict[str, Callable[[s
         try:
             if is_card:
                 deck[key[5:]] = int(raw)
+                if not 0 <= deck[key[5:]] <= MAX_CARD_COUNT:
+                    raise UsageError(f"a count must be 0 to {MAX_CARD_COUNT} (got {raw})")
             else:
                 fields[key] = parsers[key](raw)
+                if isinstance(fields[key], int) and not -LARGEST_VALUE <= fields[key] <= LARGEST_VALUE:
+                    raise UsageError(f"{raw} is out of range (at most {LARGEST_VALUE:,} either way)")
         except UsageError as e:
             raise UsageError(f"rule {key}: {e}") from None
         except ValueError:

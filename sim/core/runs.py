@@ -81,26 +81,53 @@ class RunDir:
         write_atomic(self.chunk_path(cell, k), lambda p: df.to_parquet(p, index=False, compression="zstd"))
 
     def read_cell(self, cell: int, columns=None) -> pd.DataFrame:
-        parts = [pd.read_parquet(self.chunk_path(cell, k), columns=columns) for k in self.stored(cell)]
+        parts = [self.read_chunk(cell, k, columns) for k in self.stored(cell)]
         return pd.concat(parts, ignore_index=True)
 
+    def read_chunk(self, cell: int, k: int, columns=None) -> pd.DataFrame:
+        path = self.chunk_path(cell, k)
+        try:
+            return pd.read_parquet(path, columns=columns)
+        except (OSError, ValueError) as e:  # pyarrow's errors for a damaged file are both kinds
+            raise UsageError(f"{path}: cannot read it ({type(e).__name__}); the run folder is damaged "
+                             "(delete the file and --resume to play that chunk again)") from None
+
+    def read_json(self, name: str) -> dict:
+        try:
+            data = json.loads((self.path / name).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise UsageError(f"{self.path / name}: cannot read it ({type(e).__name__}); the run folder is "
+                             "damaged") from None
+        if not isinstance(data, dict):
+            raise UsageError(f"{self.path / name}: not what monosim writes there; the run folder is damaged")
+        return data
+
     def manifest(self) -> dict:
-        return json.loads((self.path / "manifest.json").read_text())
+        return self.read_json("manifest.json")
 
     def write_manifest(self, m: dict) -> None:
         write_atomic(self.path / "manifest.json", results.write_json(m))
 
     def resolved(self) -> dict:
-        return json.loads((self.path / "resolved.json").read_text())
+        return self.read_json("resolved.json")
 
     def plan(self) -> Plan:
         """The plan stored with the run (cells exactly as they were resolved at the start)."""
         r = self.resolved()
-        spec = r["spec"]
-        # Keys added to the format after the run was made take their defaults.
-        spec["run"] = {**RUN_DEFAULTS, **spec["run"]}
-        spec["outputs"] = {**OUTPUT_DEFAULTS, **spec["outputs"]}
-        return Plan(spec=spec, cells=r["cells"], source=(self.path / "spec.toml").read_text())
+        try:
+            spec = r["spec"]
+            # Keys added to the format after the run was made take their defaults.
+            spec["run"] = {**RUN_DEFAULTS, **spec["run"]}
+            spec["outputs"] = {**OUTPUT_DEFAULTS, **spec["outputs"]}
+            plan = Plan(spec=spec, cells=r["cells"], source=(self.path / "spec.toml").read_text(encoding="utf-8"))
+            get_game(plan.spec["game"])
+            [(c["id"], c["players"], c["seats"], c["rules"]) for c in plan.cells]
+            return plan
+        except (KeyError, TypeError, AttributeError, OSError, ValueError) as e:
+            if isinstance(e, UsageError):
+                raise
+            raise UsageError(f"{self.path}: resolved.json or spec.toml is not what monosim writes "
+                             f"({type(e).__name__}: {e}); the run folder is damaged") from None
 
 
 def is_run_dir(path: Path) -> bool:
@@ -212,7 +239,7 @@ class DaskPool:
         if scheduler:
             try:
                 self.client = Client(scheduler, timeout="10s")
-            except OSError as e:
+            except (OSError, ValueError, TypeError) as e:  # unreachable, or not an address at all
                 raise UsageError(f"--scheduler: cannot reach {scheduler}: {e}") from None
             self.description = f"Dask scheduler {scheduler}"
         else:
@@ -296,7 +323,7 @@ def execute(plan: Plan, run: RunDir, pool, threads: int | None = None, progress:
     cells = [CellProgress(n_chunks, spec["run"]["precision"]) for _ in plan.cells]
     for cell, state in zip(plan.cells, cells):
         for k in run.stored(cell["id"]):
-            df = pd.read_parquet(run.chunk_path(cell["id"], k), columns=[f"win_{s}" for s in cell["key_seats"]])
+            df = run.read_chunk(cell["id"], k, columns=[f"win_{s}" for s in cell["key_seats"]])
             state.done[k] = (float(key_win(df, cell["key_seats"]).sum()), len(df))
         _settle(run, cell["id"], state)
 

@@ -103,6 +103,17 @@ class Outcomes:
         return cols
 
 
+
+def read_json(path: Path) -> dict:
+    """A tuning folder's JSON file, or UsageError naming it when it is damaged."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise UsageError(f"{path}: cannot read it ({type(e).__name__}); the tuning folder is damaged") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: not what monosim writes there; the tuning folder is damaged")
+    return data
+
 def quantile_ci(x: np.ndarray, q: float, confidence: float) -> Est:
     """Sample q-quantile with a distribution-free interval (order statistics whose ranks are
     the binomial(n, q) count +- z standard deviations)."""
@@ -413,6 +424,8 @@ def resolve_tune(raw: dict) -> TunePlan:
     goals, objective = _goals(raw.get("goals", {}), game, out, tuned_seat)
 
     grid = math.prod(len(v) for _, v in axes)
+    if grid > 2**62:
+        raise UsageError(f"search: {grid:.3g} candidates is more than can be numbered (2**62); narrow the search")
     combos: list[tuple] | None = None
     if race["sample"] and race["sample"] < grid:
         rng = np.random.default_rng([seed, 0x7475_6E65])  # its own stream: 'tune'
@@ -944,7 +957,7 @@ def find_partial(plan: TunePlan, out_root: Path) -> Path:
     parent = Path(out_root) / plan.spec["name"]
     for p in sorted(parent.glob("tune-*.partial"), reverse=True) if parent.is_dir() else []:
         if (p / "tune.json").is_file():
-            if not same_cells(json.loads((p / "tune.json").read_text()), plan.resolved()):
+            if not same_cells(read_json(p / "tune.json"), plan.resolved()):
                 raise UsageError(f"--resume: the spec has changed since {p} was started; run without --resume")
             return p.with_name(p.name[: -len(".partial")])
     raise UsageError(f"--resume: no unfinished tune of {plan.spec['name']!r} under {parent}; run without --resume")
@@ -961,7 +974,7 @@ def make_player(plan: TunePlan, run: RunDir, pool, threads: int | None, progress
         todo = []
         for i, (c, k, first, n) in enumerate(jobs):
             if k in run.stored(c.id):
-                frames[i] = pd.read_parquet(run.chunk_path(c.id, k))
+                frames[i] = run.read_chunk(c.id, k)
             else:
                 todo.append(i)
         bar = progress_bar(progress)
@@ -993,7 +1006,7 @@ def tune(plan: TunePlan, out: Path, pool, threads: int | None = None, progress: 
     if resume:
         if not (work / "tune.json").is_file():
             raise UsageError(f"--resume: {work} is not an unfinished tune")
-        if not same_cells(json.loads((work / "tune.json").read_text()), plan.resolved()):
+        if not same_cells(read_json(work / "tune.json"), plan.resolved()):
             raise UsageError(f"--resume: the spec has changed since {work} was started; run without --resume")
         for p in (work / "games").glob("cell=*/.*.tmp"):
             p.unlink(missing_ok=True)
@@ -1002,7 +1015,7 @@ def tune(plan: TunePlan, out: Path, pool, threads: int | None = None, progress: 
         work.mkdir(parents=True)
         (work / "spec.toml").write_text(plan.source)
         results.write_json(plan.resolved())(work / "tune.json")
-    started = json.loads((work / "started.json").read_text())["started"] if (work / "started.json").exists() else utc_now()
+    started = read_json(work / "started.json").get("started", utc_now()) if (work / "started.json").exists() else utc_now()
     results.write_json({"started": started})(work / "started.json")
     run = RunDir(work)
     play = make_player(plan, run, pool, threads, progress)
