@@ -18,6 +18,10 @@ from sim.core.game import GAME_NAMES
 from sim.core.game import games as registered_games
 from sim.core.runner import UsageError
 
+SpecSets = Annotated[Optional[list[str]], typer.Option(
+    "--set", help="Change a spec entry, KEY=VALUE with KEY a dotted path and VALUE a TOML value "
+                  "(run.games=1000, rules.finish_mark=18, sweep.players=[2,3]); repeatable.")]
+
 app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
@@ -42,6 +46,7 @@ def run(
     ] = None,
     threads: Threads = None,
     progress: Progress = True,
+    overrides: SpecSets = None,
 ) -> None:
     """Run an experiment spec: every cell of its sweep, under common random numbers."""
     from sim.core import analysis, results, runs
@@ -52,7 +57,7 @@ def run(
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be at least 1 (got {workers})")
     check_run_args(1, 0, 1, threads)
-    plan, run_dir = runs.plan_for(spec, resume, out_root)
+    plan, run_dir = runs.plan_for(spec, resume, out_root, overrides)
     results.check_writable(out_root / plan.name if run_dir is None else run_dir.path, "run folder")
     # Everything is checked and the cluster reached before the run folder is created.
     pool = runs.DaskPool(workers, scheduler) if workers or scheduler else runs.LocalPool()
@@ -110,6 +115,7 @@ def tune(
     threads: Threads = None,
     progress: Annotated[bool, typer.Option(help="Progress on stderr.")] = True,
     check: Annotated[bool, typer.Option(help="Check the spec and list the candidates and rungs; play nothing.")] = False,
+    overrides: SpecSets = None,
 ) -> None:
     """Search house-rule or policy parameters for the values that meet a table's goals."""
     from sim.core import results, runs
@@ -119,7 +125,7 @@ def tune(
     check_run_args(1, 0, 1, threads)
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be at least 1 (got {workers})")
-    plan = tuner.load(spec)
+    plan = tuner.load(spec, overrides)
     if check:
         print(tuner.describe_plan(plan), end="")
         return

@@ -136,4 +136,4 @@ def test_the_plot_copes_with_a_seat_that_never_wins(tmp_path):
 
     bad = pd.DataFrame({"seat": [0, 1], "policy": ["a", "b"], "win_rate": [0.0, 1.0],
                         "ci_low": [1e-17, 0.9], "ci_high": [0.1, 1.0 - 1e-16]})
-    summary.plot_win_rates(bad, tmp_path / "q.png", "t")
+    summary.plot_win_rates(bad, "t", tmp_path / "q.png")

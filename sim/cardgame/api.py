@@ -36,6 +36,7 @@ def render_report(t: core.Tally, s: dict[str, pd.DataFrame]) -> str:
     lines = [
         (f"# Monopoly: The Card Game ({a.get('edition')} edition): {t.n:,} matches, {a.get('players')} players, "
         f"seed {a.get('seed')}"),
+        *core.rules_lines(t),
         "",
         "## Win rate by seat (95% interval)",
         "",

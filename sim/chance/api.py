@@ -61,6 +61,7 @@ def render_report(t: core.Tally, s: dict[str, pd.DataFrame]) -> str:
     a = t.attrs
     lines = [
         f"# Monopoly Chance: {t.n:,} games, {a.get('players')} players, seed {a.get('seed')}",
+        *core.rules_lines(t),
         "",
         "## Win rate by seat (95% interval)",
         "",

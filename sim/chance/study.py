@@ -217,15 +217,13 @@ def _pts(d, lo, hi):
 
 
 def plot_thresholds(t: pd.DataFrame, path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from sim.core.summary import figure
 
     fams = [("stop_after", "stop after n flips"), ("bust_threshold", "stop when P(next flip busts) > p"),
             ("cash_target", "stop at Cash v")]
     opps = list(dict.fromkeys(t["opponents"]))
-    fig, axes = plt.subplots(len(opps), 3, figsize=(14, 3.8 * len(opps)), squeeze=False)
+    fig = figure(figsize=(14, 3.8 * len(opps)))
+    axes = fig.subplots(len(opps), 3, squeeze=False)
     colours = {2: "#1b9e77", 3: "#d95f02", 4: "#7570b3"}
     for i, opp in enumerate(opps):
         for j, (fam, title) in enumerate(fams):
@@ -245,14 +243,10 @@ def plot_thresholds(t: pd.DataFrame, path) -> None:
             ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def plot_map(m: pd.DataFrame, name: str, path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from sim.core.summary import figure
 
     g = m[m["map"] == name]
     if g.empty or "diff" not in g:
@@ -271,7 +265,8 @@ def plot_map(m: pd.DataFrame, name: str, path) -> None:
         if r.decisions > 0:
             dp[i, j] = r.dp_flip_share * 100
     labels = [DIST_LABELS.get(v, v) if axis == "dist" else v for v in values]
-    fig, axes = plt.subplots(1, 2, figsize=(13, 1.2 + 0.7 * len(values) + 1.5))
+    fig = figure(figsize=(13, 1.2 + 0.7 * len(values) + 1.5))
+    axes = fig.subplots(1, 2)
     lim = np.nanmax(np.abs(diff)) if np.isfinite(diff).any() else 1
     im = axes[0].imshow(diff, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
     for i in range(len(values)):
@@ -297,7 +292,6 @@ def plot_map(m: pd.DataFrame, name: str, path) -> None:
         ax.set_ylabel(ylab)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def _headlines(t: pd.DataFrame, m: pd.DataFrame) -> list[str]:

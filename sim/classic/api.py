@@ -61,6 +61,7 @@ def render_report(t: core.Tally, s: dict) -> str:
     max_rounds = a.get("rules", {}).get("max_rounds", "?")
     lines = [
         f"# Classic Monopoly: {t.n:,} games, {a.get('players')} players, seed {a.get('seed')}",
+        *core.rules_lines(t),
         "",
         "## Win rate by seat (95% interval)",
         "",

@@ -21,7 +21,8 @@ from sim.core.experiment import NO_EDIT, Plan
 from sim.core.runs import RunDir, check_complete, is_run_dir, key_win, utc_now, write_atomic
 from sim.core.runner import UsageError
 from sim.core.stats import mean_ci, wilson
-from sim.core.summary import Tally, length_stats, mean_ci_of_sums
+from sim.core.json_output import rules_sentence
+from sim.core.summary import Tally, figure, length_stats, mean_ci_of_sums
 
 
 def paired(a: pd.DataFrame, b: pd.DataFrame, key_a: list[int], key_b: list[int]) -> dict:
@@ -117,6 +118,10 @@ def analyze(plan: Plan, run: RunDir) -> dict[str, pd.DataFrame]:
         row = {"cell": cell["id"], **{a: cell["labels"][a] for a in axes}, "players": cell["players"],
                "games": n, "fair_share": 1 / cell["players"], "key_win_rate": cs.key[0] / n,
                "key_ci_low": float(low), "key_ci_high": float(high)}
+        # the key seat's edge over its fair share: what a seat or player-count sweep is about
+        fair = 1 / cell["players"]
+        row.update(edge=row["key_win_rate"] - fair, edge_ci_low=row["key_ci_low"] - fair,
+                   edge_ci_high=row["key_ci_high"] - fair)
         length = length_stats(cs.tally, game.length_cols)
         for col in game.length_cols:
             row[f"{col}_mean"], row[f"{col}_ci"] = length.loc[col, "mean"], length.loc[col, "ci"]
@@ -244,6 +249,11 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
         f"{game.title}; {len(plan.cells)} cells; {per_cell}; master seed {spec['seed']}; "
         f"run {manifest.get('run_id')} ({manifest.get('started')} to {manifest.get('finished') or 'now'}).",
         "",
+        *([f"The spec as changed on the command line: --set {' --set '.join(spec['overrides'])}.", ""]
+          if spec.get("overrides") else []),
+        rules_sentence(game, game.describe_rules(game.rules_of(spec["rules"]))).replace(
+            "Rules", "Base rules", 1) + " Each cell's own rules are listed under Cells.",
+        "",
         f"Key win rate: {key_description(plan)} (a shared win counts 1/k). Common random numbers: "
         "every cell plays the same game indices with the same seeds (game g is seeded from "
         "(seed, g)), so the differences between cells below are paired, game by game, over the "
@@ -256,12 +266,14 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
         "",
     ]
     length = [c for c in game.length_cols]
-    head = ["cell", *axes, "games", "fair share", "key win rate", "95% CI", *length, "vs baseline", "95% CI"]
+    head = ["cell", *axes, "games", "fair share", "key win rate", "95% CI", "edge over fair share", "95% CI", *length,
+            "vs baseline", "95% CI"]
     lines += ["| " + " | ".join(head) + " |", "|" + "|".join("---:" if h not in axes else "---" for h in head) + "|"]
     for r in summary.to_dict("records"):
         vals = [str(r["cell"]), *[str(r[a]) for a in axes], f"{r['games']:,}", _pct(r["fair_share"]),
                 _pct(r["key_win_rate"]),
-                f"{_pct(r['key_ci_low'])} - {_pct(r['key_ci_high'])}"]
+                f"{_pct(r['key_ci_low'])} - {_pct(r['key_ci_high'])}",
+                _signed(r["edge"]), f"{_signed(r['edge_ci_low'])} to {_signed(r['edge_ci_high'])}"]
         vals += [f"{r[f'{c}_mean']:.2f}" for c in length]
         if r["cell"] == r["baseline"]:
             vals += ["baseline", ""]
@@ -280,11 +292,13 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
 
     seats = tables["seats"]
     n_seats = int(seats["seat"].max()) + 1
-    lines += ["", "## Win rate by seat (95% interval)", ""]
+    lines += ["", "## Win rate by seat (95% interval; edge over the fair share)", ""]
     lines += ["| cell | " + " | ".join(f"seat {s}" for s in range(n_seats)) + " |",
               "|---:|" + "---|" * n_seats]
     for cell_id, grp in seats.groupby("cell", sort=True):
-        by = {int(r.seat): f"{r.policy}: {_pct(r.win_rate)} ({_pct(r.ci_low)} - {_pct(r.ci_high)})"
+        fair = 1 / len(grp)
+        by = {int(r.seat): f"{r.policy}: {_pct(r.win_rate)} ({_pct(r.ci_low)} - {_pct(r.ci_high)}); "
+                           f"{_signed(r.win_rate - fair)}"
               for r in grp.itertuples()}
         lines.append(f"| {cell_id} | " + " | ".join(by.get(s, "") for s in range(n_seats)) + " |")
 
@@ -331,20 +345,11 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
     return "\n".join(lines) + "\n"
 
 
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def plot_key(plan: Plan, summary: pd.DataFrame, path: Path) -> None:
     """Key win rate of each cell with its 95% interval, one row per cell."""
-    plt = _pyplot()
     n = len(summary)
-    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.32 * n))
+    fig = figure(figsize=(8, 1.2 + 0.32 * n))
+    ax = fig.subplots()
     y = np.arange(n)[::-1]
     err = np.vstack([summary["key_win_rate"] - summary["key_ci_low"], summary["key_ci_high"] - summary["key_win_rate"]])
     ax.errorbar(summary["key_win_rate"], y, xerr=err, fmt="o", color="#3b7dd8", capsize=4, label="key win rate")
@@ -356,13 +361,12 @@ def plot_key(plan: Plan, summary: pd.DataFrame, path: Path) -> None:
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=120, format="png")
-    plt.close(fig)
 
 
 def plot_card_values(plan: Plan, cv: pd.DataFrame, path: Path) -> None:
-    plt = _pyplot()
     n = len(cv)
-    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.3 * n))
+    fig = figure(figsize=(8, 1.2 + 0.3 * n))
+    ax = fig.subplots()
     y = np.arange(n)[::-1]
     err = np.vstack([cv["diff"] - cv["diff_ci_low"], cv["diff_ci_high"] - cv["diff"]]) * 100
     colours = ["#2e8b57" if d > 0 else "#c0392b" for d in cv["diff"]]
@@ -374,7 +378,6 @@ def plot_card_values(plan: Plan, cv: pd.DataFrame, path: Path) -> None:
     ax.set_title(f"{plan.name}: value of one card more or fewer", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=120, format="png")
-    plt.close(fig)
 
 
 # ---- compare --------------------------------------------------------------------------------

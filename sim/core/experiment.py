@@ -93,14 +93,44 @@ def _check_keys(where: str, table: dict, known) -> None:
             raise UsageError(f"{where}{key}: unknown key; known: {', '.join(known)}")
 
 
-def load_spec(path: Path) -> Plan:
+def apply_overrides(raw: dict, overrides: list[str]) -> dict:
+    """The spec's tables with each `--set KEY=VALUE` applied: KEY a dotted path (run.games,
+    rules.finish_mark, sweep.players, "sweep.rule.finish_mark" written sweep."rule.finish_mark"
+    as in TOML), VALUE a TOML value (a bare word is a string)."""
+    for item in overrides:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise UsageError(f"--set {item!r}: write KEY=VALUE, e.g. run.games=1000")
+        try:
+            path = list(tomllib.loads(f"{key.strip()} = 0").keys())
+            parsed = tomllib.loads(f"{key.strip()} = 0")
+            while isinstance(parsed[path[-1]], dict):  # dotted keys nest: walk to the leaf
+                parsed = parsed[path[-1]]
+                path.append(next(iter(parsed)))
+        except tomllib.TOMLDecodeError:
+            raise UsageError(f"--set {item!r}: {key.strip()!r} is not a TOML key") from None
+        try:
+            parsed_value = tomllib.loads(f"v = {value.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            parsed_value = value.strip()
+        table = raw
+        for part in path[:-1]:
+            table = table.setdefault(part, {})
+            if not isinstance(table, dict):
+                raise UsageError(f"--set {item!r}: {part!r} is not a table in the spec")
+        table[path[-1]] = parsed_value
+    return raw
+
+
+def load_spec(path: Path, overrides: list[str] | None = None) -> Plan:
     """Read and check a spec file; every problem raises UsageError prefixed with the file name."""
-    return load_with(path, resolve)
+    return load_with(path, resolve, overrides)
 
 
-def load_with(path: Path, resolve_fn: Callable[[dict], object]):
-    """Read a TOML spec and check it with `resolve_fn` (experiments, tuning); the result gets
-    the file's text as `source`. Every problem raises UsageError prefixed with the file name."""
+def load_with(path: Path, resolve_fn: Callable[[dict], object], overrides: list[str] | None = None):
+    """Read a TOML spec, apply --set overrides and check it with `resolve_fn` (experiments,
+    tuning); the result gets the file's text as `source`, and its spec the overrides. Every
+    problem raises UsageError prefixed with the file name."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -112,10 +142,13 @@ def load_with(path: Path, resolve_fn: Callable[[dict], object]):
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"{path.name}: not valid TOML: {e}") from None
+    raw = apply_overrides(raw, list(overrides or []))
     try:
         plan = resolve_fn(raw)
     except UsageError as e:
         raise UsageError(f"{path.name}: {e}") from None
+    if overrides:
+        plan.spec["overrides"] = list(overrides)
     plan.source = text
     return plan
 

@@ -147,10 +147,11 @@ class Game:
         t = self.tally(games)
         return self.render_report(t, self.summary(t))
 
-    def plot_win_rates(self, t: Tally, summary: dict, path) -> None:
-        """Bar chart of win rate by seat with 95% error bars and the fair-share line."""
-        core_summary.plot_win_rates(summary["by_seat"], path,
-                                    f"{self.title}: win rate by seat ({t.n:,} games, 95% CI)")
+    def plot_win_rates(self, t: Tally, summary: dict, path=None):
+        """Bar chart of win rate by seat with 95% error bars and the fair-share line: a
+        matplotlib Figure (written to `path` when given; the backend is left alone)."""
+        return core_summary.plot_win_rates(summary["by_seat"], f"{self.title}: win rate by seat ({t.n:,} games, 95% CI)",
+                                           path)
 
     # ---- playing ----
 

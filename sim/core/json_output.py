@@ -92,13 +92,27 @@ def game_meta(game, rules=None, **fields) -> dict:
     differ from the defaults, then `fields`. A game with presets (the card game's editions)
     says its preset once, and the rules that differ from that preset's."""
     rules = game.default_rules() if rules is None else rules
-    described = game.describe_rules(rules)
+    return {"game": game.name, "rules_changed": rules_changed(game, game.describe_rules(rules)), **fields}
+
+
+def rules_changed(game, described: dict) -> dict:
+    """The rules of a description (game.describe_rules) that differ from the defaults; for a
+    game with presets, the preset (when not the first) and what differs from it."""
     preset = described.get("edition") if game.presets else None
     base = game.rules_from([f"edition={preset}"]) if preset else game.default_rules()
     changed = changed_rules(described, game.describe_rules(base))
     if preset and preset != game.presets[0]:
         changed = {"edition": preset, **changed}
-    return {"game": game.name, "rules_changed": changed, **fields}
+    return changed
+
+
+def rules_sentence(game, described: dict) -> str:
+    """`Rules: the defaults.` or `Rules changed from the defaults: key = value; ...`, for reports."""
+    changed = rules_changed(game, described)
+    if not changed:
+        return "Rules: the defaults."
+    shown = "; ".join(f"{k} = {json.dumps(v) if not isinstance(v, str) else v}" for k, v in changed.items())
+    return f"Rules changed from the defaults: {shown}."
 
 
 def run_meta(prepared, **fields) -> dict:

@@ -391,14 +391,17 @@ def remove_stray_temp_files(run: RunDir) -> None:
             p.unlink(missing_ok=True)
 
 
-def plan_for(spec_or_run: Path, resume: bool, out_root: Path) -> tuple[Plan, RunDir | None]:
-    """The plan to run and, for --resume, the run folder to complete. A run folder given as
-    the argument is resumed from its own stored plan."""
+def plan_for(spec_or_run: Path, resume: bool, out_root: Path,
+             overrides: list[str] | None = None) -> tuple[Plan, RunDir | None]:
+    """The plan to run (the spec with its --set overrides) and, for --resume, the run folder to
+    complete. A run folder given as the argument is resumed from its own stored plan."""
     path = Path(spec_or_run)
     if path.is_dir():
         if not resume:
             raise UsageError(f"{path} is a folder; give a spec file, or add --resume to complete that run")
+        if overrides:
+            raise UsageError("--set changes a spec; a run folder is resumed as it was started")
         run = open_for_resume(path)
         return run.plan(), run
-    plan = load_spec(path)
+    plan = load_spec(path, overrides)
     return plan, (find_unfinished(plan, out_root) if resume else None)

@@ -26,6 +26,20 @@ def wilson(successes, n, confidence: float = CONFIDENCE):
     return centre - half, centre + half
 
 
+def wilson_of_shares(total: float, squares: float, n: int, confidence: float = CONFIDENCE):
+    """Wilson interval for the mean of n per-game shares in [0, 1] (a policy holding k seats
+    wins 1/k of a game per seat won), from their sum and sum of squares. Shares of one game are
+    not independent coin flips, so the interval uses the effective number of games, n times
+    p(1 - p) over the shares' variance (for 0/1 outcomes: n). Returns (low, high), in [0, 1]."""
+    if n < 1:
+        return float("nan"), float("nan")
+    mean = total / n
+    variance = max(squares - n * mean * mean, 0.0) / (n - 1) if n > 1 else 0.0
+    n_eff = n if variance <= 0.0 or mean <= 0.0 or mean >= 1.0 else n * mean * (1 - mean) / variance
+    low, high = wilson(mean * n_eff, n_eff, confidence)
+    return float(low), float(high)
+
+
 def mean_ci(x, confidence: float = CONFIDENCE):
     """Mean of x and the half-width of its normal-approximation interval."""
     x = np.asarray(x, dtype=float)

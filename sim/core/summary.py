@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import wilson, z_value
+from sim.core.stats import wilson, wilson_of_shares, z_value
 
 
 def n_seats(games: pd.DataFrame) -> int:
@@ -98,13 +98,13 @@ def seat_means(t: Tally, stats) -> pd.DataFrame:
 
 def win_rate_by_policy(t: Tally) -> pd.DataFrame:
     """Per policy: a policy holding k seats has a per-seat win rate of (its share per game) / k;
-    the interval treats games as the independent units."""
+    the Wilson interval treats games as the independent units (stats.wilson_of_shares)."""
     policies = list(t.attrs["policies"])
     rows = []
     for policy, (total, squares) in sorted(t.policy_shares.items()):
-        mean, half = mean_ci_of_sums(total, squares, t.n)
-        rows.append({"policy": policy, "seats": policies.count(policy), "win_rate": mean, "ci_low": mean - half,
-                     "ci_high": mean + half, "fair_share": 1 / len(policies)})
+        low, high = wilson_of_shares(total, squares, t.n)
+        rows.append({"policy": policy, "seats": policies.count(policy), "win_rate": total / t.n, "ci_low": low,
+                     "ci_high": high, "fair_share": 1 / len(policies)})
     return pd.DataFrame(rows).sort_values("win_rate", ascending=False, ignore_index=True)
 
 
@@ -154,6 +154,17 @@ def length_lines(length: pd.DataFrame) -> list[str]:
     return lines
 
 
+def rules_lines(t: Tally) -> list[str]:
+    """The line under a report's title that says which rules were played (every change from the
+    defaults), from the tally's attrs."""
+    from sim.core.game import get
+    from sim.core.json_output import rules_sentence
+
+    if "game" not in t.attrs or "rules" not in t.attrs:
+        return []
+    return ["", rules_sentence(get(t.attrs["game"]), t.attrs["rules"])]
+
+
 def policy_lines(by_policy: pd.DataFrame) -> list[str]:
     lines = ["| policy | seats | win rate | 95% CI |", "|---|---:|---:|---|"]
     for r in by_policy.itertuples():
@@ -171,14 +182,19 @@ def policy_and_length_lines(summary: dict, length_title: str = "Game length") ->
     )
 
 
-def plot_win_rates(by_seat: pd.DataFrame, path, title: str) -> None:
-    """Bar chart of win rate by seat with 95% error bars and the fair-share line."""
-    import matplotlib
+def figure(**kwargs):
+    """A matplotlib Figure made without pyplot: no backend is chosen or switched (a notebook's
+    inline plots keep working), no global state is left behind, and Jupyter shows it as it is."""
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    return Figure(**kwargs)
 
-    fig, ax = plt.subplots(figsize=(7, 4))
+
+def plot_win_rates(by_seat: pd.DataFrame, title: str, path=None):
+    """Bar chart of win rate by seat with 95% error bars and the fair-share line: the Figure,
+    also written to `path` when one is given."""
+    fig = figure(figsize=(7, 4))
+    ax = fig.subplots()
     x = np.arange(len(by_seat))
     # Clipped: at a win rate of 0 (or 1) the Wilson bound can sit a rounding error past it.
     err = np.clip(np.vstack([by_seat["win_rate"] - by_seat["ci_low"], by_seat["ci_high"] - by_seat["win_rate"]]), 0, None)
@@ -189,5 +205,6 @@ def plot_win_rates(by_seat: pd.DataFrame, path, title: str) -> None:
     ax.set_title(title)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    if path is not None:
+        fig.savefig(path, dpi=120)
+    return fig

@@ -306,8 +306,8 @@ class TunePlan:
         return {"spec": self.spec, "candidates": [c.cell for c in self.candidates], "baseline": self.baseline.cell}
 
 
-def load(path: Path) -> TunePlan:
-    return load_with(path, resolve_tune)
+def load(path: Path, overrides: list[str] | None = None) -> TunePlan:
+    return load_with(path, resolve_tune, overrides)
 
 
 def _catalog(game: str):
@@ -870,9 +870,8 @@ def plot_tradeoff(plan: TunePlan, df: pd.DataFrame, path: Path) -> None:
     """Two of the outcomes against each other: every candidate on the first rung's games, the
     Pareto set (over all goals and the objective, so points may look dominated in two of them),
     and the confirmed ones and the baseline with their intervals."""
-    from sim.core.analysis import _pyplot
+    from sim.core.summary import figure
 
-    plt = _pyplot()
     # x: the first goal; y: the objective when there is one (the trade-off the spec asks about)
     dims = [n for n, _ in pareto_dims(plan)]
     if plan.objective is not None and len(dims) > 2:
@@ -894,7 +893,8 @@ def plot_tradeoff(plan: TunePlan, df: pd.DataFrame, path: Path) -> None:
             dims = ["rank"] + dims
         cand = df[df["stage"] != "baseline"]
     x, y = dims[0], dims[1]
-    fig, ax = plt.subplots(figsize=(7, 5))
+    fig = figure(figsize=(7, 5))
+    ax = fig.subplots()
     ax.scatter(cand[x + "_rung0"], cand[y + "_rung0"], s=12, color="0.7", label="candidates (first rung)")
     par = cand[cand["pareto"]]
     ax.scatter(par[x + "_rung0"], par[y + "_rung0"], s=30, color="C0", label="Pareto set (first rung)")
@@ -916,7 +916,6 @@ def plot_tradeoff(plan: TunePlan, df: pd.DataFrame, path: Path) -> None:
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def describe_plan(plan: TunePlan) -> str:

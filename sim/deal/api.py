@@ -50,6 +50,7 @@ def render_report(t: core.Tally, s: dict[str, pd.DataFrame]) -> str:
     a = t.attrs
     lines = [
         f"# Monopoly Deal: {t.n:,} games, {a.get('players')} players, seed {a.get('seed')}",
+        *core.rules_lines(t),
         "",
         "## Win rate by seat (95% interval)",
         "",
