@@ -22,6 +22,7 @@ from sim.core.runs import RunDir, check_complete, is_run_dir, key_win, utc_now, 
 from sim.core.runner import UsageError
 from sim.core.stats import mean_ci, wilson
 from sim.core.json_output import rules_sentence
+from sim.core.ranking import bradley_terry
 from sim.core.summary import Tally, figure, length_stats, mean_ci_of_sums
 
 
@@ -138,12 +139,24 @@ def analyze(plan: Plan, run: RunDir) -> dict[str, pd.DataFrame]:
         columns=["cell_a", "cell_b", "paired_games", "diff", "diff_ci_low", "diff_ci_high"])}
     if card_pairs:
         out["card_values"] = card_values(plan, summary, pairs)
+    if is_tournament(plan):
+        out["ranking"], out["first_seat_edge"] = bradley_terry(pd.DataFrame({
+            "first": summary["seat.0"], "second": summary["seat.1"],
+            "wins": summary["key_win_rate"] * summary["games"], "games": summary["games"]}))
     if usage_on:
         out["usage"] = pd.DataFrame([
             {"cell": cell["id"], "counter": col, **usage_means(sums[cell["id"]].usage[col], sums[cell["id"]].tally.n,
                                                               cell)}
             for cell in plan.cells for col in game.usage_cols])
     return out
+
+
+def is_tournament(plan: Plan) -> bool:
+    """A two-player round robin: policies swept over seat 0 and seat 1, seat 0's win rate the
+    key. Its report ranks the policies (sim/core/ranking.py) and draws the grid as a heatmap."""
+    run = plan.spec["run"]
+    return (sorted(plan.spec["sweep"]) == ["seat.0", "seat.1"] and all(c["players"] == 2 for c in plan.cells)
+            and run["key_policy"] is None and run["key_seat"] == 0 and len(plan.cells) > 1)
 
 
 def card_values(plan: Plan, summary: pd.DataFrame, pairs: dict) -> pd.DataFrame:
@@ -193,13 +206,16 @@ def write_outputs(plan: Plan, run: RunDir) -> str:
     for name in ("summary", "seats"):
         write_atomic(run.path / f"{name}.csv", lambda p, t=tables[name]: t.to_csv(p, index=False))
         write_atomic(run.path / f"{name}.parquet", lambda p, t=tables[name]: t.to_parquet(p, index=False))
-    for name in ("pairs", "card_values", "usage"):
+    for name in ("pairs", "card_values", "usage", "ranking"):
         if name in tables:
             write_atomic(run.path / f"{name}.csv", lambda p, t=tables[name]: t.to_csv(p, index=False))
     plots = []
     if plan.spec["outputs"]["plots"]:
         write_atomic(run.path / "key_win_rate.png", lambda p: plot_key(plan, tables["summary"], p))
         plots.append(("Key win rate by cell", "key_win_rate.png"))
+        if "ranking" in tables:
+            write_atomic(run.path / "tournament_heatmap.png", lambda p: plot_tournament(plan, tables["summary"], p))
+            plots.append(("Tournament: seat 0's win rate", "tournament_heatmap.png"))
         if "card_values" in tables and len(tables["card_values"]):
             write_atomic(run.path / "card_values.png", lambda p: plot_card_values(plan, tables["card_values"], p))
             plots.append(("Card values", "card_values.png"))
@@ -290,6 +306,21 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
         for label, row in grid.iterrows():
             lines.append(f"| {label} | " + " | ".join(_pct(v) for v in row) + " |")
 
+    if "ranking" in tables:
+        edge = tables["first_seat_edge"]
+        logistic = lambda x: 1 / (1 + math.exp(-x))  # noqa: E731
+        lines += ["", "## Ranking (Bradley-Terry, 95% intervals)", "",
+                  "Each policy's strength is its log-odds of beating an average policy of this field, the seats "
+                  "shared equally; the model fits every pairing and both seat orders at once, with a first-seat "
+                  f"effect: the first seat's edge is {edge['h']:+.3f} ({edge['h_low']:+.3f} to {edge['h_high']:+.3f}) "
+                  f"in log-odds, {logistic(edge['h']):.1%} for two equal policies.", "",
+                  "| rank | policy | strength | 95% CI | win rate against an average policy | 95% CI |",
+                  "|---:|---|---:|---|---:|---|"]
+        for r in tables["ranking"].itertuples():
+            lines.append(f"| {r.rank} | {r.policy} | {r.strength:+.3f} | {r.strength_low:+.3f} to "
+                         f"{r.strength_high:+.3f} | {r.win_vs_average:.1%} | {logistic(r.strength_low):.1%} - "
+                         f"{logistic(r.strength_high):.1%} |")
+
     seats = tables["seats"]
     n_seats = int(seats["seat"].max()) + 1
     lines += ["", "## Win rate by seat (95% interval; edge over the fair share)", ""]
@@ -340,6 +371,7 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
         lines += ["", "## Plots", ""]
         lines += [f"![{title}]({name})" for title, name in plots]
     lines += ["", "Tables: summary.csv / summary.parquet (one row per cell), seats.csv, pairs.csv"
+              + (", ranking.csv" if "ranking" in tables else "")
               + (", card_values.csv" if cv is not None else "") + (", usage.csv" if use is not None else "")
               + "; per-game rows in games/cell=NNN/."]
     return "\n".join(lines) + "\n"
@@ -359,6 +391,25 @@ def plot_key(plan: Plan, summary: pd.DataFrame, path: Path) -> None:
     ax.set_xlabel(f"key win rate ({key_description(plan)}), 95% CI")
     ax.set_title(f"{plan.name}: key win rate by cell", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120, format="png")
+
+
+def plot_tournament(plan: Plan, summary: pd.DataFrame, path: Path) -> None:
+    """Seat 0's win rate for every pairing (rows: seat 0's policy), as a heatmap."""
+    grid = summary.pivot(index="seat.0", columns="seat.1", values="key_win_rate")
+    grid = grid.loc[pd.unique(summary["seat.0"]), pd.unique(summary["seat.1"])]
+    fig = figure(figsize=(2.2 + 1.1 * len(grid.columns), 1.6 + 0.6 * len(grid)))
+    ax = fig.subplots()
+    image = ax.imshow(grid.to_numpy(), cmap="RdBu", vmin=0, vmax=1)
+    for (i, j), v in np.ndenumerate(grid.to_numpy()):
+        ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=8, color="black" if 0.25 < v < 0.75 else "white")
+    ax.set_xticks(range(len(grid.columns)), grid.columns, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(len(grid)), grid.index, fontsize=8)
+    ax.set_xlabel("seat 1 (second player)")
+    ax.set_ylabel("seat 0 (first player)")
+    ax.set_title(f"{plan.name}: seat 0's win rate", fontsize=10)
+    fig.colorbar(image, ax=ax, fraction=0.04)
     fig.tight_layout()
     fig.savefig(path, dpi=120, format="png")
 
