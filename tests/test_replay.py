@@ -205,17 +205,6 @@ def test_the_docs_list_every_event_kind_of_every_game():
                 assert f"`{kind.name}`" in text, kind.name
 
 
-def test_the_replay_notebook_runs_from_any_folder(tmp_path):
-    import nbformat
-    from nbclient import NotebookClient
-
-    nb = nbformat.read(ROOT / "notebooks" / "replay.ipynb", as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
-    assert not any(o.get("output_type") == "error" for o in outputs)
-    assert sum("image/png" in o.get("data", {}) for o in outputs) == 2
-
-
 def test_the_readme_replay_is_what_the_command_prints():
     """Every line the README shows of its replay (between the command and the closing fence,
     "..." marking lines left out) is a line the command prints, in the same order."""

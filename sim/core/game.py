@@ -138,9 +138,11 @@ class Game:
         """`into` (a new tally if None) with these games added."""
         return (into or Tally()).add(games, self.length_cols, self.derived(games))
 
-    def summarize(self, games: pd.DataFrame) -> dict:
-        """The summary tables of a per-game table (win rates by seat and policy, length, ...)."""
-        return self.summary(self.tally(games))
+    def summarize(self, games: pd.DataFrame) -> "Summary":
+        """The summary of a per-game table: its tables by name (win rates by seat and policy,
+        length, ...), shown as the report in Jupyter, with to_frame() and to_json()."""
+        t = self.tally(games)
+        return Summary(self, t, self.summary(t))
 
     def report(self, games: pd.DataFrame) -> str:
         """The readable report of a per-game table."""
@@ -237,6 +239,42 @@ class Game:
                              chunk_size=n, first_game=first, deck_edits=deck_edits_of(cell))
 
 
+class Summary(dict):
+    """A game's summary tables by name (a dict: summary["by_seat"] is a DataFrame), which a
+    notebook shows as the report's tables; to_frame() gives one table, to_json() the JSON that
+    `simulate --json` prints."""
+
+    def __init__(self, game: Game, tally: Tally, tables: dict):
+        super().__init__(tables)
+        self.game, self.tally = game, tally
+
+    def report(self) -> str:
+        return self.game.render_report(self.tally, self)
+
+    def _repr_markdown_(self) -> str:
+        return self.report()
+
+    def __repr__(self) -> str:
+        return self.report()
+
+    def to_frame(self, name: str = "by_seat") -> pd.DataFrame:
+        """One summary table (default: win rates by seat), a copy."""
+        return self[name].copy()
+
+    def to_json(self) -> str:
+        """The summary as `monosim <game> simulate --json` prints it: {meta, results}."""
+        import json
+
+        from sim.core.json_output import document, rules_changed
+
+        a = self.tally.attrs
+        meta = {"game": self.game.name, "rules_changed": rules_changed(self.game, a["rules"]) if "rules" in a else {},
+                "games": self.tally.n, "seed": a.get("seed"), "players": a.get("players"),
+                "policies": list(a.get("policies", []))}
+        return json.dumps(document(f"{self.game.name} summarize", meta, summary_json(self)), indent=2,
+                          allow_nan=False)
+
+
 @dataclass(frozen=True)
 class PreparedRun:
     """A checked run of one game: its rules, seats and kernel inputs."""
@@ -319,6 +357,15 @@ def simulate(game: str, games: int = 10_000, players: int | None = None, seats: 
     classic ``start``)."""
     return get(game).simulate(games, players, seats, rules, seed, threads, chunk_size, check, progress, deck_edits,
                               first_game, detail, **options)
+
+
+def seat_table(games: pd.DataFrame) -> pd.DataFrame:
+    """A per-game table of any game (simulate's) in long form: one row per (game, seat), with
+    the game's per-seat columns. The game is read from games.attrs["game"]."""
+    if "game" not in games.attrs:
+        raise ValueError("seat_table: the table does not say its game (games.attrs['game']); use "
+                         "get(name).seat_table(games)")
+    return get(games.attrs["game"]).seat_table(games)
 
 
 def summary_json(summary: dict) -> dict:

@@ -10,6 +10,8 @@ tables, so that a run is summarized chunk by chunk in bounded memory.
 
 from __future__ import annotations
 
+import io
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -184,10 +186,17 @@ def policy_and_length_lines(summary: dict, length_title: str = "Game length") ->
 
 def figure(**kwargs):
     """A matplotlib Figure made without pyplot: no backend is chosen or switched (a notebook's
-    inline plots keep working), no global state is left behind, and Jupyter shows it as it is."""
+    inline plots keep working) and no global state is left behind. Jupyter shows it as a PNG
+    even where pyplot was never imported."""
     from matplotlib.figure import Figure
 
-    return Figure(**kwargs)
+    class ShownFigure(Figure):
+        def _repr_png_(self) -> bytes:
+            buffer = io.BytesIO()
+            self.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+            return buffer.getvalue()
+
+    return ShownFigure(**kwargs)
 
 
 def plot_win_rates(by_seat: pd.DataFrame, title: str, path=None):
