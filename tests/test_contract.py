@@ -154,3 +154,24 @@ def test_quantiles_from_a_histogram_are_pandas_quantiles():
         counts = np.bincount(values)
         for q in (0.1, 0.25, 0.5, 0.9, 1.0, 0.0):
             assert quantile_of_counts(counts, q) == values.quantile(q)
+
+
+@pytest.mark.parametrize("variant, name, changes", VARIANTS, ids=IDS)
+def test_the_progress_bar_slices_change_nothing(variant, name, changes, monkeypatch):
+    """With a progress bar, games are played in slices of about a quarter second (so the bar
+    moves several times a second); the games are the same."""
+    from sim.core import runner
+
+    game = get(name)
+    rules = game.rules_from(changes)
+    detail = game.detail_tables is not None
+    quiet = game.simulate(900, rules=rules, seed=8, chunk_size=500, detail=detail)
+    monkeypatch.setattr(runner, "PROGRESS_SECONDS", 1e-6)  # slices of the smallest size
+    calls = []
+    real = game.kernel.play_batch
+    monkeypatch.setattr(game.kernel, "play_batch", lambda *a: calls.append(a[7]) or real(*a))
+    shown = game.simulate(900, rules=rules, seed=8, chunk_size=500, detail=detail, progress=True)
+    assert len(calls) > 2 and max(calls) <= 500
+    pd.testing.assert_frame_equal(quiet[0] if detail else quiet, shown[0] if detail else shown)
+    for key in quiet[1] if detail else []:
+        np.testing.assert_array_equal(np.asarray(quiet[1][key]), np.asarray(shown[1][key]))

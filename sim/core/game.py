@@ -34,7 +34,7 @@ from sim.core import rule_changes
 from sim.core import summary as core_summary
 from sim.core import table
 from sim.core.summary import Tally
-from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, run_chunks
+from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, play_in_slices, run_chunks
 from strategies.catalog import Catalog, PolicyError
 
 # The registry: each name is a folder sim/<name>/ whose game.py defines GAME.
@@ -179,8 +179,11 @@ class Game:
         (``stream`` plays any number in the memory of a chunk)."""
         run = self.prepare(games, players, seats, rules, seed, threads, chunk_size, deck_edits, **options)
         outputs = self.outputs(games, run.players, detail)
-        run_chunks(lambda first, n: run.play(first_game + first, n, check, detail, outputs, first),
-                   games, run.chunk_size, threads, progress)
+        def play_chunk(first: int, n: int, advance) -> None:
+            play_in_slices(lambda o, k: run.play(first_game + first + o, k, check, detail, outputs, first + o), n,
+                           advance)
+
+        run_chunks(play_chunk, games, run.chunk_size, threads, progress)
         df = run.frame(outputs, first_game)
         return (df, self.detail_tables(df, outputs[2])) if detail else df
 
@@ -296,9 +299,9 @@ class PreparedRun:
         """Game.stream for this run."""
         g = self.game
 
-        def play_chunk(first: int, n: int) -> None:
+        def play_chunk(first: int, n: int, advance) -> None:
             outputs = g.outputs(n, self.players, detail)
-            self.play(first, n, check, detail, outputs, 0)
+            play_in_slices(lambda o, k: self.play(first + o, k, check, detail, outputs, o), n, advance)
             df = self.frame(outputs, first)
             consume(df, g.detail_tables(df, outputs[2]) if detail else {})
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import time
 from collections.abc import Callable, Iterator
 
 import numba
@@ -58,22 +59,44 @@ def thread_count(threads: int | None) -> Iterator[None]:
         numba.set_num_threads(before)
 
 
+PROGRESS_SECONDS = 0.25  # with a progress bar, games are played in slices of about this long
+
+
 def run_chunks(
-    play_chunk: Callable[[int, int], None],
+    play_chunk: Callable[[int, int, Callable[[int], None]], None],
     n_games: int,
     chunk_size: int = DEFAULT_CHUNK,
     threads: int | None = None,
     progress: bool = False,
     label: str = "games",
 ) -> None:
-    """Call ``play_chunk(first, n)`` over consecutive chunks of the games 0 .. n_games - 1."""
+    """Call ``play_chunk(first, n, advance)`` over consecutive chunks of the games 0 .. n_games
+    - 1; a chunk calls advance(k) as it plays k more games (see ``play_in_slices``)."""
     bar = progress_bar(progress)
     with thread_count(threads), bar:
         task = bar.add_task(label, total=n_games)
         for first in range(0, n_games, chunk_size):
             n = min(chunk_size, n_games - first)
-            play_chunk(first, n)
-            bar.advance(task, n)
+            play_chunk(first, n, (lambda k: bar.advance(task, k)) if progress else None)
+
+
+def play_in_slices(play: Callable[[int, int], None], n: int, advance: Callable[[int], None] | None) -> None:
+    """play(offset, k) over slices of 0 .. n - 1 and advance(k) after each: the whole range at
+    once without a progress bar (advance None); with one, slices of about PROGRESS_SECONDS, so
+    the bar moves several times a second whatever the chunk size. Game g is seeded from (seed,
+    g) alone, so the slicing never changes a result."""
+    if advance is None:
+        play(0, n)
+        return
+    done, size = 0, min(n, 256)
+    while done < n:
+        k = min(size, n - done)
+        start = time.perf_counter()
+        play(done, k)
+        seconds = time.perf_counter() - start
+        done += k
+        advance(k)
+        size = max(256, int(k * PROGRESS_SECONDS / max(seconds, 1e-6)))
 
 
 class _Quiet:
