@@ -161,13 +161,17 @@ def test_replay_of_a_stored_run_uses_its_settings_and_checks_its_row(tmp_path):
     assert game["turns"] == row["turns"] and game["winner"] == row["winner"]
     longest = monosim("replay", str(run_dir), "--cell", "1", "--longest", "--json")
     assert json.loads(longest.stdout)["meta"]["game_index"] == int(stored.loc[stored["turns"].idxmax(), "game"])
+    won = stored[stored["winner"] == 1]
+    longest_won = monosim("replay", str(run_dir), "--cell", "1", "--where", "winner == 1", "--longest", "--json")
+    assert json.loads(longest_won.stdout)["meta"]["game_index"] == int(won.loc[won["turns"].idxmax(), "game"])
     for args, message in [
         (["--cell", "7"], "--cell must be one of"),
         (["--game", "60"], "--game 60 is not one of the games played"),
         (["--where", "turns >"], "--where: cannot use"),
         (["--where", "no_such_column == 1"], "--where: cannot use"),
         (["--where", "turns < 0"], "no game matches"),
-        (["--game", "1", "--longest"], "give one of --game, --longest"),
+        (["--game", "1", "--longest"], "--game names one game"),
+        (["--longest", "--shortest"], "give one of --longest, --shortest"),
     ]:
         bad = monosim("replay", str(run_dir), *args)
         assert bad.returncode == 2, (args, bad.stderr)
@@ -204,16 +208,3 @@ def test_the_docs_list_every_event_kind_of_every_game():
             else:
                 assert f"`{kind.name}`" in text, kind.name
 
-
-def test_the_readme_replay_is_what_the_command_prints():
-    """Every line the README shows of its replay (between the command and the closing fence,
-    "..." marking lines left out) is a line the command prints, in the same order."""
-    readme = (ROOT / "README.md").read_text()
-    command = "monosim deal replay --players 2 --shortest --games 1000"
-    shown = readme.split(f"$ {command}\n")[1].split("```")[0].splitlines()
-    done = monosim(*command.split()[1:])
-    assert done.returncode == 0, done.stderr
-    printed = iter(done.stdout.splitlines())
-    for line in shown:
-        if line.strip() != "...":
-            assert line in printed, line  # consumes the printed lines up to this one

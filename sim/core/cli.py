@@ -34,8 +34,8 @@ Rules = Annotated[
 GameIndex = Annotated[Optional[int], typer.Option("--game", help="The game to replay: its number in the run (0 on).")]
 Where = Annotated[Optional[str], typer.Option(
     help="Replay the first game whose row matches this pandas query, e.g. \"winner == 2 and turns > 100\".")]
-Longest = Annotated[bool, typer.Option("--longest", help="Replay the longest game (by turns).")]
-Shortest = Annotated[bool, typer.Option("--shortest", help="Replay the shortest game (by turns).")]
+Longest = Annotated[bool, typer.Option("--longest", help="Replay the longest game (by turns; of those --where matches).")]
+Shortest = Annotated[bool, typer.Option("--shortest", help="Replay the shortest game (by turns; of those --where matches).")]
 EventsOut = Annotated[Optional[Path], typer.Option(help="Also write the events, one row each, to this .parquet file.")]
 CheckReplay = Annotated[bool, typer.Option(help="Check invariants after every turn of the replay.")]
 

@@ -176,15 +176,16 @@ def replay_run(run, game_index: int, check: bool = True) -> Replay:
 
 class GamePicker:
     """Chooses the game to replay from a run's per-game tables, fed one chunk at a time: --game
-    as given (it must be one of them), the first game matching the pandas query --where, or the
-    --longest / --shortest by length_col (the first of equals)."""
+    as given (it must be one of them); or among the games matching the pandas query --where
+    (all games without one), the --longest or --shortest by length_col, else the first (the
+    first of equals)."""
 
     def __init__(self, game: int | None, where: str | None, longest: bool, shortest: bool, length_col: str):
-        asked = [name for name, on in (("--game", game is not None), ("--where", where is not None),
-                                       ("--longest", longest), ("--shortest", shortest)) if on]
-        if len(asked) > 1:
-            raise UsageError(f"give one of {', '.join(asked)}, not several")
-        self.game, self.where, self.longest, self.length_col = game, where, longest, length_col
+        if game is not None and (where is not None or longest or shortest):
+            raise UsageError("--game names one game: give it without --where, --longest or --shortest")
+        if longest and shortest:
+            raise UsageError("give one of --longest, --shortest, not both")
+        self.game, self.where, self.longest, self.shortest, self.length_col = game, where, longest, shortest, length_col
         self.found = None
         self.best = None  # (length, game)
 
@@ -194,25 +195,27 @@ class GamePicker:
         if self.game is not None:
             if (df["game"] == self.game).any():
                 self.found = self.game
-        elif self.where is not None:
-            hits = query(df, self.where)
-            if len(hits):
-                self.found = int(hits["game"].iloc[0])
-        else:
-            lengths = df[self.length_col].to_numpy()
-            i = int(lengths.argmax() if self.longest else lengths.argmin())
-            if self.best is None or (lengths[i] > self.best[0] if self.longest else lengths[i] < self.best[0]):
-                self.best = (lengths[i], int(df["game"].iloc[i]))
+            return
+        if self.where is not None:
+            df = query(df, self.where)
+            if not len(df):
+                return
+        if not (self.longest or self.shortest):
+            self.found = int(df["game"].iloc[0])
+            return
+        lengths = df[self.length_col].to_numpy()
+        i = int(lengths.argmax() if self.longest else lengths.argmin())
+        if self.best is None or (lengths[i] > self.best[0] if self.longest else lengths[i] < self.best[0]):
+            self.best = (lengths[i], int(df["game"].iloc[i]))
 
     def result(self) -> int:
         if self.found is not None:
             return self.found
         if self.game is not None:
             raise UsageError(f"--game {self.game} is not one of the games played")
-        if self.where is not None:
-            raise UsageError(f"--where: no game matches {self.where!r}")
         if self.best is None:
-            raise UsageError("no games to choose from")
+            raise UsageError(f"--where: no game matches {self.where!r}" if self.where is not None
+                             else "no games to choose from")
         return self.best[1]
 
 
