@@ -18,3 +18,24 @@ def pytest_addoption(parser):
 def long_run(request) -> bool:
     """True under --long: statistical tests use their full sample sizes."""
     return request.config.getoption("--long")
+
+
+@pytest.fixture
+def monosim(capsys, monkeypatch):
+    """The CLI in this process (faster than a subprocess per command), from the checkout's root."""
+    from types import SimpleNamespace
+
+    from sim.cli import main
+
+    monkeypatch.chdir(os.path.dirname(os.path.dirname(__file__)))
+
+    def run(*args: str):
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as e:
+            code = e.code
+        out = capsys.readouterr()
+        return SimpleNamespace(returncode=code, stdout=out.out, stderr=out.err)
+
+    return run

@@ -3,8 +3,6 @@ sim/core/output.schema.json: a meta block saying what was run, and the results; 
 {low, high}; no NaN."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import jsonschema
@@ -46,10 +44,6 @@ COMMANDS = {
 }
 
 
-def monosim(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, capture_output=True, text=True)
-
-
 def strict_load(text: str):
     def refuse(token):
         raise ValueError(f"{token} is not JSON")
@@ -64,7 +58,7 @@ def check(stdout: str, command: str) -> dict:
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))
-def test_every_command_json_validates_against_the_schema(name):
+def test_every_command_json_validates_against_the_schema(name, monosim):
     done = monosim(*COMMANDS[name], "--json")
     assert done.returncode == 0, done.stderr
     command = " ".join(a for a in COMMANDS[name][:2] if not a.startswith("-"))
@@ -76,7 +70,7 @@ def test_every_command_json_validates_against_the_schema(name):
                                          meta["rules_changed"])
 
 
-def test_compare_json_validates_against_the_schema(tmp_path):
+def test_compare_json_validates_against_the_schema(tmp_path, monosim):
     spec = tmp_path / "tiny.toml"
     spec.write_text(TINY_SPEC)
     for _ in range(2):
@@ -88,7 +82,7 @@ def test_compare_json_validates_against_the_schema(tmp_path):
     assert doc["results"] and all("ci_low" not in r for r in doc["results"])
 
 
-def test_simulate_json_says_what_was_run_and_has_no_nan():
+def test_simulate_json_says_what_was_run_and_has_no_nan(monosim):
     done = monosim("chance", "simulate", "-n", "1", "--seed", "4", "--players", "3", "--seat", "random",
                    "--rule", "gray_per_pair=false", "--json", "--no-progress")
     doc = check(done.stdout, "chance simulate")

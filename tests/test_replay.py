@@ -3,8 +3,6 @@ and the replay commands take bad input as one line and exit code 2."""
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -24,10 +22,6 @@ FINAL_STANDINGS = {
     "classic": {"amount": "cash", "card": "deeds"},
     "cardgame": {"amount": "money"},
 }
-
-
-def monosim(*args: str, cwd=ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=cwd, capture_output=True, text=True)
 
 
 def playable(game, rules, players: int) -> bool:
@@ -100,7 +94,7 @@ def test_events_name_every_seat_and_card_in_words():
 # ---- the commands ----------------------------------------------------------------------------
 
 
-def test_replay_from_a_seed_prints_the_game_and_writes_its_events(tmp_path):
+def test_replay_from_a_seed_prints_the_game_and_writes_its_events(tmp_path, monosim):
     out = tmp_path / "events.parquet"
     done = monosim("deal", "replay", "--game", "4", "--seed", "9", "--players", "3", "--out", str(out))
     assert done.returncode == 0, done.stderr
@@ -115,7 +109,7 @@ def test_replay_from_a_seed_prints_the_game_and_writes_its_events(tmp_path):
     pd.testing.assert_frame_equal(pd.read_parquet(out), events)  # nothing lost
 
 
-def test_replay_json_has_meta_the_row_and_the_events():
+def test_replay_json_has_meta_the_row_and_the_events(monosim):
     done = monosim("cardgame", "replay", "--edition", "video", "--game", "2", "--seed", "4", "--json")
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
@@ -133,14 +127,14 @@ def test_replay_json_has_meta_the_row_and_the_events():
     (["--shortest"], lambda df: df["turns"].idxmin()),
     (["--where", "winner == 1 and turns > 40"], lambda df: df.query("winner == 1 and turns > 40").index[0]),
 ])
-def test_replay_picks_games_worth_watching(choice, pick):
+def test_replay_picks_games_worth_watching(choice, pick, monosim):
     df = get("chance").simulate(300, seed=2)
     done = monosim("chance", "replay", "--seed", "2", "--games", "300", *choice, "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["meta"]["game_index"] == int(pick(df))
 
 
-def test_replay_of_a_stored_run_uses_its_settings_and_checks_its_row(tmp_path):
+def test_replay_of_a_stored_run_uses_its_settings_and_checks_its_row(tmp_path, monosim):
     spec = tmp_path / "tiny.toml"
     spec.write_text('name = "tiny"\ngame = "classic"\nseed = 17\nplayers = 3\n'
                     'seats = ["strong", "trader", "random"]\n[rules]\nfree_parking_jackpot = true\n'
@@ -187,7 +181,7 @@ def test_replay_of_a_stored_run_uses_its_settings_and_checks_its_row(tmp_path):
     (["cardgame", "replay", "--out", "events.csv"], "--out: write the events to a .parquet file"),
     (["replay", "no/such/run"], "is not a run folder"),
 ])
-def test_replay_bad_input_is_one_line_and_exit_2(args, message):
+def test_replay_bad_input_is_one_line_and_exit_2(args, message, monosim):
     done = monosim(*args)
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and message in done.stderr and done.stderr.startswith("monosim: error: ")
