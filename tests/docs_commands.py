@@ -86,7 +86,7 @@ def argv(command: str) -> list[str]:
     """The words of a shown command, without its trailing comment and with [optional] parts
     taken in."""
     text = re.sub(r"\s+#.*$", "", command.strip())
-    text = re.sub(r"\[([^\]]*)\]", r"\1", text)
+    text = re.sub(r"\[(--[^\]]*)\]", r"\1", text)  # an [--option] shown as optional
     return shlex.split(text)[1:]  # without "monosim"
 
 
