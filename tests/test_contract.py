@@ -175,3 +175,14 @@ def test_the_progress_bar_slices_change_nothing(variant, name, changes, monkeypa
     pd.testing.assert_frame_equal(quiet[0] if detail else quiet, shown[0] if detail else shown)
     for key in quiet[1] if detail else []:
         np.testing.assert_array_equal(np.asarray(quiet[1][key]), np.asarray(shown[1][key]))
+
+
+def test_a_runs_metadata_survives_concatenating_its_chunks():
+    game = get("deal")
+    rules = game.rules_from(["win_on_any_turn=false"])
+    whole = game.simulate(400, rules=rules, seed=3)
+    parts = []
+    game.stream(lambda df, detail: parts.append(df), 400, rules=rules, seed=3, chunk_size=150)
+    joined = pd.concat(parts, ignore_index=True)
+    assert joined.attrs == whole.attrs and joined.attrs["rules"]["house"]["win_on_any_turn"] is False
+    assert game.summarize(joined).report() == game.summarize(whole).report()
