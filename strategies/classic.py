@@ -482,11 +482,14 @@ def choose_liquidation(pp, pt, p, S, rng, need):
 
 @njit_no_refcount
 def short_of_build_to(pp, p, S):
-    """p holds a whole colour group (without mortgages) still below its build_to mark."""
+    """p holds a whole colour group without mortgages still below its build_to mark (a group
+    with a mortgage cannot build: lifting it comes first)."""
     whole = whole_mask(S, p)
     while whole != 0:
         g = trailing_zeros(whole)
         whole &= whole - 1
+        if group_mortgaged(S, g):
+            continue
         for k in range(S[R_GROUP_SIZE + g]):
             sq = group_sq(S, g, k)
             if S[LEVEL + sq] < pp[p, 1]:
@@ -616,12 +619,12 @@ def choose_sale(pp, pt, p, S, rng, need):
 
 @njit_inline
 def choose_unmortgage(pp, pt, p, S, rng):
-    """A mortgaged deed to lift now, or -1. A bot that mortgages to build (fund=1) lifts
-    mortgages only once its complete groups reach build_to."""
+    """A mortgaged deed to lift now, or -1. Streets of p's own complete groups come first: a
+    group with a mortgage cannot build. A bot that mortgages to build (fund=1) lifts other
+    mortgages only once its buildable groups reach build_to."""
     if S[MORT_N + p] == 0 or pp[p, 9] < 0.5:
         return -1
-    if pp[p, 10] >= 0.5 and short_of_build_to(pp, p, S):
-        return -1
+    own_groups_only = pp[p, 10] >= 0.5 and short_of_build_to(pp, p, S)
     if S[R_KIND + p] == RANDOM and not coin(pp, p, rng):
         return -1
     room = S[CASH + p] - reserve(pp, p, S)
@@ -631,8 +634,8 @@ def choose_unmortgage(pp, pt, p, S, rng):
     while m != 0:  # p's mortgaged deeds in board order
         sq = trailing_zeros(m)
         m &= m - 1
-        if unmortgage_cost(S, sq) <= room:
-            g = S[R_SQ_GROUP + sq]
+        g = S[R_SQ_GROUP + sq]
+        if unmortgage_cost(S, sq) <= room and (has_group(S, p, g) or not own_groups_only):
             score = float(S[R_SQ_PRICE + sq])
             if has_group(S, p, g):
                 score += 10000.0

@@ -434,6 +434,8 @@ def find_steal(S, pp, p, forced):
             return best
     for j in range(1, n_players):
         t = seat_after(p, j, n_players)
+        if forced and completes_a_set(S, t, give):
+            continue  # never hand a victim a complete set (it may be the set that wins)
         w = threat(S, pp, p, t)
         m = held_mask(S, t) & ~complete_mask(S, t)
         while m != 0:
@@ -457,6 +459,16 @@ def find_steal(S, pp, p, forced):
                 if score > best[0]:
                     best = (score, int(theirs), int(give), int(t))
     return best
+
+
+@njit_no_refcount
+def completes_a_set(S, t, card):
+    """Seat t receiving this property card could complete one of its sets (in any colour the
+    card may stand in, as t would choose for a wild)."""
+    for c in range(NC):
+        if can_take(S, card, c) and not is_complete(S, t, c) and S[GRP_N + t * NG + c] + 1 >= S[R_SET_SIZE + c]:
+            return True
+    return False
 
 
 @njit_no_refcount

@@ -286,9 +286,20 @@ def score_placed(A, o, RB, impr, w0, w1, P):
 @njit_no_refcount
 def hand_score(A, o, RB, goer, P):
     """A hand's score (before the table-wide Mr. Monopoly and jackpot awards). Whoever went out
-    places up to two Chance cards where they score most; nobody else can use them."""
+    places its Chance cards where they score most; nobody else can use them. Up to two are
+    placed by trying every placement. With more (deck.chance=3, a card-value study) they first
+    complete the groups held, group by group while two are left, as `can_go_out` counts them,
+    and the last two are placed by the search: a hand complete enough to go out scores complete."""
     impr = goer or not RB[R_IMPR_GOER]
     wilds = A[o + K_WILD] if goer else 0
+    if wilds > 2:
+        return score_with_many_wilds(A, o, RB, impr, wilds, P)
+    return best_placement(A, o, RB, impr, wilds, P)
+
+
+@njit_no_refcount
+def best_placement(A, o, RB, impr, wilds, P):
+    """The best score with up to two wilds placed (every placement tried; see hand_score)."""
     best = score_placed(A, o, RB, impr, -1, -1, P)
     if wilds == 0:
         return best
@@ -319,4 +330,22 @@ def hand_score(A, o, RB, goer, P):
     P[1] = p1
     P[2] = p2
     P[3] = p3
+    return best
+
+
+@njit_no_refcount
+def score_with_many_wilds(A, o, RB, impr, wilds, P):
+    """hand_score for more than two Chance cards: fill the held groups' gaps while at least two
+    are left for the search (counted into A for it, then taken out again), then search."""
+    filled = 0
+    fills = 0  # 4 bits per group: the wilds counted into it
+    for c in range(NC):
+        gap = need_of(RB, c) - A[o + c]
+        if A[o + c] > 0 and gap > 0 and wilds - filled - gap >= 2:
+            A[o + c] += gap
+            filled += gap
+            fills |= gap << (4 * c)
+    best = best_placement(A, o, RB, impr, wilds - filled, P)
+    for c in range(NC):
+        A[o + c] -= (fills >> (4 * c)) & 15
     return best

@@ -724,8 +724,10 @@ def flip2_window(S, RB, pk, pp, rng, p):
 
 
 @njit_no_refcount
-def use_tokens(S, RB, pk, pp, rng, p, busted):
-    """Seat p may play Tokens (held from earlier turns, or flipped this turn) to free corners."""
+def use_tokens(S, RB, pk, pp, rng, p, busted, placed):
+    """Seat p may play Tokens (held from earlier turns, or flipped this turn) to free corners.
+    After a bust, or once this turn's Cash is placed, no flipped Cash can be placed any more,
+    so the bot is offered none (and Free Parking gains it nothing)."""
     # Once the round end is triggered, every turn is the player's last of the round, and a
     # Token never outlives its round.
     last_chance = S[G_TRIGGERED] == 1
@@ -740,7 +742,7 @@ def use_tokens(S, RB, pk, pp, rng, p, busted):
             any_free = any_free or S[CORNERS + c] < 0
         if not any_free:
             return
-        n_flip = 0 if busted else list_cash(S, RB, p, TURN, BUF_VALUE)
+        n_flip = 0 if busted or placed else list_cash(S, RB, p, TURN, BUF_VALUE)
         n_draw = list_cash(S, RB, p, DRAW, BUF_VALUE2)
         n_disc = list_cash(S, RB, p, DISCARD, BUF_VALUE3)
         corner = choose_token(pk, pp, p, S, RB, rng, n_flip, n_draw, n_disc, last_chance)
@@ -802,7 +804,7 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
     if not busted and S[T_N] > 0:
         busted = flip2_window(S, RB, pk, pp, rng, p)
     if not busted or RB[R_TOKEN_AFTER_BUST] == 1:
-        use_tokens(S, RB, pk, pp, rng, p, busted)
+        use_tokens(S, RB, pk, pp, rng, p, busted, False)
     if not busted and S[G_STATUS] == OK:
         # The Cash flipped this turn, as a list in BUF_VALUE2 (free during placement).
         n = 0
@@ -814,7 +816,7 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
         triggered_before = S[G_TRIGGERED]
         place_cards(S, RB, pk, pp, rng, p, BUF_VALUE2, n, True)
         if S[G_TRIGGERED] == 1 and triggered_before == 0:
-            use_tokens(S, RB, pk, pp, rng, p, busted)  # this turn is now the player's last
+            use_tokens(S, RB, pk, pp, rng, p, busted, True)  # this turn is now the player's last
     # Clear the turn area: Flip 2, Nope! and Token are kept, the rest is discarded.
     for k in range(S[T_N]):
         c = S[TURN_CARDS + k]

@@ -1,0 +1,97 @@
+"""The bot mistakes and rule corners an outside audit found (issue 30), each as a scripted
+scenario that failed before its fix."""
+
+import dataclasses
+
+import pytest
+
+from classic_harness import Table
+from sim.classic.rules import ClassicRules
+
+
+# ---- classic: strong lifts the mortgage on a street of its own complete group ----------------
+
+@pytest.mark.parametrize("other_group_short", [False, True])
+def test_strong_lifts_a_mortgage_on_its_own_complete_group(other_group_short):
+    """A complete group with a mortgaged street can take no house: lifting that mortgage is what
+    lets the group build, whether or not another of the bot's groups is still below build_to."""
+    t = Table(["strong", "strong"])
+    t.own(0, "Park Place", "Boardwalk")
+    t.own(0, "Boardwalk", mortgaged=True)
+    if other_group_short:
+        t.own(0, "Mediterranean Avenue", "Baltic Avenue")
+    t.set_cash(0, 2000)
+    t.manage(0)
+    assert not t.mortgaged("Boardwalk")
+    t.check()
+
+
+# ---- Chance: no Token on Free Parking once the Cash is placed ---------------------------------
+
+def test_a_token_played_after_the_placement_that_ends_the_round_is_not_wasted_on_free_parking():
+    """The 5 takes the empty P1 and triggers the round end; the 3 left over can take nothing.
+    The held Token is offered again (the turn is the player's last of the round), but Free
+    Parking only helps a card being placed, and placing is over: Just Visiting, which plays the
+    12 from the discards onto P0, is the useful corner."""
+    from chance_harness import Table as ChanceTable
+    from test_chance_rules import board, pol, rules
+
+    t = ChanceTable([pol(), pol()], rules(properties=board(2, 2), die=(2,)))
+    t.deal(1)
+    t.place(0, 1, "cash11")
+    t.deal(0, draw=["cash5", "cash3"], held=["token"])
+    t.turn(0)
+    assert t.triggered
+    assert t.corner("free_parking") == -1
+    assert t.corner("just_visiting") == 0 and t.top(0) == (0, 12)
+    assert t.invariants() == "ok"
+
+
+# ---- Deal: no Forced Deal that hands the victim a set -----------------------------------------
+
+@pytest.mark.parametrize("bot", ["smart", "set_builder", "aggressive"])
+def test_a_forced_deal_never_hands_the_victim_a_set(bot):
+    """Seat 1 holds two complete sets and two reds; seat 0's cheapest card to give is its one
+    red, and seat 1's green would complete seat 0's greens. Giving the red completes seat 1's
+    third set and loses the game at once: the bot keeps its Forced Deal for a better moment."""
+    from deal_harness import Table as DealTable
+    from test_deal_rules import _two_sets
+
+    t = DealTable([bot, "set_builder"])
+    _two_sets(t, 1)
+    t.prop(1, "red", "red", "red")  # colour, then the cards: two reds
+    t.prop(1, "green", "green")
+    t.prop(0, "green", "green", "green")
+    t.prop(0, "red", "red")
+    t.hand(0, "forced_deal")
+    t.empty_draw_pile()
+    t.turn(0)
+    assert t.complete_sets(1) == 2 and t.winner != 1
+    assert t.invariants() == "ok"
+
+
+# ---- the card game: every Chance card fills a gap, in scoring as in going out ------------------
+
+@pytest.mark.parametrize("edition", ["wiki", "video"])
+def test_a_complete_hand_with_three_chance_cards_scores_as_complete(edition):
+    """Three Chance cards fill one brown gap and two light-blue gaps: `can_go_out` says the hand
+    is complete, and whoever goes out scores it as the same hand with the real cards."""
+    import numpy as np
+
+    from sim.cardgame import layout as CL
+    from sim.cardgame.board import can_go_out, hand_score
+    from sim.cardgame.game import GAME as CARDGAME
+    from sim.cardgame.rules import kind_of, pack as card_pack
+
+    rules = CARDGAME.rules_from([f"edition={edition}", "deck.chance=3"])
+    RB = card_pack(rules, 4)
+    brown, light_blue = kind_of("brown"), kind_of("light_blue")
+    need = {c: int(RB[CL.R_SIZE + c]) for c in (brown, light_blue)}
+    with_chance = np.zeros(CL.NK, np.int32)
+    with_chance[brown], with_chance[light_blue], with_chance[CL.K_WILD] = 1, 1, need[brown] + need[light_blue] - 2
+    assert with_chance[CL.K_WILD] == 3 and can_go_out(with_chance, 0, RB)
+    real = np.zeros(CL.NK, np.int32)
+    real[brown], real[light_blue] = need[brown], need[light_blue]
+    P, Q = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    assert hand_score(with_chance, 0, RB, True, P) == hand_score(real, 0, RB, True, Q) > 0
+    assert with_chance[brown] == 1 and with_chance[light_blue] == 1  # the hand is left as it was
