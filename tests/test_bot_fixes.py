@@ -95,3 +95,51 @@ def test_a_complete_hand_with_three_chance_cards_scores_as_complete(edition):
     P, Q = np.zeros(4, np.int64), np.zeros(4, np.int64)
     assert hand_score(with_chance, 0, RB, True, P) == hand_score(real, 0, RB, True, Q) > 0
     assert with_chance[brown] == 1 and with_chance[light_blue] == 1  # the hand is left as it was
+
+
+# ---- Deal: a rent played with Double the Rent is two plays -------------------------------------
+
+def test_deal_plays_count_every_card_played_a_double_the_rent_too():
+    """The per-seat `plays` equals the cards each seat played on its own turns, read from the
+    replay's events: a rent doubled counts its Double the Rent as a play of its own."""
+    from sim.core.replay import replay
+
+    played = {"bank", "place", "rent", "double_rent", "charge", "pass_go", "sly_deal", "forced_deal",
+              "deal_breaker", "build"}
+    doubles = 0
+    for g in range(60):
+        r = replay("deal", g, seed=12, check=False)
+        own = r.events[r.events["seat"] == r.events.groupby("turn")["seat"].transform("first")]
+        counts = own[own["kind"].isin(played)].groupby("seat").size()
+        doubles += int((r.events["kind"] == "double_rent").sum())
+        for s in range(4):
+            assert r.row.iloc[0][f"plays_{s}"] == counts.get(s, 0), (g, s)
+    assert doubles > 0
+
+
+# ---- classic rule corners ---------------------------------------------------------------------
+
+def test_with_no_minimum_bid_a_deed_nobody_bids_on_stays_with_the_bank():
+    """auction_min_bid=0: players who will pay nothing have not bid; the deed is not given away."""
+    from test_classic_rules import PASSIVE
+
+    t = Table([PASSIVE, PASSIVE], ClassicRules(auction_min_bid=0))
+    t.land(0, "Boardwalk")
+    assert t.owner("Boardwalk") == -1 and t.cash(0) == t.cash(1) == 1500
+    t.check()
+
+
+def test_with_no_minimum_bid_a_lone_bidder_pays_one_dollar():
+    from test_classic_rules import PASSIVE
+
+    t = Table(["three_houses reserve=1300 bid=0.9", PASSIVE], ClassicRules(auction_min_bid=0))
+    t.land(0, "Boardwalk")
+    assert t.owner("Boardwalk") == 0 and t.cash(0) == 1500 - 1
+    t.check()
+
+
+@pytest.mark.parametrize("name", ["Just Visiting", "just visiting", "Jail / Just Visiting", "10"])
+def test_position_files_take_the_names_the_landing_table_prints(name):
+    from sim.classic.rules import JAIL_SQUARE, square_index
+
+    assert square_index(ClassicRules(), name) == JAIL_SQUARE

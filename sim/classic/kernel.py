@@ -562,7 +562,9 @@ def auction(S, pp, pt, rng, sq, first, seller, lo):
     its cash), so the deed goes to the highest limit at one step above the second highest
     (at least the minimum bid `lo`; an equal limit loses to the earlier bidder). The bank
     sells (seller -1), or a player raising cash offers its deed to the others (a trade for
-    cash, at no less than `lo`). Unsold: it stays where it was. Returns the buyer or -1."""
+    cash, at no less than `lo`). Unsold: it stays where it was. Returns the buyer or -1. A bid is
+    at least $1 whatever `lo` is: a player who will pay nothing has not bid."""
+    lo = max(lo, 1)
     n = S[R_PLAYERS]
     best = -1
     best_v = -1

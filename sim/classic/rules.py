@@ -323,6 +323,8 @@ def square_index(rules: ClassicRules, name: str) -> int:
             return i
     if key in ("in jail", "jail"):
         return IN_JAIL
+    if key == "just visiting":  # the name the landing table prints for square 10
+        return JAIL_SQUARE
     for i, s in enumerate(rules.board):
         if s.name.lower() == key:
             return i

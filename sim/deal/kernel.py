@@ -1073,10 +1073,11 @@ def play_turn(S, pp, rng, p, check):
         k, mode, a, b, t = choose_play(pp, p, S, rng)
         if k < 0:
             break
+        plays_left = S[G_PLAYS_LEFT]
         if not play_card(S, pp, rng, p, k, mode, a, b, t):
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
-        S[stat(p, SC_PLAYS)] += 1
+        S[stat(p, SC_PLAYS)] += plays_left - S[G_PLAYS_LEFT]  # a Double the Rent is a play too
         if S[G_STATUS] == OK:
             apply_arrangement(S, pp, rng, p)
         after_play(S, p, check)

@@ -205,7 +205,7 @@ SEAT_COLS = (
     "rent_paid",
     "collected",  # value received from every payment (rent, Debt Collector, Birthday)
     "paid",
-    "plays",
+    "plays",  # plays used on the seat's own turns: each card played, a Double the Rent too
     "banked",  # cards played to the bank
     "placed",  # property cards played to the collection
     "rent_played",
