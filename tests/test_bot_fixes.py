@@ -143,3 +143,22 @@ def test_position_files_take_the_names_the_landing_table_prints(name):
     from sim.classic.rules import JAIL_SQUARE, square_index
 
     assert square_index(ClassicRules(), name) == JAIL_SQUARE
+
+
+def test_a_building_shortage_is_auctioned_when_the_players_together_want_more_than_the_bank_has():
+    """Three houses left; seat 0 can pay for two on its browns, seat 1 wants more for its light
+    blues. Seat 0 alone does not exhaust the bank, but together they want more than it has: the
+    houses go by auction, one at a time, from seat 0's window on."""
+    from sim.classic import layout as CL
+    from test_classic_rules import BUYER
+
+    t = Table([BUYER, BUYER])
+    t.own(0, "Mediterranean Avenue", "Baltic Avenue")
+    t.own(1, "Oriental Avenue", "Vermont Avenue", "Connecticut Avenue")
+    t.set_supply(houses=3)
+    t.set_cash(0, 100)
+    before = t.total_money()
+    t.manage(0)
+    assert t.S[CL.G_SHORTAGE_AUCTIONS] > 0
+    assert t.total_money() == before
+    t.check()

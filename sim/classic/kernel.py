@@ -960,6 +960,19 @@ def shortage_auctions(S, pp, pt, rng, p, hotel):
         S[G_SHORTAGE_AUCTIONS] += 1
 
 
+@njit_no_refcount
+def shortage_possible(S, p):
+    """The players holding a whole colour group could together afford more houses (or hotels)
+    than the bank has left: only then is it worth asking who wants how many."""
+    could = 0
+    for q in range(S[R_PLAYERS]):
+        if S[ALIVE + q] == 1 and S[WHOLE_N + q] > 0:
+            cheapest = cheapest_house(S, q)
+            if cheapest > 0:
+                could += S[CASH + q] // cheapest
+    return (0 < S[G_HOUSES] < could) or (0 < S[G_HOTELS] < could)
+
+
 @njit_inline
 def build_phase(S, pp, pt, rng, p):
     cheapest = cheapest_house(S, p)
@@ -977,21 +990,23 @@ def build_phase(S, pp, pt, rng, p):
     if sq < 0:  # the common case: nothing wanted now
         return
     board = S[G_BOARD]
-    # A shortage is possible only when p could afford more of a building than the bank has.
-    most = S[CASH + p] // cheapest
-    if (0 < S[G_HOUSES] < most) or (0 < S[G_HOTELS] < most):
+    # A shortage: the players who want a building want more of it together than the bank has
+    # (p among them). Possible only when they could afford more than the bank has.
+    if shortage_possible(S, p):
         houses, hotels = builds_wanted(S, pp, pt, rng, p)
         for hotel in (False, True):
             wanted = hotels if hotel else houses
             left = S[G_HOTELS] if hotel else S[G_HOUSES]
-            if 0 < left < wanted:
-                for i in range(1, S[R_PLAYERS]):
-                    q = (p + i) % S[R_PLAYERS]
-                    if S[ALIVE + q] == 1 and S[WHOLE_N + q] > 0:
-                        h2, t2 = builds_wanted(S, pp, pt, rng, q)
-                        if (t2 if hotel else h2) > 0:
-                            shortage_auctions(S, pp, pt, rng, p, hotel)
-                            break
+            if left <= 0 or wanted == 0:
+                continue
+            others = 0
+            for i in range(1, S[R_PLAYERS]):
+                q = (p + i) % S[R_PLAYERS]
+                if S[ALIVE + q] == 1 and S[WHOLE_N + q] > 0:
+                    h2, t2 = builds_wanted(S, pp, pt, rng, q)
+                    others += t2 if hotel else h2
+            if others > 0 and wanted + others > left:
+                shortage_auctions(S, pp, pt, rng, p, hotel)
     # On the same board a bot that chooses without random numbers would choose sq again.
     if S[G_BOARD] != board or builds_at_random(S, p):
         sq = choose_build(pp, pt, p, S, rng)
