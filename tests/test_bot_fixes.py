@@ -162,3 +162,26 @@ def test_a_building_shortage_is_auctioned_when_the_players_together_want_more_th
     assert t.S[CL.G_SHORTAGE_AUCTIONS] > 0
     assert t.total_money() == before
     t.check()
+
+
+# ---- Deal: a card beyond a full set is not part of it, for Sly Deal as for Deal Breaker -------
+
+def test_a_card_beyond_a_full_set_can_be_taken_by_sly_deal_as_deal_breaker_leaves_it():
+    """Seat 1's reds hold three red cards and a red-yellow wild: a complete set and one card
+    beyond it. Deal Breaker takes the three reds and leaves the wild, so the wild is not part of
+    the set: Sly Deal may take it (and the set stays complete), but not a card of the set."""
+    from deal_harness import Table as DealTable
+    from test_deal_rules import NO_JSN
+
+    t = DealTable([NO_JSN, NO_JSN])
+    t.prop(1, "red", "red", "red", "red", "wild_red_yellow")
+    t.hand(0, "sly_deal", "sly_deal")
+    assert not t.play(0, "sly_deal", "action", ("red", "prop", 1), 0, 1)
+    assert t.play(0, "sly_deal", "action", ("wild_red_yellow", "prop", 1), 0, 1)
+    assert t.complete_sets(1) == 1 and "wild_red_yellow" in t.group(0, "yellow") + t.group(0, "red")
+    assert t.invariants() == "ok"
+    t2 = DealTable([NO_JSN, NO_JSN])
+    t2.prop(1, "red", "red", "red", "red", "wild_red_yellow")
+    t2.hand(0, "deal_breaker")
+    assert t2.play(0, "deal_breaker", "action", "red", 0, 1)
+    assert t2.group(1, "red") == ["wild_red_yellow"] and t2.complete_sets(0) == 1

@@ -197,10 +197,36 @@ def can_place(S, p, card, c):
 
 @njit_no_refcount
 def stealable(S, t, card):
-    """Sly Deal / Forced Deal may take this card of seat t: a property not in a complete set."""
+    """Sly Deal / Forced Deal may take this card of seat t: a property not in a complete set. A
+    card beyond a full set is not part of it (one reading for both cards: Deal Breaker takes a
+    set's worth and leaves it behind, see beyond_set)."""
     if S[WHERE + card] != PROP or S[OWNER + card] != t:
         return False
-    return not is_complete(S, t, S[GROUP + card])
+    g = S[GROUP + card]
+    return not is_complete(S, t, g) or beyond_set(S, t, g, card)
+
+
+@njit_no_refcount
+def beyond_set(S, t, g, card):
+    """In seat t's complete group g, the card is one Deal Breaker would leave behind: it takes
+    ordinary properties first, then two-colour wilds, then any-colour wilds, each in the group's
+    order, until it has a set's worth (kernel.steal_set)."""
+    rank = type_rank(S, card)
+    taken_first = 0  # cards Deal Breaker would take before this one
+    seen = False
+    for k in range(S[GRP_N + t * NG + g]):
+        other = S[GRP + (t * NG + g) * MAX_GROUP + k]
+        seen = seen or other == card
+        r = type_rank(S, other)
+        taken_first += r < rank or (r == rank and not seen)
+    return taken_first >= S[R_SET_SIZE + g]
+
+
+@njit_no_refcount
+def type_rank(S, card):
+    """The order in which Deal Breaker takes a set's cards: properties, wilds, any-colour wilds."""
+    t = S[R_CARD_TYPE + card]
+    return 0 if t == PROPERTY else 1 if t == WILD else 2
 
 
 @njit_no_refcount
