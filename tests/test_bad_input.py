@@ -56,6 +56,8 @@ TABLE = [
     (["cardgame", "values", "--players", "9"], "--players must be"),
     (["cardgame", "seats", "--policy", "nobody"], "nobody"),
     (["cardgame", "house-rules", "--games", "0"], "--games must be at least 1"),
+    (["chance", "ladder", "--players", "9"], "--players must be"),
+    (["deal", "ladder", "--games", "0"], "--games must be at least 1"),
     # the commands across games
     (["run", "OUT"], "cannot read spec"),
     (["run", str(SPEC), "--workers", "0", "--out-root", "OUT"], "--workers must be at least 1"),

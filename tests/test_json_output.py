@@ -41,6 +41,7 @@ COMMANDS = {
     "cardgame seats": ["cardgame", "seats", "-n", "50", "--players", "3", "--no-progress"],
     "cardgame house-rules": ["cardgame", "house-rules", "-n", "20", "--no-progress"],
     "bench": ["bench", "-n", "200", "--game", "deal"],
+    "deal ladder": ["deal", "ladder", "--games", "40", "--players", "2"],
 }
 
 

@@ -215,6 +215,45 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
 
         replay_game(run, picker, feed, as_json, out, check, run_meta(run))
 
+    def ladder(
+        players: Annotated[Optional[int], typer.Option(help="Players a table (default: the game's usual table).")] = None,
+        games: Annotated[int, typer.Option("--games", "-n", help="Games at each table.")] = 2000,
+        rule: Rules = None,
+        seed: Seed = 0,
+        out: OutDir = None,
+        as_json: AsJson = False,
+        threads: Threads = None,
+        **preset,
+    ) -> None:
+        """Rate every built-in bot and preset against all the others: every table of different
+        bots in every seat rotation, on the same seeds; Bradley-Terry ratings with 95% intervals
+        and the head-to-head table (docs/ladders.md)."""
+        from sim.core import results
+        from sim.core.ladder import play_ladder
+        from sim.core.runner import check_run_args
+
+        check_run_args(games, seed, 1, threads)
+        rules = rules_with_preset(game, preset.get("edition"), rule)
+        if out is not None:
+            results.check_new_dir(out)
+        result = play_ladder(game, players, games, seed, rules, threads)
+        report = result.report(game.title)
+        if out is not None:
+            with results.new_dir(out) as folder:
+                result.ranking.to_csv(folder / "ladder.csv", index=False)
+                result.head_to_head.to_csv(folder / "head_to_head.csv")
+                (folder / "report.md").write_text(report + "\n![head to head](head_to_head.png)\n")
+                result.plot(game.title).savefig(folder / "head_to_head.png", dpi=120)
+        if as_json:
+            emit(f"{game.name} ladder", game_meta(game, rules, seed=seed, players=result.players,
+                                                  games_per_table=games, tables=result.tables),
+                 {"ranking": result.ranking, "head_to_head": result.head_to_head.reset_index(names="bot"),
+                  "earlier_seat": result.seat_edge})
+        else:
+            print(report, end="")
+            if out is not None:
+                print(f"\nWrote {out}/ (report.md, ladder.csv, head_to_head.csv, head_to_head.png)")
+
     def policies() -> None:
         """List the bot policies and their parameters."""
         print("\n".join(game.catalog.listing()))
@@ -223,6 +262,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
     group.command("rules")(_with_preset_option(game, rules))
     group.command("policies")(policies)
     group.command("replay")(_with_preset_option(game, replay))
+    group.command("ladder")(_with_preset_option(game, ladder))
     if game.verbs is not None:
         importlib.import_module(game.verbs).register(group)
     return group

@@ -18,18 +18,25 @@ import pandas as pd
 from sim.core.stats import z_value
 
 
-def bradley_terry(results: pd.DataFrame, iterations: int = 100) -> tuple[pd.DataFrame, dict]:
+def bradley_terry(results: pd.DataFrame, iterations: int = 100, prior: float = 0.5,
+                  results_per_game: float = 1.0) -> tuple[pd.DataFrame, dict]:
     """results: one row per pairing with columns first (seat 0's policy), second (seat 1's),
     wins (seat 0's wins, fractional for shared ones) and games. Returns the ranking (policy,
     strength, strength_low, strength_high, win_vs_average: the chance to beat an average policy
-    with the seats shared equally) strongest first, and the first-seat edge {h, h_low, h_high}."""
+    with the seats shared equally) strongest first, and the first-seat edge {h, h_low, h_high}.
+
+    `prior` adds that many wins to each side of every pairing: a policy that never (or always)
+    wins keeps a finite strength instead of one that runs off to infinity, at the cost of a
+    small pull towards even, negligible once a pairing has many games. `results_per_game`: how
+    many pairwise results one game gives (a game of k players gives its winner's k - 1); they
+    are not independent, so the intervals are widened by its square root."""
     policies = sorted(set(results["first"]) | set(results["second"]))
     k = len(policies)
     index = {p: i for i, p in enumerate(policies)}
     a = results["first"].map(index).to_numpy()
     b = results["second"].map(index).to_numpy()
-    wins = results["wins"].to_numpy(float)
-    games = results["games"].to_numpy(float)
+    wins = results["wins"].to_numpy(float) + prior
+    games = results["games"].to_numpy(float) + 2 * prior
     # Design: strengths of policies 1..k-1 (policy 0 fixed at 0), then h.
     x = np.zeros((len(results), k))
     for r in range(len(results)):
@@ -48,7 +55,7 @@ def bradley_terry(results: pd.DataFrame, iterations: int = 100) -> tuple[pd.Data
         theta += step
         if np.max(np.abs(step)) < 1e-10:
             break
-    cov = np.linalg.pinv(info)
+    cov = np.linalg.pinv(info) * results_per_game
     # Centre the strengths: s = A theta, with s_0 = 0 before centring.
     to_s = np.zeros((k, k))
     to_s[1:, : k - 1] = np.eye(k - 1)
