@@ -344,7 +344,7 @@ def score_with_many_wilds(A, o, RB, impr, wilds, P):
         if A[o + c] > 0 and gap > 0 and wilds - filled - gap >= 2:
             A[o + c] += gap
             filled += gap
-            fills |= gap << (4 * c)
+            fills |= int(gap) << (4 * c)  # int: as plain Python an int32 shift would wrap at 32 bits
     best = best_placement(A, o, RB, impr, wilds - filled, P)
     for c in range(NC):
         A[o + c] -= (fills >> (4 * c)) & 15

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from sim.cardgame.game import GAME
-from sim.core.json_output import emit, game_meta, intervals_from_half_widths
+from sim.core.json_output import emit, game_meta, intervals_from_half_widths, with_rules_line
 from sim.core.cli import AsJson, Games, Progress, Seats, Seed, Threads, preset_option, rules_with_preset
 
 CardEdition = preset_option(GAME)
@@ -51,7 +51,7 @@ def cardgame_values(
         emit("cardgame values", game_meta(GAME, rules, games=games, seed=seed, players=players,
                                           policies=GAME.make_table(players, seat, rules)[0]), v)
     else:
-        print(api.render_card_values(v), end="")
+        print(with_rules_line(api.render_card_values(v), GAME, rules), end="")
 
 
 def cardgame_seats(
@@ -78,7 +78,7 @@ def cardgame_seats(
         emit("cardgame seats", game_meta(GAME, rules, games=games, seed=seed, players_counted=counts,
                                          policies=[policy]), t)
     else:
-        print(api.render_seat_advantage(t, games, policy, rules.edition), end="")
+        print(with_rules_line(api.render_seat_advantage(t, games, policy, rules.edition), GAME, rules), end="")
 
 
 def cardgame_house_rules(

@@ -10,7 +10,7 @@ import typer
 
 from sim.core.cli import Seed, Threads
 from sim.core.game import get
-from sim.core.json_output import emit, game_meta
+from sim.core.json_output import emit, game_meta, with_rules_line
 from sim.core.runner import UsageError
 
 
@@ -125,7 +125,7 @@ def chance_advise(
         emit("chance advise", game_meta(get("chance"), rules, games=games, seed=seed, players=players,
                                         policies=[policy]), result)
     else:
-        print(render_advice(result), end="")
+        print(render_advice(result) if not rule else with_rules_line(render_advice(result), get("chance"), rules), end="")
 
 
 def chance_study(

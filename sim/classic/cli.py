@@ -11,7 +11,7 @@ import typer
 from sim.core.cli import Games, Progress, Seed, Threads
 from sim.core.runner import UsageError
 from sim.core.game import get
-from sim.core.json_output import emit, game_meta, intervals_from_half_widths
+from sim.core.json_output import emit, game_meta, intervals_from_half_widths, with_rules_line
 
 
 def register(app: typer.Typer) -> None:
@@ -55,7 +55,7 @@ def classic_landing(
         emit("classic landing", game_meta(GAME, rules, seed=seed, rolls=rolls, jail=jail),
              [{k: r[k] for k in ("square", "name", "simulated", "exact")} for r in rows])
     else:
-        print(landing.render_landing(rows, jail, rolls), end="")
+        print(with_rules_line(landing.render_landing(rows, jail, rolls), GAME, rules), end="")
 
 
 def classic_position(
@@ -83,7 +83,7 @@ def classic_position(
         emit("classic position", game_meta(GAME, pos.rules, games=games, seed=seed, players=pos.players,
                                            policies=list(pos.policies), position=str(file)), table)
     else:
-        print(api.render_position(table, df, file), end="")
+        print(with_rules_line(api.render_position(table, df, file), GAME, pos.rules), end="")
 
 
 def classic_values(
@@ -110,7 +110,7 @@ def classic_values(
         emit("classic values", game_meta(GAME, rules, games=games, seed=seed, players_counted=list(result),
                                          policies=list(seat or [])), {str(n): t for n, t in result.items()})
     else:
-        print(api.render_property_values(result), end="")
+        print(with_rules_line(api.render_property_values(result), GAME, rules), end="")
 
 
 def classic_house_rules(

@@ -106,6 +106,12 @@ def rules_changed(game, described: dict) -> dict:
     return changed
 
 
+def with_rules_line(report: str, game, rules) -> str:
+    """A report with the rules line (rules_sentence) under its first line, its title."""
+    title, _, rest = report.partition("\n")
+    return f"{title}\n\n{rules_sentence(game, game.describe_rules(rules))}\n{rest}"
+
+
 def rules_sentence(game, described: dict) -> str:
     """`Rules: the defaults.` or `Rules changed from the defaults: key = value; ...`, for reports."""
     changed = rules_changed(game, described)
