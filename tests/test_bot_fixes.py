@@ -1,8 +1,6 @@
 """The bot mistakes and rule corners an outside audit found (issue 30), each as a scripted
 scenario that failed before its fix."""
 
-import dataclasses
-
 import pytest
 
 from classic_harness import Table

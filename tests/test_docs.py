@@ -2,8 +2,6 @@
 output they show is what the command prints now (tests/docs_commands.py; regenerate with
 `python tests/docs_commands.py --write`)."""
 
-from pathlib import Path
-
 import pytest
 
 import docs_commands as docs

@@ -13,7 +13,7 @@ per event) and the play-by-play text.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -59,17 +59,17 @@ class Kind:
 @dataclass(frozen=True)
 class EventBook:
     """A game's event kinds (code -> Kind), the namers its kinds refer to ((Context, seat,
-    code) -> str), and the reasons a game ends (EV_GAME_END's amount)."""
+    code) -> str; "seat" names a seat in every game), and the reasons a game ends (EV_GAME_END's
+    amount)."""
 
     kinds: dict[int, Kind]
     namers: dict[str, Callable[[Context, int, int], str]]
     end_reasons: tuple[str, ...]
-    namers_default: dict = field(default_factory=lambda: {"seat": seat_name})
 
     def namer(self, name: str | None):
         if name is None:
             return lambda ctx, seat, code: str(code)
-        return self.namers.get(name) or self.namers_default[name]
+        return seat_name if name == "seat" else self.namers[name]
 
     def sentence(self, ctx: Context, kind: int, seat: int, card: int, amount: int, target: int) -> str:
         k = self.kinds[kind]
