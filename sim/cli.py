@@ -183,8 +183,6 @@ def replay(
     """Replay a game of a stored run turn by turn, with the run's own settings: --game G, or
     the first game matching --where, or the --longest or --shortest (default: game 0). The
     replay is checked against the row the run stored for that game."""
-    import pandas as pd
-
     from sim.core import runs
     from sim.core.game import deck_edits_of
     from sim.core.replay import GamePicker
@@ -203,24 +201,15 @@ def replay(
         raise UsageError(f"{results_dir}: cell {cell} has no stored games yet")
     seed = plan.spec["seed"]
     run = game.prepare(1, c["players"], c["seats"], game.rules_of(c["rules"]), seed, None, None, deck_edits_of(c))
-    picker = GamePicker(game_index if game_index is not None or where or longest or shortest else 0, where, longest,
-                        shortest, "turns")
-
-    def read(k: int) -> pd.DataFrame:
-        return run_dir.read_chunk(cell, k)
+    picker = GamePicker(game_index, where, longest, shortest, "turns")
 
     def feed(p) -> None:
         for k in chunks:
-            p.add(read(k))
-            if p.found is not None:
+            p.add(run_dir.read_chunk(cell, k))
+            if p.found:
                 return
 
-    def stored_row(index: int) -> pd.DataFrame:
-        k = next(k for k in chunks if (lambda df: (df["game"] == index).any())(read(k)))
-        df = read(k)
-        return df[df["game"] == index]
-
-    replay_game(run, picker, feed, as_json, out, check, run_meta(run, run=str(results_dir), cell=cell), stored_row)
+    replay_game(run, picker, feed, as_json, out, check, run_meta(run, run=str(results_dir), cell=cell))
 
 
 @app.command("compare")

@@ -110,19 +110,21 @@ def run_simulation(run: PreparedRun, out: Path | None, keep: str, as_json: bool,
                   "win_rate_by_seat.png, manifest.json)")
 
 
-def replay_game(run: PreparedRun, picker, feed, as_json: bool, out: Path | None, check: bool, meta: dict,
-                stored_row=None) -> None:
-    """Every replay command: choose the game (feed(picker) hands it the run's per-game tables),
-    play it again with its events logged, and show it. With stored_row (a run folder's games
-    table row for the game), the replay must equal it."""
+def replay_game(run: PreparedRun, picker, feed, as_json: bool, out: Path | None, check: bool, meta: dict) -> None:
+    """Every replay command: choose the game (feed(picker) hands the picker the run's per-game
+    tables; None: there is no table to read, and the game is the one asked for), play it again
+    with its events logged, and show it. The replay must equal the chosen game's row."""
     from sim.core import replay
 
     replay.check_events_out(out)
-    feed(picker)
-    index = picker.result()
+    if feed is None:
+        index = picker.game
+    else:
+        feed(picker)
+        index = picker.result()
     r = replay.replay_run(run, index, check)
-    if stored_row is not None:
-        stored = stored_row(index)
+    stored = picker.row
+    if stored is not None:
         mismatch = [c for c in stored.columns if c in r.row.columns and str(stored[c].iloc[0]) != str(r.row[c].iloc[0])]
         if mismatch:
             raise UsageError(f"the replay of game {index} differs from the stored row in {', '.join(mismatch[:5])}: "
@@ -200,20 +202,15 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         from sim.core.replay import GamePicker
 
         rules = rules_with_preset(game, preset.get("edition"), rule)
-        choosing = where is not None or longest or shortest
-        if choosing and games < 1:
+        picker = GamePicker(game_index, where, longest, shortest, "turns")
+        if picker.choosing and games < 1:
             raise UsageError(f"--games must be at least 1 (got {games})")
-        run = game.prepare(games if choosing else 1, players, seat, rules, seed, None, None, None)
-        picker = GamePicker(game_index if game_index is not None or choosing else 0, where, longest, shortest,
-                            "turns")
+        run = game.prepare(games if picker.choosing else 1, players, seat, rules, seed, None, None, None)
 
-        def feed(p) -> None:
-            if choosing:
-                run.stream(lambda df, detail: p.add(df))
-            else:
-                p.found = p.game
+        def feed(p) -> None:  # games 0 .. N - 1, chunk by chunk: the picker keeps only the row it chooses
+            run.stream(lambda df, detail: p.add(df))
 
-        replay_game(run, picker, feed, as_json, out, check, run_meta(run))
+        replay_game(run, picker, feed if picker.choosing else None, as_json, out, check, run_meta(run))
 
     def ladder(
         players: Annotated[Optional[int], typer.Option(help="Players a table (default: the game's usual table).")] = None,

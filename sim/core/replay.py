@@ -176,47 +176,49 @@ def replay_run(run, game_index: int, check: bool = True) -> Replay:
 
 class GamePicker:
     """Chooses the game to replay from a run's per-game tables, fed one chunk at a time: --game
-    as given (it must be one of them); or among the games matching the pandas query --where
-    (all games without one), the --longest or --shortest by length_col, else the first (the
-    first of equals)."""
+    as given (it must be one of them; game 0 when nothing is asked); or among the games matching
+    the pandas query --where (all games without one), the --longest or --shortest by length_col,
+    else the first (the first of equals). `row` is the chosen game's row of the table fed."""
 
     def __init__(self, game: int | None, where: str | None, longest: bool, shortest: bool, length_col: str):
         if game is not None and (where is not None or longest or shortest):
             raise UsageError("--game names one game: give it without --where, --longest or --shortest")
         if longest and shortest:
             raise UsageError("give one of --longest, --shortest, not both")
-        self.game, self.where, self.longest, self.shortest, self.length_col = game, where, longest, shortest, length_col
-        self.found = None
-        self.best = None  # (length, game)
+        self.choosing = where is not None or longest or shortest
+        self.game = game if game is not None or self.choosing else 0
+        self.where, self.longest, self.shortest, self.length_col = where, longest, shortest, length_col
+        self.found = False  # the choice is final: the tables still to come cannot change it
+        self.row: pd.DataFrame | None = None  # the chosen game's row (the best so far while not found)
+        self.best_length = None
 
     def add(self, df: pd.DataFrame) -> None:
-        if self.found is not None or not len(df):
+        if self.found or not len(df):
             return
         if self.game is not None:
-            if (df["game"] == self.game).any():
-                self.found = self.game
+            hit = df[df["game"] == self.game]
+            if len(hit):
+                self.row, self.found = hit, True
             return
         if self.where is not None:
             df = query(df, self.where)
             if not len(df):
                 return
         if not (self.longest or self.shortest):
-            self.found = int(df["game"].iloc[0])
+            self.row, self.found = df.iloc[[0]], True
             return
         lengths = df[self.length_col].to_numpy()
         i = int(lengths.argmax() if self.longest else lengths.argmin())
-        if self.best is None or (lengths[i] > self.best[0] if self.longest else lengths[i] < self.best[0]):
-            self.best = (lengths[i], int(df["game"].iloc[i]))
+        if self.best_length is None or (lengths[i] > self.best_length if self.longest else lengths[i] < self.best_length):
+            self.best_length, self.row = lengths[i], df.iloc[[i]]
 
     def result(self) -> int:
-        if self.found is not None:
-            return self.found
+        if self.row is not None:
+            return int(self.row["game"].iloc[0])
         if self.game is not None:
             raise UsageError(f"--game {self.game} is not one of the games played")
-        if self.best is None:
-            raise UsageError(f"--where: no game matches {self.where!r}" if self.where is not None
-                             else "no games to choose from")
-        return self.best[1]
+        raise UsageError(f"--where: no game matches {self.where!r}" if self.where is not None
+                         else "no games to choose from")
 
 
 def query(df: pd.DataFrame, where: str) -> pd.DataFrame:
