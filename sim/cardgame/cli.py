@@ -45,11 +45,10 @@ def cardgame_values(
     from sim.cardgame import api
 
     rules = _card_rules(edition, rule)
-    GAME.make_table(players, seat, rules)
+    policies = GAME.make_table(players, seat, rules)[0]  # checks the table before any game
     v = api.card_values(games, players, seat, rules, seed, threads, progress=progress and not as_json)
     if as_json:
-        emit("cardgame values", game_meta(GAME, rules, games=games, seed=seed, players=players,
-                                          policies=GAME.make_table(players, seat, rules)[0]), v)
+        emit("cardgame values", game_meta(GAME, rules, games=games, seed=seed, players=players, policies=policies), v)
     else:
         print(with_rules_line(api.render_card_values(v), GAME, rules), end="")
 
@@ -96,14 +95,13 @@ def cardgame_house_rules(
     from sim.cardgame import api
 
     rules = _card_rules(edition, [])
-    GAME.make_table(players, seat or ["smart"] * players, rules)
+    policies = GAME.make_table(players, seat or ["smart"] * players, rules)[0]  # checks the table before any game
     from sim.core.runner import check_run_args
 
     check_run_args(games, seed, 1, threads)
     t = api.house_rule_effects(games, players, seat, edition, seed, threads, progress=progress and not as_json)
     if as_json:
-        emit("cardgame house-rules", game_meta(GAME, rules, games=games, seed=seed, players=players,
-                                               policies=GAME.make_table(players, seat or ["smart"] * players, rules)[0]),
+        emit("cardgame house-rules", game_meta(GAME, rules, games=games, seed=seed, players=players, policies=policies),
              intervals_from_half_widths(t, {"hands_ci": "hands", "turns_ci": "turns"}))
     else:
         print(api.render_house_rules(t, games, players, edition), end="")

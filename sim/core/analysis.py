@@ -267,8 +267,8 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
         "",
         *([f"The spec as changed on the command line: --set {' --set '.join(spec['overrides'])}.", ""]
           if spec.get("overrides") else []),
-        rules_sentence(game, game.describe_rules(game.rules_of(spec["rules"]))).replace(
-            "Rules", "Base rules", 1) + " Each cell's own rules are listed under Cells.",
+        rules_sentence(game, game.describe_rules(game.rules_of(spec["rules"])), "Base rules")
+        + " Each cell's own rules are listed under Cells.",
         "",
         f"Key win rate: {key_description(plan)} (a shared win counts 1/k). Common random numbers: "
         "every cell plays the same game indices with the same seeds (game g is seeded from "

@@ -112,13 +112,13 @@ def with_rules_line(report: str, game, rules) -> str:
     return f"{title}\n\n{rules_sentence(game, game.describe_rules(rules))}\n{rest}"
 
 
-def rules_sentence(game, described: dict) -> str:
+def rules_sentence(game, described: dict, label: str = "Rules") -> str:
     """`Rules: the defaults.` or `Rules changed from the defaults: key = value; ...`, for reports."""
     changed = rules_changed(game, described)
     if not changed:
-        return "Rules: the defaults."
+        return f"{label}: the defaults."
     shown = "; ".join(f"{k} = {json.dumps(v) if not isinstance(v, str) else v}" for k, v in changed.items())
-    return f"Rules changed from the defaults: {shown}."
+    return f"{label} changed from the defaults: {shown}."
 
 
 def run_meta(prepared, **fields) -> dict:

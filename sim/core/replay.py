@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_FIELDS, EVENT_WIDTH, LOG_HEAD
+from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_WIDTH, LOG_HEAD
 from sim.core.runner import UsageError
 
 FIRST_LOG_ROWS = 4096  # rows of the first try; a longer game is played again with room for all
@@ -120,7 +120,7 @@ def read_log(log: np.ndarray) -> np.ndarray:
 
 def events_table(book: EventBook, ctx: Context, game_index: int, rows: np.ndarray) -> pd.DataFrame:
     """The tidy events table of one game's log rows."""
-    kind, seat, card, amount, target = (rows[:, i] for i in range(len(EVENT_FIELDS)))
+    kind, seat, card, amount, target = rows.T  # the log's columns (event_log.EVENT_FIELDS)
     turn = np.cumsum(kind == EV_TURN)
     rnd = np.cumsum(kind == EV_ROUND)
     names = {code: k.name for code, k in book.kinds.items()}

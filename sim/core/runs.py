@@ -121,7 +121,9 @@ class RunDir:
             spec["outputs"] = {**OUTPUT_DEFAULTS, **spec["outputs"]}
             plan = Plan(spec=spec, cells=r["cells"], source=(self.path / "spec.toml").read_text(encoding="utf-8"))
             get_game(plan.spec["game"])
-            [(c["id"], c["players"], c["seats"], c["rules"]) for c in plan.cells]
+            for c in plan.cells:
+                if not {"id", "players", "seats", "rules"} <= c.keys():
+                    raise KeyError("a cell without id, players, seats or rules")
             return plan
         except (KeyError, TypeError, AttributeError, OSError, ValueError) as e:
             if isinstance(e, UsageError):
