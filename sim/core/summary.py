@@ -10,6 +10,7 @@ tables, so that a run is summarized chunk by chunk in bounded memory.
 
 from __future__ import annotations
 
+import functools
 import io
 
 from dataclasses import dataclass, field
@@ -188,6 +189,12 @@ def figure(**kwargs):
     """A matplotlib Figure made without pyplot: no backend is chosen or switched (a notebook's
     inline plots keep working) and no global state is left behind. Jupyter shows it as a PNG
     even where pyplot was never imported."""
+    return _shown_figure_class()(**kwargs)
+
+
+@functools.cache
+def _shown_figure_class():
+    """The Figure class `figure` makes, built once (matplotlib is imported only when plotting)."""
     from matplotlib.figure import Figure
 
     class ShownFigure(Figure):
@@ -196,7 +203,7 @@ def figure(**kwargs):
             self.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
             return buffer.getvalue()
 
-    return ShownFigure(**kwargs)
+    return ShownFigure
 
 
 def plot_win_rates(by_seat: pd.DataFrame, title: str, path=None):
