@@ -274,11 +274,34 @@ def bench(
               f"{r['games_per_second'] / target:.0%} of it")
 
 
+PLAIN_FLAG = "--plain"
+
+
+@app.callback()
+def options(plain: Annotated[bool, typer.Option(
+        PLAIN_FLAG, help="Run everything as plain Python, not compiled (NUMBA_DISABLE_JIT=1): slow, for stepping "
+                         "through your own bot in a debugger with a handful of games; the same games as compiled.")]
+            = False) -> None:
+    """Monte Carlo strategy simulator for the Monopoly family of games."""
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: user mistakes become one line on stderr and exit code 2."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if PLAIN_FLAG in args[:1] and os.environ.get("NUMBA_DISABLE_JIT") != "1":
+        # numba reads the switch when it is imported, long before the options: start again with it.
+        import subprocess
+
+        env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+        sys.exit(subprocess.call([sys.executable, "-m", "sim.cli", *args], env=env))
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        import warnings
+
+        # The random number generator relies on 64-bit wrap-around, which numpy reports.
+        warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)
     command = typer.main.get_command(app)
     try:
-        command.main(args=argv, prog_name="monosim", standalone_mode=False)
+        command.main(args=args, prog_name="monosim", standalone_mode=False)
     except typer.Exit as e:
         sys.exit(e.exit_code)
     except typer.Abort:

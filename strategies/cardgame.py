@@ -226,10 +226,13 @@ def fixed_worth(pp, k):
 def seat_values(RB, params):
     """Each seat's parameter row (params[seat]) followed by the terms of `evaluate` that depend
     only on it and the rules (the V_* slots): the rows the bots read as `pp`."""
-    pv = np.empty((params.shape[0], N_VALUES))
+    # A user bot's columns (sim/core/userbot.py) follow the seat's parameters: kept after the terms.
+    extra = params.shape[1] - N_PARAMS
+    pv = np.empty((params.shape[0], N_VALUES + extra))
     for p in range(params.shape[0]):
         pp = pv[p]
         pp[:N_PARAMS] = params[p, :N_PARAMS]
+        pp[N_VALUES:] = params[p, N_PARAMS:]
         for c in range(NC):
             for n in range(GROUP_N):
                 pp[V_GROUP + c * GROUP_N + n] = group_worth_of(RB, pp, c, n)
@@ -494,6 +497,34 @@ def trade_partner_ok(S, RB, p, q):
 def max_k(S, RB, p, q, pre):
     """Most cards p may trade with pile q (pre: after discarding one card first)."""
     return min(RB[R_MAX_TRADE], S[PILE_N + q], S[PILE_N + p] + pre)
+
+
+@njit_no_refcount
+def legal_move(S, RB, p, mv, q, k, pre):
+    """Whether seat p may make this move (choose_move's answer) in a 2-4 player hand."""
+    if mv == MV_DRAW:
+        return S[DRAW_N] > 0
+    if mv == MV_TRADE:
+        if q < 0 or q >= RB[R_N_PILES] or not trade_partner_ok(S, RB, p, q):
+            return False
+        if pre and not RB[R_PRE_DISCARD]:
+            return False
+        return 1 <= k <= max_k(S, RB, p, q, 1 if pre else 0)
+    if RB[R_DUMMY_MODE] != 1:
+        return False
+    dummy = RB[R_PLAYERS]
+    if mv == MV_SWAP3:
+        return 0 <= q < RB[R_PLAYERS] and q != p and S[PILE_N + q] > 0 and S[PILE_N + dummy] > 0
+    if mv == MV_DOUBLE3:
+        return S[PILE_N + dummy] > 0 and S[DRAW_N] > 0 and S[PILE_N + p] >= 2
+    return False
+
+
+@njit_no_refcount
+def legal_big_move(S, RB, p, mv, q, k, pre):
+    """The same in a 5-6 player hand: a one-card trade with another seat, both piles not empty."""
+    return (mv == MV_TRADE and k == 1 and not pre and 0 <= q < RB[R_PLAYERS] and q != p and S[PILE_N + q] > 0
+            and S[PILE_N + p] > 0)
 
 
 @njit_no_refcount

@@ -27,6 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core.userbot import is_bot_spec
+from sim.core.userbot import parse as parse_bot
+
 PRESET_DIR = Path(__file__).resolve().parent / "presets"
 PRESET_ENV = "MONOSIM_PRESETS"
 
@@ -122,6 +125,8 @@ class Catalog:
         words = spec.split()
         if not words:
             raise PolicyError("empty policy; use one of: " + ", ".join(self.kinds))
+        if self.game and is_bot_spec(spec):
+            return parse_bot(self, spec)
         if words[0] not in self.kinds:
             presets = self.presets()
             if words[0] not in presets:

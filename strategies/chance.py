@@ -317,7 +317,7 @@ def optimal_flip(pt, p, S):
 
 
 @njit_no_refcount
-def should_flip(pk, pp, pt, p, S, rng):
+def should_flip(pk, pp, pt, p, S, RB, rng):
     """True to flip another card, False to cash out. Reads the situation at S[SIT:];
     `pt` holds lookup tables for table-driven policies."""
     if pp[p, FORCE_SLOT] > 0 and situation_matches(S, pp[p, FORCE_KEY_SLOT]):
@@ -366,7 +366,7 @@ def policy_flip(pk, pp, pt, p, S, rng):
 
 
 @njit_no_refcount
-def want_flip2(pk, pp, o, stake, p_bust2, target_sky, rng, S):
+def want_flip2(pk, pp, o, stake, p_bust2, target_sky, rng, S, RB):
     """Seat o decides whether to play its Flip 2 on a player who stopped with `stake` useful
     Cash in front of them; two more flips bust them with chance p_bust2."""
     kind = pk[o]
@@ -381,7 +381,7 @@ def want_flip2(pk, pp, o, stake, p_bust2, target_sky, rng, S):
 
 
 @njit_no_refcount
-def want_nope_flip2(pk, pp, p, stake, p_bust2, rng):
+def want_nope_flip2(pk, pp, p, stake, p_bust2, rng, S, RB):
     """Seat p decides whether to answer a Flip 2 played on it with a Nope!."""
     kind = pk[p]
     if kind == RANDOM:
@@ -394,7 +394,7 @@ def want_nope_flip2(pk, pp, p, stake, p_bust2, rng):
 
 
 @njit_no_refcount
-def want_nope_cash(pk, pp, o, length_at_stake, rng):
+def want_nope_cash(pk, pp, o, length_at_stake, rng, S, RB):
     """Seat o decides whether to block a Cash card played on a property it holds."""
     if pk[o] == RANDOM:
         return uniform(rng, rng_policy(o)) < 0.5

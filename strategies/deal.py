@@ -37,6 +37,9 @@ from sim.deal.board import (
     seat_after,
 )
 from sim.deal.layout import (
+    M_ACTION,
+    M_BANK,
+    M_PLACE,
     BANK_VAL,
     BUILDING,
     COLL_VER,
@@ -111,7 +114,6 @@ from sim.deal.rules import (
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
 
 RANDOM, BANKER, SET_BUILDER, AGGRESSIVE, SMART = range(5)
-M_BANK, M_PLACE, M_ACTION = range(3)
 N_PARAMS = 16
 WIN_SCORE = 1000.0
 ANY_BIT = 1 << 16  # marks an any-colour wild in plan_arrangement's colour masks

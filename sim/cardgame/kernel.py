@@ -83,7 +83,6 @@ from sim.cardgame.layout import (
     R_CARDS,
     R_CHANCE_ZERO,
     R_DECK,
-    R_DUMMY_MODE,
     R_EMPTY_DRAW,
     R_FACE_UP,
     R_GO_OUT_WHEN,
@@ -100,7 +99,6 @@ from sim.cardgame.layout import (
     R_N_PILES,
     R_PASS_LEFT,
     R_PLAYERS,
-    R_PRE_DISCARD,
     R_REWARD,
     R_TARGET,
     RNG_SIZE,
@@ -138,15 +136,14 @@ from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EV
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import seed_state, shuffle
 from strategies.cardgame import (
-    MV_DOUBLE3,
     MV_DRAW,
     MV_SWAP3,
     MV_TRADE,
     choose_discard,
     choose_move,
-    max_k,
+    legal_big_move,
+    legal_move,
     seat_values,
-    trade_partner_ok,
     want_go_out,
 )
 
@@ -541,26 +538,6 @@ def score_hand(S, RB, goer, hand_row, kind_row, record):
 
 
 @njit_no_refcount
-def legal_move(S, RB, p, mv, q, k, pre):
-    if mv == MV_DRAW:
-        return S[DRAW_N] > 0
-    if mv == MV_TRADE:
-        if q < 0 or q >= RB[R_N_PILES] or not trade_partner_ok(S, RB, p, q):
-            return False
-        if pre and not RB[R_PRE_DISCARD]:
-            return False
-        return 1 <= k <= max_k(S, RB, p, q, 1 if pre else 0)
-    if RB[R_DUMMY_MODE] != 1:
-        return False
-    dummy = RB[R_PLAYERS]
-    if mv == MV_SWAP3:
-        return 0 <= q < RB[R_PLAYERS] and q != p and S[PILE_N + q] > 0 and S[PILE_N + dummy] > 0
-    if mv == MV_DOUBLE3:
-        return S[PILE_N + dummy] > 0 and S[DRAW_N] > 0 and S[PILE_N + p] >= 2
-    return False
-
-
-@njit_no_refcount
 def do_move(S, RB, pk, pp, rng, p, mv, q, k, pre):
     """Carry out a legal move; returns the least number of discards that must follow."""
     if mv == MV_DRAW:
@@ -652,7 +629,7 @@ def play_big_turn(S, RB, pk, pp, rng, W, p):
     S[stat(p, SC_TURNS)] += 1
     log(S, EV_TURN, p, 0, 0, -1)
     mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, W, True)
-    if mv != MV_TRADE or k != 1 or pre or q < 0 or q >= RB[R_PLAYERS] or q == p or S[PILE_N + q] == 0 or S[PILE_N + p] == 0:
+    if not legal_big_move(S, RB, p, mv, q, k, pre):
         S[G_STATUS] = ERR_ILLEGAL
         return T_ON
     S[stat(p, SC_TRADES)] += 1

@@ -432,7 +432,7 @@ def place_cards(S, RB, pk, pp, rng, p, first, n_cards, allow_fp):
         if o >= 0 and o != p:
             nope = find_card(S, RB, o, NOPE, HELD)
             at_stake = RB[R_PROP_LENGTH + i] if S[BLDS_LEFT + i] > 0 else 0
-            if nope >= 0 and want_nope_cash(pk, pp, o, at_stake, rng):
+            if nope >= 0 and want_nope_cash(pk, pp, o, at_stake, rng, S, RB):
                 log(S, EV_NOPE_CASH, o, i, v, p)
                 S[WHERE + o * MAX_DECK + nope] = DISCARD
                 S[stat(S, o, SC_NOPE_PLAYED)] += 1
@@ -695,7 +695,7 @@ def flip2_window(S, RB, pk, pp, rng, p):
                 if card_kind(RB, p, c) == CASH and card_value(RB, p, c) > mt:
                     stake += card_value(RB, p, c)
             p2 = p_bust_within(2, S[DRAW_N + p], pile_bankrupts(S, RB, p), S[T_LUCKY])
-            if not want_flip2(pk, pp, o, stake, p2, S[SKY_LEN + p], rng, S):
+            if not want_flip2(pk, pp, o, stake, p2, S[SKY_LEN + p], rng, S, RB):
                 continue
             played = True
             log(S, EV_FLIP2, o, f2, int(1000 * p2 + 0.5), p)
@@ -703,7 +703,7 @@ def flip2_window(S, RB, pk, pp, rng, p):
             nope = find_card(S, RB, p, NOPE, HELD)
             if nope < 0:
                 nope = find_card(S, RB, p, NOPE, TURN)
-            if nope >= 0 and want_nope_flip2(pk, pp, p, stake, p2, rng):
+            if nope >= 0 and want_nope_flip2(pk, pp, p, stake, p2, rng, S, RB):
                 log(S, EV_NOPE_FLIP2, p, nope, 0, o)
                 S[WHERE + p * MAX_DECK + nope] = DISCARD
                 S[stat(S, p, SC_NOPE_PLAYED)] += 1
@@ -785,7 +785,7 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
     while flips < limit:
         if S[DRAW_N + p] == 0 and RB[R_RESHUFFLE] == 0:
             break
-        if not should_flip(pk, pp, pt, p, S, rng):
+        if not should_flip(pk, pp, pt, p, S, RB, rng):
             if recording(S):
                 log(S, EV_STOP, p, 0, bust_permille(1, S, RB, p), limit - flips)
             break

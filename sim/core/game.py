@@ -32,7 +32,7 @@ import pandas as pd
 
 from sim.core import rule_changes
 from sim.core import summary as core_summary
-from sim.core import table
+from sim.core import table, userbot
 from sim.core.summary import Tally
 from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, play_in_slices, run_chunks
 from strategies.catalog import Catalog, PolicyError
@@ -207,7 +207,11 @@ class Game:
         specs, kinds, params = self.make_table(players, seats, rules)
         deck_edits = deck_edits or {}
         inputs = self.inputs(rules, players, kinds, params, deck_edits, **options)
-        return PreparedRun(self, games, rules, players, specs, kinds, inputs, seed, threads, chunk_size, deck_edits)
+        run = PreparedRun(self, games, rules, players, specs, kinds, inputs, seed, threads, chunk_size, deck_edits,
+                          userbot.bot_kernel(self.name, specs))
+        if run.bots is not None:  # compile the bots now: their errors come before any work or output
+            run.play(0, 0, False, False, self.outputs(0, players, False), 0)
+        return run
 
     def outputs(self, games: int, players: int, detail: bool) -> tuple:
         """Zeroed kernel outputs for `games` games: game_out, seat_out, detail_out."""
@@ -293,6 +297,14 @@ class PreparedRun:
     threads: int | None
     chunk_size: int
     deck_edits: dict
+    bots: userbot.BotKernel | None = None  # the kernel compiled with the table's own bots, if any
+
+    def kernel_call(self, entry: str, *args):
+        """The game's kernel entry point (play_batch, play_logged) on these arguments; with bots
+        at the table, their kernel's."""
+        if self.bots is None:
+            return getattr(self.game.kernel, entry)(*args)
+        return self.bots.call(entry, *args)
 
     def stream(self, consume: Callable[[pd.DataFrame, dict], None], check: bool = False, progress: bool = False,
                detail: bool = False) -> None:
@@ -310,8 +322,8 @@ class PreparedRun:
     def play(self, first_game: int, n: int, check: bool, detail: bool, outputs: tuple, row0: int) -> None:
         """Games first_game .. first_game + n - 1 into columns row0 .. of the outputs."""
         k = self.inputs
-        self.game.kernel.play_batch(k.rules, k.start, self.kinds, k.params, k.tables, np.uint64(self.seed),
-                                    first_game, n, check, detail, *outputs, row0)
+        self.kernel_call("play_batch", k.rules, k.start, self.kinds, k.params, k.tables, np.uint64(self.seed),
+                         first_game, n, check, detail, *outputs, row0)
 
     @functools.cached_property
     def attrs(self) -> dict:
@@ -324,6 +336,8 @@ class PreparedRun:
     def frame(self, outputs: tuple, first_game: int) -> pd.DataFrame:
         """The per-game table of games first_game .. held in the outputs."""
         g = self.game
+        if self.bots is not None:
+            self.bots.check_statuses(outputs[0][g.kernel.G_STATUS_OUT], self.seed, first_game)
         return table.games_frame(g.kernel, outputs[0], outputs[1], g.seat_cols, g.win_col, self.specs, self.seed,
                                  first_game, **self.attrs)
 

@@ -159,8 +159,8 @@ def replay_run(run, game_index: int, check: bool = True) -> Replay:
     rows = FIRST_LOG_ROWS
     while True:
         outputs = g.outputs(1, run.players, True)
-        log = g.kernel.play_logged(k.rules, k.start, run.kinds, k.params, k.tables, np.uint64(run.seed),
-                                   game_index, check, True, *outputs, rows)
+        log = run.kernel_call("play_logged", k.rules, k.start, run.kinds, k.params, k.tables, np.uint64(run.seed),
+                              game_index, check, True, *outputs, rows)
         if log[0] <= rows:
             break
         rows = int(log[0])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from sim.core import userbot
 from sim.core.runner import UsageError
 from strategies.catalog import Catalog, PolicyError
 
@@ -27,7 +28,10 @@ def make_table(
         raise UsageError(str(e)) from None
     specs = [p[0] for p in parsed]
     kinds = np.array([p[1] for p in parsed], np.int64)
-    params = np.ascontiguousarray(np.stack([p[2] for p in parsed]))
+    try:
+        params = userbot.stack_rows(catalog.game, specs, [p[2] for p in parsed])
+    except userbot.BotError as e:
+        raise UsageError(str(e)) from None
     return specs, kinds, params
 
 

@@ -8,6 +8,17 @@ property group g is a colour or LOOSE.
 
 from sim.core.jit import njit_no_refcount, trailing_zeros
 from sim.deal.layout import (
+    G_PLAYS_LEFT,
+    HAND_,
+    HAND_N,
+    M_ACTION,
+    M_BANK,
+    M_PLACE,
+    MAX_HAND,
+    R_CARDS,
+    R_FORCED_FROM_FULL,
+    R_MAX_DOUBLES,
+    R_PLAYERS,
     BANK_VAL,
     COMPLETE,
     COMPLETE_MASK,
@@ -42,7 +53,22 @@ from sim.deal.layout import (
     SCRATCH,
     WHERE,
 )
-from sim.deal.rules import PROPERTY, WILD, WILD_ANY
+from sim.deal.rules import (
+    BIRTHDAY,
+    DEAL_BREAKER,
+    DEBT_COLLECTOR,
+    DOUBLE_RENT,
+    FORCED_DEAL,
+    HOTEL as T_HOTEL,
+    HOUSE as T_HOUSE,
+    PASS_GO,
+    PROPERTY,
+    RENT,
+    RENT_ANY,
+    SLY_DEAL,
+    WILD,
+    WILD_ANY,
+)
 
 
 @njit_no_refcount
@@ -245,3 +271,55 @@ def seat_after(p, j, n_players):
     without a division."""
     q = p + j
     return q - n_players if q >= n_players else q
+
+
+@njit_no_refcount
+def in_hand(S, p, card_type):
+    """How many cards of a type seat p holds."""
+    n = 0
+    for k in range(S[HAND_N + p]):
+        n += S[R_CARD_TYPE + S[HAND_ + p * MAX_HAND + k]] == card_type
+    return n
+
+
+@njit_no_refcount
+def play_legal(S, p, k, mode, a, b, t):
+    """Whether seat p may play its hand card number k so (see strategies/deal.py choose_play for
+    mode, a, b, t) now. kernel.play_card plays only a legal play."""
+    if k < 0 or k >= S[HAND_N + p]:
+        return False
+    c = S[HAND_ + p * MAX_HAND + k]
+    typ = S[R_CARD_TYPE + c]
+    n_players = S[R_PLAYERS]
+    is_property = typ == PROPERTY or typ == WILD or typ == WILD_ANY
+    if mode == M_BANK:
+        return not is_property and S[R_CARD_VALUE + c] > 0
+    if mode == M_PLACE:
+        return is_property and can_place(S, p, c, a)
+    if mode != M_ACTION:
+        return False
+    opponent = 0 <= t < n_players and t != p
+    if typ == RENT or typ == RENT_ANY:
+        if a < 0 or a >= NC or S[GRP_N + p * NG + a] == 0:
+            return False
+        if typ == RENT and S[R_CARD_C1 + c] != a and S[R_CARD_C2 + c] != a:
+            return False
+        return ((typ == RENT or opponent) and 0 <= b <= S[R_MAX_DOUBLES] and b <= S[G_PLAYS_LEFT] - 1
+                and b <= in_hand(S, p, DOUBLE_RENT))
+    if typ == DEBT_COLLECTOR:
+        return opponent
+    if typ == BIRTHDAY or typ == PASS_GO:
+        return True
+    if typ == SLY_DEAL or typ == FORCED_DEAL:
+        if not opponent or a < 0 or a >= S[R_CARDS] or not stealable(S, t, a):
+            return False
+        if typ == FORCED_DEAL:
+            if b < 0 or b >= S[R_CARDS] or S[WHERE + b] != PROP or S[OWNER + b] != p:
+                return False
+            return S[R_FORCED_FROM_FULL] == 1 or not is_complete(S, p, S[GROUP + b])
+        return True
+    if typ == DEAL_BREAKER:
+        return opponent and 0 <= a < NC and is_complete(S, t, a)
+    if typ == T_HOUSE or typ == T_HOTEL:
+        return can_build(S, p, a, typ == T_HOTEL)
+    return False  # Just Say No and Double the Rent have no action of their own

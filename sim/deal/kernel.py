@@ -20,7 +20,6 @@ from sim.core.jit import njit_inline, njit_no_refcount, trailing_zeros
 from sim.core.rng import seed_state, shuffle
 from sim.deal.board import (
     can_build,
-    can_place,
     can_take,
     compute_complete,
     compute_payable,
@@ -29,10 +28,10 @@ from sim.deal.board import (
     is_complete,
     list_collection,
     n_complete,
+    play_legal,
     payable,
     rent_of,
     seat_after,
-    stealable,
 )
 from sim.deal.layout import (
     END_ERROR,
@@ -126,10 +125,8 @@ from sim.deal.layout import (
     R_DRAW,
     R_DRAW_EMPTY,
     R_EXCESS_TO,
-    R_FORCED_FROM_FULL,
     R_HAND_LIMIT,
     R_KIND,
-    R_MAX_DOUBLES,
     R_MAX_TURNS,
     R_PASS_GO,
     R_PAY_BUILDINGS,
@@ -199,7 +196,6 @@ from sim.deal.rules import (
     WILD_ANY,
 )
 from strategies.deal import (
-    M_ACTION,
     M_BANK,
     M_PLACE,
     choose_discard,
@@ -846,15 +842,14 @@ def just_say_no_exchange(S, pp, rng, actor, victim, action, stake):
 @njit_no_refcount
 def play_card(S, pp, rng, p, k, mode, a, b, t):
     """Seat p plays its hand card number k: to the bank, to its collection as colour a, or for
-    its action (a, b, t: see strategies/deal.py choose_play). False if the play is illegal."""
-    if k < 0 or k >= S[HAND_N + p]:
+    its action (a, b, t: see strategies/deal.py choose_play). False if the play is illegal
+    (board.play_legal), and then nothing changes."""
+    if not play_legal(S, p, k, mode, a, b, t):
         return False
     c = S[HAND_ + p * MAX_HAND + k]
     typ = ctype(S, c)
     n_players = S[R_PLAYERS]
     if mode == M_BANK:
-        if typ == PROPERTY or typ == WILD or typ == WILD_ANY or cvalue(S, c) <= 0:
-            return False
         log(S, EV_BANK, p, c, cvalue(S, c), -1)
         take_from_hand(S, c)
         to_bank(S, p, c)
@@ -862,33 +857,19 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
         S[stat(p, SC_BANKED)] += 1
         return True
     if mode == M_PLACE:
-        if not (typ == PROPERTY or typ == WILD or typ == WILD_ANY) or not can_place(S, p, c, a):
-            return False
         log(S, EV_PLACE, p, c, 0, a)
         take_from_hand(S, c)
         to_group(S, p, a, c)  # keeps the plan marked as moving nothing when it can (keep_plan)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_PLACED)] += 1
         return True
-    if mode != M_ACTION:
-        return False
     if typ == RENT or typ == RENT_ANY:
-        if a < 0 or a >= NC or S[GRP_N + p * NG + a] == 0:
-            return False
-        if typ == RENT and S[R_CARD_C1 + c] != a and S[R_CARD_C2 + c] != a:
-            return False
-        if typ == RENT_ANY and (t < 0 or t >= n_players or t == p):
-            return False
-        if b < 0 or b > S[R_MAX_DOUBLES] or b > S[G_PLAYS_LEFT] - 1:
-            return False
         amount = rent_of(S, p, a)
         log(S, EV_RENT, p, a, amount << b, t if typ == RENT_ANY else -1)
         take_from_hand(S, c)
         to_discard(S, c)
         for _ in range(b):
             d = find_in_hand(S, p, DOUBLE_RENT)
-            if d < 0:
-                return False
             log(S, EV_DOUBLE, p, d, 0, -1)
             take_from_hand(S, d)
             to_discard(S, d)
@@ -904,8 +885,6 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
                 collect(S, pp, rng, q, p, amount, True)
         return True
     if typ == DEBT_COLLECTOR or typ == BIRTHDAY:
-        if typ == DEBT_COLLECTOR and (t < 0 or t >= n_players or t == p):
-            return False
         amount = S[R_DEBT] if typ == DEBT_COLLECTOR else S[R_BIRTHDAY]
         log(S, EV_CHARGE, p, c, amount, t if typ == DEBT_COLLECTOR else -1)
         take_from_hand(S, c)
@@ -928,13 +907,6 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
         draw_cards(S, rng, p, S[R_PASS_GO])
         return True
     if typ == SLY_DEAL or typ == FORCED_DEAL:
-        if t < 0 or t >= n_players or t == p or a < 0 or a >= S[R_CARDS] or not stealable(S, t, a):
-            return False
-        if typ == FORCED_DEAL:
-            if b < 0 or b >= S[R_CARDS] or S[WHERE + b] != PROP or S[OWNER + b] != p:
-                return False
-            if S[R_FORCED_FROM_FULL] == 0 and is_complete(S, p, S[GROUP + b]):
-                return False
         log(S, EV_SLY if typ == SLY_DEAL else EV_FORCED, p, a, 0, t)
         if typ == FORCED_DEAL:
             log(S, EV_FORCED_GIVE, p, b, 0, t)
@@ -954,8 +926,6 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
         repair(S, p, True)
         return True
     if typ == DEAL_BREAKER:
-        if t < 0 or t >= n_players or t == p or a < 0 or a >= NC or not is_complete(S, t, a):
-            return False
         log(S, EV_DEAL_BREAKER, p, a, 0, t)
         take_from_hand(S, c)
         to_discard(S, c)
@@ -966,15 +936,13 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
         steal_set(S, p, t, a)
         return True
     if typ == T_HOUSE or typ == T_HOTEL:
-        if not can_build(S, p, a, typ == T_HOTEL):
-            return False
         log(S, EV_BUILD, p, c, 0, a)
         take_from_hand(S, c)
         to_building(S, p, a, c)
         S[G_PLAYS_LEFT] -= 1
         S[stat(p, SC_HOUSE if typ == T_HOUSE else SC_HOTEL)] += 1
         return True
-    return False  # Just Say No and Double the Rent have no action of their own
+    return False  # not reached: play_legal allows no other play
 
 
 @njit_no_refcount

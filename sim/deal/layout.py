@@ -36,6 +36,8 @@ MAX_SCRATCH = MAX_CARDS
 
 # Card locations (WHERE).
 DRAW, DISCARD, HAND, BANK, PROP, BUILDING = range(6)
+# How a card is played (strategies/deal.py choose_play): to the bank, to the collection, for its action.
+M_BANK, M_PLACE, M_ACTION = range(3)
 
 # ---- rules block RB, S[0:RULES_SIZE] --------------------------------------------------------
 R_PLAYERS = 0

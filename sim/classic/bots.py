@@ -1,0 +1,295 @@
+"""What a classic Monopoly bot written in Python sees and decides (docs/bots.md).
+
+A bot file does ``from sim.classic.bots import *`` and reads the game through the accessors
+below, each taking the `view` its decision functions receive (the view itself is not to be
+read: it also holds the order of the card decks). Everything on a Monopoly table is public:
+cash, deeds, buildings, mortgages, positions and jail cards.
+
+Squares are 0 (GO) .. 39; groups 0 .. 7 the colour groups, RAILROADS and UTILITIES; seats from
+0. Everything is compiled by numba with the bot: numbers, booleans, tuples and if/for/while; no
+arrays or lists.
+"""
+
+from __future__ import annotations
+
+from sim.classic.board import can_build, rent
+from sim.classic.layout import (
+    ALIVE,
+    CASH,
+    G_HOTELS,
+    G_HOUSES,
+    G_ROUND,
+    G_STATUS,
+    GOOJF,
+    GOWN,
+    JAIL,
+    LEVEL,
+    MORT,
+    N_GROUPS,
+    N_SQ,
+    OWNER,
+    POS,
+    R_GROUP_SIZE,
+    R_JAIL_FINE,
+    R_PLAYERS,
+    R_SQ_GROUP,
+    R_SQ_HOUSE,
+    R_SQ_KIND,
+    R_SQ_PRICE,
+    TR_CASH,
+    TR_GET,
+    TR_GIVE,
+    TR_JAIL_GET,
+    TR_JAIL_GIVE,
+    TR_N_GET,
+    TR_N_GIVE,
+)
+from sim.classic.rules import RAILROAD, RAILROADS_GROUP, STREET, UTILITIES_GROUP, UTILITY
+from sim.core.jit import njit_inline
+from sim.core.userbot import BotApi, Decision
+from strategies.classic import JAIL_CARD, JAIL_PAY, JAIL_ROLL, N_PARAMS
+
+SQUARES, GROUPS = N_SQ, N_GROUPS
+
+__all__ = [
+    "SQUARES", "GROUPS", "STREET", "RAILROAD", "UTILITY", "RAILROADS_GROUP", "UTILITIES_GROUP", "JAIL_ROLL", "JAIL_PAY",
+    "JAIL_CARD",
+    "my_seat", "players", "round_number", "cash", "position", "in_jail", "alive", "jail_cards", "jail_fine",
+    "square_kind", "group_of", "price", "house_cost", "owner", "mortgaged", "level", "rent_now", "group_size",
+    "deeds_in_group", "whole_group", "houses_left", "hotels_left", "can_build_on", "offer_cash", "offer_gives",
+    "offer_given", "offer_asks", "offer_asked", "offer_jail_cards_given", "offer_jail_cards_asked",
+]
+
+
+@njit_inline
+def View(S, p):
+    return (S, p)
+
+
+@njit_inline
+def my_seat(view):
+    return view[1]
+
+
+@njit_inline
+def players(view):
+    return view[0][R_PLAYERS]
+
+
+@njit_inline
+def round_number(view):
+    return view[0][G_ROUND]
+
+
+@njit_inline
+def cash(view, seat):
+    return view[0][CASH + seat]
+
+
+@njit_inline
+def position(view, seat):
+    return view[0][POS + seat]
+
+
+@njit_inline
+def in_jail(view, seat):
+    return view[0][JAIL + seat] > 0
+
+
+@njit_inline
+def alive(view, seat):
+    """False once a seat is bankrupt."""
+    return view[0][ALIVE + seat] == 1
+
+
+@njit_inline
+def jail_cards(view, seat):
+    """Get Out of Jail Free cards a seat holds."""
+    return view[0][GOOJF + 2 * seat] + view[0][GOOJF + 2 * seat + 1]
+
+
+@njit_inline
+def jail_fine(view):
+    return view[0][R_JAIL_FINE]
+
+
+@njit_inline
+def square_kind(view, square):
+    """STREET, RAILROAD, UTILITY, or another number for a square that is not a deed."""
+    return view[0][R_SQ_KIND + square]
+
+
+@njit_inline
+def group_of(view, square):
+    """A deed's group, -1 for other squares."""
+    return view[0][R_SQ_GROUP + square]
+
+
+@njit_inline
+def price(view, square):
+    """A deed's printed price."""
+    return view[0][R_SQ_PRICE + square]
+
+
+@njit_inline
+def house_cost(view, square):
+    return view[0][R_SQ_HOUSE + square]
+
+
+@njit_inline
+def owner(view, square):
+    """The seat owning a deed, -1 for the bank."""
+    return view[0][OWNER + square]
+
+
+@njit_inline
+def mortgaged(view, square):
+    return view[0][MORT + square] == 1
+
+
+@njit_inline
+def level(view, square):
+    """Buildings on a street: 0-4 houses, 5 a hotel."""
+    return view[0][LEVEL + square]
+
+
+@njit_inline
+def rent_now(view, square, dice):
+    """The rent for landing on a deed now with a roll of `dice` (0 if unowned or mortgaged)."""
+    return rent(view[0], square, dice)
+
+
+@njit_inline
+def group_size(view, group):
+    return view[0][R_GROUP_SIZE + group]
+
+
+@njit_inline
+def deeds_in_group(view, seat, group):
+    """How many deeds of a group a seat owns."""
+    return view[0][GOWN + seat * N_GROUPS + group]
+
+
+@njit_inline
+def whole_group(view, seat, group):
+    return view[0][GOWN + seat * N_GROUPS + group] == view[0][R_GROUP_SIZE + group]
+
+
+@njit_inline
+def houses_left(view):
+    """Houses in the bank."""
+    return view[0][G_HOUSES]
+
+
+@njit_inline
+def hotels_left(view):
+    return view[0][G_HOTELS]
+
+
+@njit_inline
+def can_build_on(view, square):
+    """Whether you may add a level to a street now, and can pay for it."""
+    return can_build(view[0], view[1], square, True)
+
+
+# ---- a trade offered to you (answer_trade, take_counter) ---------------------------------------
+
+
+@njit_inline
+def offer_cash(view):
+    """Cash the proposer adds (negative: cash the proposer asks for)."""
+    return view[0][TR_CASH]
+
+
+@njit_inline
+def offer_gives(view):
+    """How many deeds the proposer gives."""
+    return view[0][TR_N_GIVE]
+
+
+@njit_inline
+def offer_given(view, k):
+    """The square of the k-th deed the proposer gives."""
+    return view[0][TR_GIVE + k]
+
+
+@njit_inline
+def offer_asks(view):
+    """How many deeds the proposer asks for."""
+    return view[0][TR_N_GET]
+
+
+@njit_inline
+def offer_asked(view, k):
+    return view[0][TR_GET + k]
+
+
+@njit_inline
+def offer_jail_cards_given(view):
+    return view[0][TR_JAIL_GIVE]
+
+
+@njit_inline
+def offer_jail_cards_asked(view):
+    return view[0][TR_JAIL_GET]
+
+
+_BID = """
+v = {bot}(View(S, q), {params}, sq)
+if v >= 0:
+    return v
+{refuse}
+return {builtin}
+"""
+
+_BUILD = """
+sq = {bot}(View(S, p), {params})
+if sq == -1 or (0 <= sq < N_SQ and can_build(S, p, sq, True)):
+    return sq
+{refuse}
+return {builtin}
+"""
+
+_JAIL = """
+c = {bot}(View(S, p), {params})
+if c == JAIL_ROLL or (c == JAIL_PAY and S[CASH + p] >= S[R_JAIL_FINE]) or (
+        c == JAIL_CARD and S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] > 0):
+    return c
+{refuse}
+return {builtin}
+"""
+
+_ANSWER = """
+a = {bot}(View(S, q), {params}, p)
+if a >= -1:
+    return a
+{refuse}
+return {builtin}
+"""
+
+API = BotApi(
+    game="classic",
+    slot=N_PARAMS,
+    status=G_STATUS,
+    fallback="strong",
+    decisions=(
+        Decision("buy", "want_buy", "p", ("view", "params", "square"),
+                 "return bool({bot}(View(S, p), {params}, sq))", "True to buy",
+                 "You landed on an unowned deed you can afford: buy it at its price (else it is auctioned, when "
+                 "the rules auction)?"),
+        Decision("bid", "max_bid", "q", ("view", "params", "square"), _BID, "a whole number of dollars, 0 or more",
+                 "An auction of a deed: the most you will pay (capped at your cash)."),
+        Decision("build", "choose_build", "p", ("view", "params"), _BUILD,
+                 "a street can_build_on allows, or -1 to stop",
+                 "Building time: the street to add a level to next; asked until it says -1."),
+        Decision("jail", "jail_choice", "p", ("view", "params"), _JAIL,
+                 "JAIL_ROLL, JAIL_PAY (with the fine in cash) or JAIL_CARD (with a card)",
+                 "In jail at the start of your turn: roll for doubles, pay the fine or use a card."),
+        Decision("answer_trade", "respond_trade", "q", ("view", "params", "proposer"), _ANSWER,
+                 "0 to accept, -1 to refuse, or c > 0 to ask c dollars more",
+                 "A trade offered to you (offer_* accessors): accept, refuse or counter."),
+        Decision("take_counter", "accept_counter", "p", ("view", "params", "partner", "extra"),
+                 "return bool({bot}(View(S, p), {params}, q, extra))", "True to accept",
+                 "Your offer met a counter asking `extra` dollars more: take it?"),
+    ),
+)

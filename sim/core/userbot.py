@@ -1,0 +1,533 @@
+"""Bots that users write in plain Python (docs/bots.md), compiled into a game's kernel.
+
+A bot file holds one or more bot classes. A class names its fallback (a built-in policy spec),
+declares its parameters with ranges, and defines one function per decision it takes over, each
+reading the game through a view and the accessors of sim/<game>/bots.py::
+
+    class Behind:
+        fallback = "smart"
+        params = {"risk": (0.25, 0.0, 1.0, "the bust chance it accepts")}
+
+        def flip(view, params):
+            return bust_chance(view) < params.risk and my_skyline(view) < leader_skyline(view)
+
+A seat plays it as ``path/to/file.py:Behind risk=0.3`` wherever a policy spec is accepted. The
+seat's policy kind is the fallback's, so every decision the bot leaves out is the fallback's;
+its parameter row is the fallback's, then the bot's number at the table, then the bot's own
+parameters.
+
+How it runs at compiled speed: for the bots at a table, a package is generated under the numba
+cache folder: ``policy.py`` wraps each decision entry point of strategies/<game>.py the bots
+take over (the bot's function, the check that its answer is a legal move, else the built-in
+decision), and ``kernel.py`` is the game's kernel with its strategies import pointed at
+policy.py. numba compiles that package once and caches it, like the game's own kernel; the
+folder's name is a digest of the game's kernel sources and the bots' sources, so an edit to
+either compiles afresh. A refused move ends the game at once with a status naming the bot and
+the decision, and the run stops with that message (exit code 2).
+
+With NUMBA_DISABLE_JIT=1 (``monosim --plain ...``) the same package runs as plain Python, so
+that a bot can be stepped through in a debugger, with the same games.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import os
+import re
+import sys
+import time
+import types
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sim.core.runner import UsageError
+
+MAX_PARAMS = 16  # a bot's own parameters
+# A kernel status at or above this is a refused move: REFUSED + 64 * (bot number - 1) + decision.
+REFUSED = 100
+MAX_DECISIONS = 64
+
+
+class BotError(UsageError):
+    """A bot file that cannot be played: one line naming the file, the line and the decision."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision a bot may take over.
+
+    `entry` is the decision entry point of strategies/<game>.py that the kernel calls, `seat`
+    its argument naming the deciding seat and `args` the bot function's arguments. `body` is
+    the wrapper's code for a seat of this bot: `{bot}` is the bot's function, `{params}` its
+    parameters, `{refuse}` the code that marks a refused move (it sets the game's status) and
+    `{builtin}` the built-in entry point's call, whose answer stands in for a refused move.
+    `answer` says what the function returns, for docs and messages."""
+
+    name: str
+    entry: str
+    seat: str
+    args: tuple[str, ...]
+    body: str
+    answer: str
+    doc: str
+
+
+@dataclass(frozen=True)
+class BotApi:
+    """What a game offers bot writers (sim/<game>/bots.py)."""
+
+    game: str
+    decisions: tuple[Decision, ...]
+    slot: int  # column of the bot's number in the parameter rows the decision entry points read
+    status: int  # the state offset of the game's status, S[status]
+    fallback: str  # a bot's fallback when it names none
+    row: bool = False  # the entry points get the deciding seat's row of parameters, not the matrix
+
+    def decision(self, name: str) -> Decision | None:
+        return next((d for d in self.decisions if d.name == name), None)
+
+
+@functools.lru_cache(maxsize=None)
+def api(game: str) -> BotApi:
+    return importlib.import_module(f"sim.{game}.bots").API
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading a bot file
+
+
+@dataclass(frozen=True, eq=False)  # one object per file text and class (read_bot is cached)
+class Bot:
+    """One bot class of a bot file, checked."""
+
+    game: str
+    path: Path  # absolute
+    name: str  # the class
+    digest: str  # of the file's text
+    fallback: str  # a built-in policy spec
+    params: dict  # name -> (default, low, high, doc), in declared order
+    functions: dict  # decision name -> the function
+    lines: dict  # decision name -> line of its def
+
+    @property
+    def key(self) -> str:
+        return f"{self.path}:{self.name}"
+
+    def where(self, decision: str | None = None) -> str:
+        line = self.lines.get(decision) if decision else None
+        return f"{self.path}:{line}" if line else str(self.path)
+
+
+def is_bot_spec(spec: str) -> bool:
+    """Whether a policy spec names a bot file (``file.py`` or ``file.py:NAME``, then k=v)."""
+    first = spec.split()[0] if spec.split() else ""
+    return first.endswith(".py") or ".py:" in first
+
+
+def split_spec(first: str) -> tuple[str, str]:
+    path, _, name = first.rpartition(".py:")
+    return (path + ".py", name) if path else (first, "")
+
+
+def module_name(path: Path, digest: str) -> str:
+    return f"monosim_bot_{re.sub(r'[^0-9A-Za-z_]', '_', path.stem)}_{digest[:12]}"
+
+
+def load_module(path: str, digest: str) -> types.ModuleType:
+    """The bot file as a module (one per file and text, kept in sys.modules). The generated
+    policy module loads it through here, so a run and its compiled kernel share it."""
+    name = module_name(Path(path), digest)
+    if name in sys.modules:
+        return sys.modules[name]
+    text = Path(path).read_bytes()
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
+    sys.modules[name] = module
+    try:
+        exec(compile(text, str(path), "exec"), module.__dict__)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def decision_function(cls: type, name: str):
+    """A bot class's decision function (a plain function or a staticmethod)."""
+    value = vars(cls)[name]
+    return value.__func__ if isinstance(value, staticmethod) else value
+
+
+def _bot_classes(module: types.ModuleType) -> dict[str, type]:
+    """The bot classes a file defines (not those it imports): classes with a fallback, params or
+    a decision function."""
+    return {name: c for name, c in vars(module).items()
+            if isinstance(c, type) and c.__module__ == module.__name__}
+
+
+def read_bot(game: str, first: str) -> Bot:
+    """The bot `file.py[:NAME]` of `game`, checked (BotError naming the file and line)."""
+    raw_path, name = split_spec(first)
+    path = Path(raw_path).expanduser().resolve()
+    try:
+        text = path.read_bytes()
+    except OSError as e:
+        raise BotError(f"bot file {raw_path}: {e.strerror or e}") from None
+    return _read_bot(game, str(path), name, hashlib.sha256(text).hexdigest())
+
+
+@functools.lru_cache(maxsize=None)
+def _read_bot(game: str, path_text: str, name: str, digest: str) -> Bot:
+    path = Path(path_text)
+    try:
+        text = path.read_bytes().decode("utf-8")
+        ast.parse(text, filename=path_text)
+    except UnicodeDecodeError:
+        raise BotError(f"{path}: not UTF-8 text") from None
+    except SyntaxError as e:
+        raise BotError(f"{path}:{e.lineno}: syntax error: {e.msg}") from None
+    try:
+        module = load_module(path_text, digest)
+    except Exception as e:
+        tb = [f for f in _traceback_frames(e) if f.filename == path_text]
+        line = f":{tb[-1].lineno}" if tb else ""
+        raise BotError(f"{path}{line}: loading the bot file failed: {type(e).__name__}: {e}") from None
+    classes = _bot_classes(module)
+    if not name:
+        if len(classes) != 1:
+            raise BotError(f"{path}: name the bot as {path.name}:NAME, one of: {', '.join(classes) or '(none)'}"
+                           if classes else f"{path}: defines no bot class (see docs/bots.md)")
+        name = next(iter(classes))
+    if name not in classes:
+        raise BotError(f"{path}: no bot class {name!r}; the file defines: {', '.join(classes) or '(none)'}")
+    return _check_class(game, path, name, classes[name], digest)
+
+
+def _traceback_frames(e: BaseException):
+    import traceback
+
+    return traceback.extract_tb(e.__traceback__)
+
+
+def _check_class(game: str, path: Path, name: str, cls: type, digest: str) -> Bot:
+    game_api = api(game)
+    where = f"{path}:{inspect.getsourcelines(cls)[1]}: bot {name}"
+    fallback = getattr(cls, "fallback", game_api.fallback)
+    if not isinstance(fallback, str) or is_bot_spec(fallback):
+        raise BotError(f"{where}: fallback must be a built-in policy spec such as {game_api.fallback!r}")
+    params = _check_params(where, getattr(cls, "params", {}))
+    functions, lines = {}, {}
+    for attr in vars(cls):
+        value = decision_function(cls, attr)
+        if not inspect.isfunction(value) or attr.startswith("_"):
+            continue
+        line = value.__code__.co_firstlineno
+        decision = game_api.decision(attr)
+        if decision is None:
+            known = ", ".join(d.name for d in game_api.decisions)
+            raise BotError(f"{path}:{line}: bot {name}: {attr!r} is not a decision of this game; decisions: {known} "
+                           "(helpers go outside the class)")
+        got = tuple(inspect.signature(value).parameters)
+        if len(got) != len(decision.args):
+            raise BotError(f"{path}:{line}: bot {name}: {attr}({', '.join(got)}) must take {len(decision.args)} "
+                           f"arguments: {attr}({', '.join(decision.args)})")
+        functions[attr], lines[attr] = value, line
+    if not functions:
+        raise BotError(f"{where}: defines none of the decisions ({', '.join(d.name for d in game_api.decisions)})")
+    return Bot(game, path, name, digest, fallback, params, functions, lines)
+
+
+def _check_params(where: str, params) -> dict:
+    if not isinstance(params, dict):
+        raise BotError(f"{where}: params must be a dict, name -> (default, low, high, doc)")
+    if len(params) > MAX_PARAMS:
+        raise BotError(f"{where}: at most {MAX_PARAMS} parameters (got {len(params)})")
+    out = {}
+    for key, spec in params.items():
+        ok = (isinstance(key, str) and key.isidentifier() and not key.startswith("_") and isinstance(spec, tuple)
+              and len(spec) in (3, 4) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in spec[:3])
+              and (len(spec) == 3 or isinstance(spec[3], str)))
+        if not ok:
+            raise BotError(f"{where}: params[{key!r}] must be (default, low, high) or (default, low, high, doc), "
+                           "numbers, under a name that is an identifier")
+        default, low, high = (float(x) for x in spec[:3])
+        if not low <= default <= high:
+            raise BotError(f"{where}: params[{key!r}]: default {default:g} is outside [{low:g}, {high:g}]")
+        out[key] = (default, low, high, spec[3] if len(spec) == 4 else "")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# A bot as a policy spec
+
+
+def parse(catalog, spec: str) -> tuple[str, int, np.ndarray]:
+    """``file.py[:NAME] k=v ...`` -> (canonical spec, the fallback's kind, parameter row): the
+    fallback's parameters, a 0 where the table puts the bot's number, the bot's parameters."""
+    from strategies.catalog import PolicyError
+
+    words = spec.split()
+    try:
+        bot = read_bot(catalog.game, words[0])
+    except BotError as e:
+        raise PolicyError(str(e)) from None
+    _, kind, base = catalog.parse(bot.fallback)
+    own = np.array([p[0] for p in bot.params.values()] + [0.0] * (MAX_PARAMS - len(bot.params)))
+    names = list(bot.params)
+    for word in words[1:]:
+        key, eq, raw = word.partition("=")
+        if not eq:
+            raise PolicyError(f"bot {bot.name}: expected key=value, got {word!r}")
+        if key not in bot.params:
+            raise PolicyError(f"bot {bot.name}: unknown parameter {key!r}; known: {', '.join(names) or '(none)'}")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise PolicyError(f"bot {bot.name}: {key}={raw!r} is not a number") from None
+        _, low, high, _ = bot.params[key]
+        if not low <= value <= high:
+            raise PolicyError(f"bot {bot.name}: {key}={raw} is outside [{low:g}, {high:g}]")
+        own[names.index(key)] = value
+    return " ".join(words), kind, np.concatenate([base, [0.0], own])
+
+
+def table_bots(game: str, specs: list[str]) -> list[Bot]:
+    """The different bots of a table, in a fixed order (bot number i + 1 is the i-th)."""
+    bots = {read_bot(game, s.split()[0]) for s in specs if is_bot_spec(s)}
+    return sorted(bots, key=lambda b: b.key)
+
+
+def stack_rows(game: str, specs: list[str], rows: list[np.ndarray]) -> np.ndarray:
+    """The parameter matrix of a table: its rows, padded to one width, with each bot seat's
+    number (its place in table_bots, from 1) after the fallback's parameters."""
+    width = max(len(r) for r in rows)
+    params = np.zeros((len(rows), width))
+    for p, row in enumerate(rows):
+        params[p, :len(row)] = row
+    bots = table_bots(game, specs)
+    for p, spec in enumerate(specs):
+        if is_bot_spec(spec):
+            bot = read_bot(game, spec.split()[0])
+            params[p, width - 1 - MAX_PARAMS] = bots.index(bot) + 1
+    return params
+
+
+# ---------------------------------------------------------------------------------------------
+# The generated kernel
+
+
+def _policy_source(game: str, bots: list[Bot]) -> str:
+    game_api = api(game)
+    builtin = importlib.import_module(f"strategies.{game}")
+    lines = [
+        f'"""Generated by monosim (sim/core/userbot.py): the decisions of {", ".join(b.key for b in bots)}."""',
+        "# ruff: noqa",
+        "from collections import namedtuple",
+        "from numba import njit",
+        f"from strategies.{game} import *",
+        f"import strategies.{game} as builtin",
+        "from sim.core.jit import njit_no_refcount",
+        "from sim.core.userbot import decision_function, load_module",
+        f"from sim.{game} import bots as api",
+        "globals().update({k: v for k, v in vars(api).items() if not k.startswith('__')})  # the wrappers' names",
+        "",
+    ]
+    for i, bot in enumerate(bots, 1):
+        lines.append(f"bot{i} = vars(load_module({str(bot.path)!r}, {bot.digest!r}))[{bot.name!r}]")
+        for name in bot.functions:
+            lines.append(f"bot{i}_{name} = njit(decision_function(bot{i}, {name!r}))")
+        if bot.params:
+            fields = ", ".join(repr(k) for k in bot.params)
+            lines.append(f"Params{i} = namedtuple('Params{i}', [{fields}])")
+        lines.append("")
+    slot = game_api.slot
+    for d_index, d in enumerate(game_api.decisions):
+        users = [(i, bot) for i, bot in enumerate(bots, 1) if d.name in bot.functions]
+        if not users:
+            continue
+        entry = getattr(builtin, d.entry)
+        args = ", ".join(inspect.signature(getattr(entry, "py_func", entry)).parameters)
+        column = "pp[{}]" if game_api.row else f"pp[{d.seat}, {{}}]"
+        lines += ["", "@njit_no_refcount", f"def {d.entry}({args}):", f"    bot_number = {column.format(slot)}"]
+        for i, bot in users:
+            if bot.params:
+                values = ", ".join(column.format(slot + 1 + j) for j in range(len(bot.params)))
+                params = f"Params{i}({values})"
+            else:
+                params = "()"
+            refuse = f"S[{game_api.status}] = {REFUSED + MAX_DECISIONS * (i - 1) + d_index}"
+            body = d.body.format(bot=f"bot{i}_{d.name}", params=params, refuse=refuse,
+                                 builtin=f"builtin.{d.entry}({args})")
+            lines.append(f"    if bot_number == {float(i)}:")
+            lines += ["        " + ln if ln.strip() else "" for ln in body.strip("\n").splitlines()]
+        lines.append(f"    return builtin.{d.entry}({args})")
+    return "\n".join(lines) + "\n"
+
+
+def _kernel_source(game: str, package: str) -> str:
+    from sim import ROOT
+
+    text = (ROOT / "sim" / game / "kernel.py").read_text()
+    old = f"from strategies.{game} import ("
+    if old not in text:
+        raise RuntimeError(f"sim/{game}/kernel.py no longer imports its decisions as {old!r}")
+    return f'"""Generated by monosim (sim/core/userbot.py): sim/{game}/kernel.py playing user bots."""\n' + \
+        text.replace(old, f"from {package}.policy import (", 1)
+
+
+@dataclass
+class BotKernel:
+    """The generated kernel of a table's bots: its module (play_batch, play_logged, the status
+    names) and what each refused-move status means."""
+
+    module: types.ModuleType
+    bots: list[Bot]
+    compiled: set = field(default_factory=set)  # the entry points compiled (or loaded) so far
+
+    def refused(self, status: int) -> str | None:
+        """The message of a refused-move status, None for any other status."""
+        if status < REFUSED:
+            return None
+        bot = self.bots[(status - REFUSED) // MAX_DECISIONS]
+        d = api(bot.game).decisions[(status - REFUSED) % MAX_DECISIONS]
+        return f"{bot.where(d.name)}: bot {bot.name}, decision {d.name}: illegal move refused (must be {d.answer})"
+
+    def check_statuses(self, statuses: np.ndarray, seed: int, first_game: int) -> None:
+        """BotError for the first game that ended on a refused move."""
+        refused = np.flatnonzero(statuses >= REFUSED)
+        if len(refused):
+            i = int(refused[0])
+            raise BotError(f"{self.refused(int(statuses[i]))} in game {first_game + i} of seed {seed}")
+
+    def call(self, entry: str, *args):
+        """The kernel's `entry` on these arguments: compiled on first use, with the compile time
+        reported and numba's errors in the bot's code turned into one line."""
+        fn = getattr(self.module, entry)
+        first = entry not in self.compiled
+        start = time.perf_counter()
+        try:
+            result = fn(*args)
+        except Exception as e:
+            if not first or not _is_numba_error(e):
+                raise
+            raise BotError(self.explain(e)) from None
+        if first:
+            self.compiled.add(entry)
+            stats = getattr(fn, "stats", None)
+            if stats is not None and stats.cache_misses:
+                names = ", ".join(f"{b.path.name}:{b.name}" for b in self.bots)
+                print(f"monosim: compiled {names} into the {self.bots[0].game} kernel ({entry}) in "
+                      f"{time.perf_counter() - start:.1f} s; later runs load it from the cache", file=sys.stderr)
+        return result
+
+    def explain(self, error: Exception) -> str:
+        """One line for a numba error: the bot's file, line and decision when the error is in a
+        bot's code, else the decision whose answer has the wrong type."""
+        text = str(error)
+        places = [(os.path.abspath(f), int(n)) for f, n in re.findall(r'File "(.+?)", line (\d+)', text)]
+        for bot in self.bots:
+            lines = [n for f, n in places if f == str(bot.path)]
+            if lines:
+                line = lines[0]  # the innermost: numba lists the failing line first
+                decision = max((d for d, ln in bot.lines.items() if ln <= line), key=lambda d: bot.lines[d],
+                               default=None)
+                source = bot.path.read_text().splitlines()[line - 1].strip()
+                what = f"decision {decision}" if decision else "a helper"
+                return (f"{bot.path}:{line}: bot {bot.name}, {what}: numba cannot compile `{source}`: "
+                        f"{_numba_reason(text)}")
+        policy = sys.modules[self.module.__name__.rpartition(".")[0] + ".policy"].__file__
+        lines = [n for f, n in places if f == policy]
+        if lines:
+            before = Path(policy).read_text().splitlines()[:lines[0]]
+            entry = next((ln[4:].split("(")[0] for ln in reversed(before) if ln.startswith("def ")), "")
+            reason = _numba_reason(text)
+            for d in api(self.bots[0].game).decisions:
+                for bot in self.bots:
+                    if d.entry == entry and d.name in bot.functions:
+                        name = re.search(r"name '(\w+)'", reason)
+                        if name:  # numba names no line for an unknown name: the first line using it
+                            source = bot.path.read_text().splitlines()
+                            line = next((i + 1 for i in range(bot.lines[d.name] - 1, len(source))
+                                         if re.search(rf"\b{name[1]}\b", source[i])), bot.lines[d.name])
+                            return f"{bot.path}:{line}: bot {bot.name}, decision {d.name}: {reason}"
+                        return (f"{bot.where(d.name)}: bot {bot.name}, decision {d.name}: the answer must be "
+                                f"{d.answer} ({reason})")
+        return f"the bots {', '.join(b.key for b in self.bots)} cannot be compiled: {_numba_reason(text)}"
+
+
+def _is_numba_error(e: Exception) -> bool:
+    return type(e).__module__.startswith("numba")
+
+
+# The first line of a numba error that starts so says what went wrong, most telling first.
+_REASONS = ("NameError", "Untyped global name", "Unknown attribute", "Cannot unify", "failed to unpack",
+            "Cannot determine Numba type", "Use of unsupported opcode", "Unsupported", "No implementation of function",
+            "Invalid use of")
+
+
+def _numba_reason(text: str) -> str:
+    """What a numba error message says went wrong, in one short line."""
+    if "Only accept returning of array" in text or "NRT required but not enabled" in text:
+        return "a bot may not create arrays, lists, dicts or strings: keep numbers in variables"
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for start in _REASONS:
+        for i, ln in enumerate(lines):
+            if ln.startswith(start):
+                if start == "No implementation of function" and i + 1 < len(lines) and lines[i + 1].startswith(">>>"):
+                    return f"no implementation of {lines[i + 1][4:]}"
+                return ln
+    return lines[-1] if lines else "(no message)"
+
+
+def generated_dir(game: str, policy_text: str) -> tuple[str, Path]:
+    from sim import cache_base, kernel_sources_digest, ROOT
+
+    digest = hashlib.sha256((kernel_sources_digest(ROOT, game) + policy_text).encode()).hexdigest()[:16]
+    package = f"sim._bots_{game}_{digest}"
+    return package, Path(cache_base()) / "bots" / f"{game}_{digest}"
+
+
+@functools.lru_cache(maxsize=None)
+def _bot_kernel(game: str, bots: tuple[Bot, ...]) -> BotKernel:
+    from numba.core import config
+
+    policy = _policy_source(game, list(bots))
+    package, folder = generated_dir(game, policy)
+    if config.DISABLE_JIT:
+        package += "_plain"
+    kernel = _kernel_source(game, package)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in (("__init__.py", ""), ("policy.py", policy), ("kernel.py", kernel)):
+        target = folder / name
+        if not target.exists() or target.read_text() != text:  # numba keys its cache on the file's time
+            tmp = folder / f".{name}.{os.getpid()}.tmp"
+            tmp.write_text(text)
+            os.replace(tmp, target)
+    if package not in sys.modules:
+        pkg = types.ModuleType(package)
+        pkg.__path__ = [str(folder)]
+        pkg.__file__ = str(folder / "__init__.py")
+        sys.modules[package] = pkg
+    try:
+        module = importlib.import_module(f"{package}.kernel")
+    except BotError:
+        raise
+    except Exception as e:
+        for bot in bots:
+            tb = [f for f in _traceback_frames(e) if f.filename == str(bot.path)]
+            if tb:
+                raise BotError(f"{bot.path}:{tb[-1].lineno}: bot {bot.name}: {type(e).__name__}: {e}") from None
+        raise
+    return BotKernel(module, list(bots))
+
+
+def bot_kernel(game: str, specs: list[str]) -> BotKernel | None:
+    """The generated kernel for the bots among a table's policy specs; None without bots."""
+    bots = table_bots(game, specs)
+    return _bot_kernel(game, tuple(bots)) if bots else None
