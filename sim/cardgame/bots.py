@@ -49,7 +49,7 @@ from sim.cardgame.layout import (
     UTIL,
 )
 from sim.core.jit import njit_inline
-from sim.core.userbot import BotApi, Decision
+from sim.core.userbot import FALLBACK, BotApi, Decision, yes_no
 from strategies.cardgame import (
     MV_DOUBLE3,
     MV_DRAW,
@@ -68,6 +68,7 @@ RAILROADS, UTILITIES, KINDS = RAIL, UTIL, NK
 DRAW, TRADE, SWAP3, DOUBLE3 = MV_DRAW, MV_TRADE, MV_SWAP3, MV_DOUBLE3
 
 __all__ = [
+    "FALLBACK",
     "PROPERTY", "CHANCE_CARD", "HOUSE", "HOTEL", "TOKEN", "GO", "MR_MONOPOLY", "FREE_PARKING", "GO_TO_JAIL",
     "JAIL_FREE", "DOUBLE", "RAILROADS", "UTILITIES", "KINDS", "DRAW", "TRADE", "SWAP3", "DOUBLE3",
     "my_seat", "players", "piles", "draw_pile_size", "hand_size", "hand_card", "card_kind", "held", "pile_size",
@@ -180,6 +181,8 @@ def legal(view, move, pile, cards, pre, big):
 
 _MOVE = """
 mv, q, k, pre = {bot}(View(S, RB, p), {params}, big)
+if mv == FALLBACK:
+    return {builtin}
 S[PLAN_SEAT] = 0  # no discards planned: the discard decision weighs its own
 if (legal_big_move(S, RB, p, mv, q, k, pre) if big else
         legal_move(S, RB, p, mv, q, k, pre) or (mv == -1 and S[DRAW_N] == 0)):
@@ -190,6 +193,8 @@ return {builtin}
 
 _DISCARD = """
 i = {bot}(View(S, RB, p), {params})
+if i == FALLBACK:
+    return {builtin}
 if 0 <= i < S[HAND_N + p]:
     return i
 {refuse}
@@ -209,7 +214,7 @@ API = BotApi(
         Decision("discard", "choose_discard", "p", ("view", "params"), _DISCARD, "a hand position",
                  "Which card to discard (over the hand limit, or before a trade), or to pass on."),
         Decision("go_out", "want_go_out", "p", ("view", "params"),
-                 "return bool({bot}(View(S, RB, p), {params}))", "True to go out",
+                 yes_no("View(S, RB, p), {params}"), "True to go out",
                  "Your hand can go out: do it now?"),
     ),
 )

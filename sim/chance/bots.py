@@ -52,7 +52,7 @@ from sim.chance.layout import (  # noqa: F401 (STATS, N_SEAT_COLS, SC_*: the wra
 )
 from sim.chance.rules import FLIP2, FREE_PARKING, GO, GO_TO_JAIL, JUST_VISITING, LUCKY_BREAK, NOPE, TOKEN  # noqa: F401
 from sim.core.jit import njit_inline
-from sim.core.userbot import BotApi, Decision
+from sim.core.userbot import FALLBACK, BotApi, Decision, yes_no
 from strategies.chance import (  # noqa: F401 (FORCE_*, requirement, situation_matches: the wrappers' code)
     FORCE_FLIP,
     FORCE_KEY_SLOT,
@@ -64,6 +64,7 @@ from strategies.chance import (  # noqa: F401 (FORCE_*, requirement, situation_m
 )
 
 __all__ = [
+    "FALLBACK",
     "GO", "FREE_PARKING", "JUST_VISITING", "GO_TO_JAIL", "LUCKY_BREAK", "TOKEN", "FLIP2", "NOPE",
     "my_seat", "players", "skyline", "my_skyline", "leader_skyline", "finish_mark", "buildings", "round_ending",
     "flips_taken", "flips_left", "cash_flipped", "cash_cards_flipped", "useful_cash", "lucky_breaks", "pile_size",
@@ -289,16 +290,21 @@ def discard_pile_cash(view, k):
 # decision then takes.
 
 _FLIP = """
+own = {bot}(View(S, RB, p), {params})
+if own == FALLBACK:
+    own = builtin.policy_flip(pk, pp, pt, p, S, rng)
 if pp[p, FORCE_SLOT] > 0 and situation_matches(S, pp[p, FORCE_KEY_SLOT]):
     S[STATS + p * N_SEAT_COLS + SC_SITUATIONS] += 1
-    if {bot}(View(S, RB, p), {params}):
+    if own:
         S[STATS + p * N_SEAT_COLS + SC_SITUATIONS_OWN_FLIP] += 1
     return pp[p, FORCE_SLOT] == FORCE_FLIP
-return bool({bot}(View(S, RB, p), {params}))
+return bool(own)
 """
 
 _PLACE = """
 k, i = {bot}(View(S, RB, p), {params}, n_cash, fp_available, blocked_mask)
+if k == FALLBACK:
+    return {builtin}
 if k == -1:
     return -1, -1
 if 0 <= k < n_cash and 0 <= i < RB[R_PROPS] and not (blocked_mask >> i) & 1 and (
@@ -310,6 +316,8 @@ return {builtin}
 
 _TAKE = """
 k = {bot}(View(S, RB, p), {params}, n_cash)
+if k == FALLBACK:
+    return {builtin}
 if 0 <= k < n_cash or (k == -1 and n_cash == 0):
     return k
 {refuse}
@@ -318,6 +326,8 @@ return {builtin}
 
 _TOKEN = """
 c = {bot}(View(S, RB, p), {params}, n_flipped, n_draw, n_discard, last_chance)
+if c == FALLBACK:
+    return {builtin}
 if c == -1 or (0 <= c < N_CORNERS and S[CORNERS + c] < 0):
     return c
 {refuse}
@@ -326,6 +336,8 @@ return {builtin}
 
 _JAIL = """
 i = {bot}(View(S, RB, p), {params})
+if i == FALLBACK:
+    return {builtin}
 n_legal = 0
 for j in range(RB[R_PROPS]):
     if S[TOP_OWNER + j] >= 0 and S[TOP_OWNER + j] != p:
@@ -338,6 +350,8 @@ return {builtin}
 
 _VICTIM = """
 q = {bot}(View(S, RB, p), {params})
+if q == FALLBACK:
+    return {builtin}
 n_legal = 0
 for j in range(RB[R_PLAYERS]):
     if j != p and S[N_BLD + j] > 0:
@@ -365,14 +379,14 @@ API = BotApi(
                  "k, an offered Cash card (-1 only when n_cash is 0)",
                  "GO or Just Visiting: which of the n_cash offered Cash cards to take and play at once."),
         Decision("flip2", "want_flip2", "o", ("view", "params", "stake", "bust_chance", "target_skyline"),
-                 "return bool({bot}(View(S, RB, o), {params}, stake, p_bust2, target_sky))",
+                 yes_no("View(S, RB, o), {params}, stake, p_bust2, target_sky"),
                  "True to play Flip 2", "Play your Flip 2 on the player who just cashed out with `stake` of useful "
                  "Cash? Two more flips bust them with chance bust_chance."),
         Decision("nope_flip2", "want_nope_flip2", "p", ("view", "params", "stake", "bust_chance"),
-                 "return bool({bot}(View(S, RB, p), {params}, stake, p_bust2))", "True to play Nope!",
+                 yes_no("View(S, RB, p), {params}, stake, p_bust2"), "True to play Nope!",
                  "Answer a Flip 2 played on you with a Nope!?"),
         Decision("nope_cash", "want_nope_cash", "o", ("view", "params", "length_at_stake"),
-                 "return bool({bot}(View(S, RB, o), {params}, length_at_stake))", "True to play Nope!",
+                 yes_no("View(S, RB, o), {params}, length_at_stake"), "True to play Nope!",
                  "Block a Cash card played on your property with a Nope!? length_at_stake is the building the "
                  "property still gives."),
         Decision("token", "choose_token", "p",

@@ -46,12 +46,13 @@ from sim.classic.layout import (
 )
 from sim.classic.rules import RAILROAD, RAILROADS_GROUP, STREET, UTILITIES_GROUP, UTILITY
 from sim.core.jit import njit_inline
-from sim.core.userbot import BotApi, Decision
+from sim.core.userbot import FALLBACK, BotApi, Decision, yes_no
 from strategies.classic import JAIL_CARD, JAIL_PAY, JAIL_ROLL, N_PARAMS
 
 SQUARES, GROUPS = N_SQ, N_GROUPS
 
 __all__ = [
+    "FALLBACK",
     "SQUARES", "GROUPS", "STREET", "RAILROAD", "UTILITY", "RAILROADS_GROUP", "UTILITIES_GROUP", "JAIL_ROLL", "JAIL_PAY",
     "JAIL_CARD",
     "my_seat", "players", "round_number", "cash", "position", "in_jail", "alive", "jail_cards", "jail_fine",
@@ -236,6 +237,8 @@ def offer_jail_cards_asked(view):
 
 _BID = """
 v = {bot}(View(S, q), {params}, sq)
+if v == FALLBACK:
+    return {builtin}
 if v >= 0:
     return v
 {refuse}
@@ -244,6 +247,8 @@ return {builtin}
 
 _BUILD = """
 sq = {bot}(View(S, p), {params})
+if sq == FALLBACK:
+    return {builtin}
 if sq == -1 or (0 <= sq < N_SQ and can_build(S, p, sq, True)):
     return sq
 {refuse}
@@ -252,6 +257,8 @@ return {builtin}
 
 _JAIL = """
 c = {bot}(View(S, p), {params})
+if c == FALLBACK:
+    return {builtin}
 if c == JAIL_ROLL or (c == JAIL_PAY and S[CASH + p] >= S[R_JAIL_FINE]) or (
         c == JAIL_CARD and S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] > 0):
     return c
@@ -261,6 +268,8 @@ return {builtin}
 
 _ANSWER = """
 a = {bot}(View(S, q), {params}, p)
+if a == FALLBACK:
+    return {builtin}
 if a >= -1:
     return a
 {refuse}
@@ -274,7 +283,7 @@ API = BotApi(
     fallback="strong",
     decisions=(
         Decision("buy", "want_buy", "p", ("view", "params", "square"),
-                 "return bool({bot}(View(S, p), {params}, sq))", "True to buy",
+                 yes_no("View(S, p), {params}, sq"), "True to buy",
                  "You landed on an unowned deed you can afford: buy it at its price (else it is auctioned, when "
                  "the rules auction)?"),
         Decision("bid", "max_bid", "q", ("view", "params", "square"), _BID, "a whole number of dollars, 0 or more",
@@ -289,7 +298,7 @@ API = BotApi(
                  "0 to accept, -1 to refuse, or c > 0 to ask c dollars more",
                  "A trade offered to you (offer_* accessors): accept, refuse or counter."),
         Decision("take_counter", "accept_counter", "p", ("view", "params", "partner", "extra"),
-                 "return bool({bot}(View(S, p), {params}, q, extra))", "True to accept",
+                 yes_no("View(S, p), {params}, q, extra"), "True to accept",
                  "Your offer met a counter asking `extra` dollars more: take it?"),
     ),
 )

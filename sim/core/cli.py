@@ -220,11 +220,14 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         out: OutDir = None,
         as_json: AsJson = False,
         threads: Threads = None,
+        seat: Annotated[Optional[list[str]], typer.Option(
+            "--seat", help="Add a bot to the ladder: a policy spec or your own, FILE.py:NAME k=v (repeatable).")]
+            = None,
         **preset,
     ) -> None:
-        """Rate every built-in bot and preset against all the others: every table of different
-        bots in every seat rotation, on the same seeds; Bradley-Terry ratings with 95% intervals
-        and the head-to-head table (docs/ladders.md)."""
+        """Rate every built-in bot and preset (and the bots you add) against all the others:
+        every table of different bots in every seat rotation, on the same seeds; Bradley-Terry
+        ratings with 95% intervals and the head-to-head table (docs/ladders.md)."""
         from sim.core import results
         from sim.core.ladder import play_ladder
         from sim.core.runner import check_run_args
@@ -233,7 +236,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         rules = rules_with_preset(game, preset.get("edition"), rule)
         if out is not None:
             results.check_new_dir(out)
-        result = play_ladder(game, players, games, seed, rules, threads)
+        result = play_ladder(game, players, games, seed, rules, threads, entrants=seat)
         report = result.report(game.title)
         if out is not None:
             with results.new_dir(out) as folder:

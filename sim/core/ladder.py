@@ -1,4 +1,4 @@
-"""A ladder: every built-in bot and preset of a game rated against all the others.
+"""A ladder: every built-in bot and preset of a game (and any bot you add) rated against all the others.
 
 Each table seats `players` different bots; the ladder plays every such table in every seat
 rotation (for two players, every ordered pair), the same games at each table (common random
@@ -101,9 +101,15 @@ def pairwise(df: pd.DataFrame, seats: tuple[str, ...]) -> list[tuple[str, str, f
 
 
 def play_ladder(game, players: int | None = None, games: int = 2000, seed: int = 0, rules=None,
-                threads: int | None = None, progress: bool = False) -> Ladder:
-    """Play a game's ladder: every table of its bots (see the module's docstring)."""
+                threads: int | None = None, progress: bool = False, entrants: list[str] | None = None) -> Ladder:
+    """Play a game's ladder: every table of its bots (see the module's docstring), with
+    `entrants` (policy specs: your own bots, other parameters) joining the built-in ones."""
     names = bots(game)
+    for spec in entrants or []:
+        spec = game.check_policy(spec)
+        if spec in names:
+            raise UsageError(f"--seat {spec!r} is in the ladder already")
+        names.append(spec)
     rules = game.default_rules() if rules is None else rules
     lo, hi = game.players_for_rules(rules)[:2] if game.players_for_rules else (game.min_players, game.max_players)
     players = players or min(game.default_players, len(names))

@@ -38,6 +38,7 @@ from sim.core.game import games as registered_games
 from sim.core.game import get as get_game
 from sim.core.runner import UsageError, progress_bar
 from sim.core.runs import RunDir, play_chunk, same_cells, utc_now
+from sim.core.userbot import is_bot_spec, read_bot
 from sim.core.stats import CONFIDENCE, mean_ci, paired_diff, wilson, z_value
 
 # Confirmation games are game indices CONFIRM_FIRST, CONFIRM_FIRST + 1, ... of the same master
@@ -330,7 +331,18 @@ def _numbers(where: str, low, high, step) -> list:
     return [low + i * step if as_int else round(low + i * step, 10) for i in range(count)]
 
 
-def _axis_values(key: str, value, game: str) -> list:
+def _param_range(game: str, seat_spec: str, param: str) -> tuple[float, float] | None:
+    """The declared range of a bot's parameter: a built-in's from its catalog, a bot file's
+    from the file."""
+    if is_bot_spec(seat_spec):
+        declared = read_bot(game, seat_spec.split()[0]).params.get(param)
+        return declared[1:3] if declared else None
+    cat = _catalog(game)
+    declared = cat.params.get(param) if cat is not None else None
+    return (declared.low, declared.high) if declared else None
+
+
+def _axis_values(key: str, value, game: str, seats: list[str]) -> list:
     """A [search] entry -> the list of values to try."""
     where = f'search."{key}"' if "." in key else f"search.{key}"
     if value == "switch":
@@ -344,13 +356,13 @@ def _axis_values(key: str, value, game: str) -> list:
         low, high = value.get("low"), value.get("high")
         parts = key.split(".")
         if (low is None or high is None) and len(parts) == 3 and parts[0] == "seat":
-            # A policy parameter's range defaults to the one its catalog declares.
-            cat = _catalog(game)
-            param = cat.params.get(parts[2]) if cat is not None else None
-            if param is None:
+            # A policy parameter's range defaults to the one its bot declares.
+            seat = int(parts[1]) if parts[1].isdigit() and int(parts[1]) < len(seats) else 0
+            declared = _param_range(game, seats[seat], parts[2])
+            if declared is None:
                 raise UsageError(f"{where}: give low and high (no declared range for {parts[2]!r})")
-            low = param.low if low is None else low
-            high = param.high if high is None else high
+            low = declared[0] if low is None else low
+            high = declared[1] if high is None else high
         if low is None or high is None:
             raise UsageError(f"{where}: give low and high")
         return _numbers(where, low, high, value["step"])
@@ -392,7 +404,7 @@ def resolve_tune(raw: dict) -> TunePlan:
         where = f'search."{key}"' if "." in key else f"search.{key}"
         if not key.startswith(SEARCH_FORMS):
             raise UsageError(f'{where}: search "rule.KEY" (house rules) or "seat.S.PARAM" / "seat.S" (a bot)')
-        values = _axis_values(key, value, raw["game"])
+        values = _axis_values(key, value, raw["game"], base_plan.cells[0]["seats"])
         try:
             resolve({**base_raw, "sweep": {key: values}})
         except UsageError as e:

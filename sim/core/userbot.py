@@ -50,6 +50,8 @@ import numpy as np
 from sim.core.runner import UsageError
 
 MAX_PARAMS = 16  # a bot's own parameters
+# A decision's answer (or its first number) that hands this one decision to the bot's fallback.
+FALLBACK = -2
 # A kernel status at or above this is a refused move: REFUSED + 64 * (bot number - 1) + decision.
 REFUSED = 100
 MAX_DECISIONS = 64
@@ -77,6 +79,11 @@ class Decision:
     body: str
     answer: str
     doc: str
+
+
+def yes_no(call: str) -> str:
+    """The wrapper body of a yes-or-no decision whose bot function takes `call`."""
+    return f"answer = {{bot}}({call})\nif answer == FALLBACK:\n    return {{builtin}}\nreturn bool(answer)\n"
 
 
 @dataclass(frozen=True)
@@ -155,6 +162,11 @@ def load_module(path: str, digest: str) -> types.ModuleType:
     except BaseException:
         del sys.modules[name]
         raise
+    from numba import njit
+
+    for key, value in list(vars(module).items()):  # the file's helpers, compiled with the bot
+        if inspect.isfunction(value) and value.__module__ == name:
+            setattr(module, key, njit(value))
     return module
 
 
@@ -333,7 +345,7 @@ def _policy_source(game: str, bots: list[Bot]) -> str:
         f"from strategies.{game} import *",
         f"import strategies.{game} as builtin",
         "from sim.core.jit import njit_no_refcount",
-        "from sim.core.userbot import decision_function, load_module",
+        "from sim.core.userbot import FALLBACK, decision_function, load_module",
         f"from sim.{game} import bots as api",
         "globals().update({k: v for k, v in vars(api).items() if not k.startswith('__')})  # the wrappers' names",
         "",

@@ -18,7 +18,7 @@ tuples and if/for/while; no arrays or lists.
 from __future__ import annotations
 
 from sim.core.jit import njit_inline
-from sim.core.userbot import BotApi, Decision
+from sim.core.userbot import FALLBACK, BotApi, Decision, yes_no
 from sim.deal.board import (  # noqa: F401 (ctype, cvalue, list_collection: the wrappers' code)
     can_take,
     ctype,
@@ -91,6 +91,7 @@ BANK, PLACE, ACTION = M_BANK, M_PLACE, M_ACTION
 COLOURS = NC
 
 __all__ = [
+    "FALLBACK",
     "BANK", "PLACE", "ACTION", "COLOURS", "MONEY", "PROPERTY", "WILD", "WILD_ANY", "RENT", "RENT_ANY", "DEAL_BREAKER",
     "JUST_SAY_NO", "SLY_DEAL", "FORCED_DEAL", "DEBT_COLLECTOR", "BIRTHDAY", "PASS_GO", "DOUBLE_RENT", "HOUSE_CARD",
     "HOTEL_CARD",
@@ -280,6 +281,8 @@ def candidate_given(view, k):
 
 _PLAY = """
 k, mode, a, b, t = {bot}(View(S, p), {params})
+if k == FALLBACK:
+    return {builtin}
 if k == -1:
     return (-1, 0, 0, 0, 0)
 if play_legal(S, p, k, mode, a, b, t):
@@ -297,6 +300,8 @@ for _ in range(n):
     if paid >= amount:
         break
     k = {bot}(View(S, p), {params}, amount - paid, creditor, n)
+    if k == FALLBACK:
+        return {builtin}
     if k < 0 or k >= n or S[SCRATCH3 + k] != 0:
         {refuse}
         return {builtin}
@@ -317,6 +322,8 @@ return n
 
 _DISCARD = """
 k = {bot}(View(S, p), {params})
+if k == FALLBACK:
+    return {builtin}
 if 0 <= k < S[HAND_N + p]:
     return k
 {refuse}
@@ -325,6 +332,8 @@ return {builtin}
 
 _COLOUR = """
 c = {bot}(View(S, q), {params}, card)
+if c == FALLBACK:
+    return {builtin}
 if (c == S[R_CARD_C1 + card] or c == S[R_CARD_C2 + card]) and c >= 0:
     return c
 {refuse}
@@ -349,7 +358,7 @@ API = BotApi(
                  "a hand position", "Over the hand limit at the end of your turn: which card to discard."),
         Decision("just_say_no", "want_just_say_no", "s",
                  ("view", "params", "actor", "victim", "action", "stake", "defending"),
-                 "return bool({bot}(View(S, s), {params}, actor, victim, action, stake, defending))",
+                 yes_no("View(S, s), {params}, actor, victim, action, stake, defending"),
                  "True to play Just Say No",
                  "Play a Just Say No? defending: you are the victim of `actor`'s `action` (a card type); else "
                  "you are the actor and the victim said no. stake: the amount charged, the card taken or the "
