@@ -63,6 +63,13 @@ njit_no_refcount = njit(cache=True, **_NO_REFCOUNT)
 # each array argument as seven words.
 njit_inline = njit(cache=True, inline="always", **_NO_REFCOUNT)
 
+# For the modules generated for user bots (sim/core/userbot.py, which does not name numba's
+# decorators, so that it stays out of the kernel sources' digest: see sim.kernel_sources_digest):
+# a bot's own functions compile with numba's defaults (reference counting is set by their
+# callers), the wrappers that call them like every decision function.
+compile_bot_function = njit
+compile_decision = njit_no_refcount
+
 
 # Index wrap-around off for this project's compiled code. numba gives an array index of a
 # signed type Python's meaning (a[-1] is the last item): every load and store adds a sign test

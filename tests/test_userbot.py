@@ -1,0 +1,176 @@
+"""Bots written by users (sim/core/userbot.py, docs/bots.md): the example bots play compiled and
+as plain Python with the same games; a bot that hands every decision to its fallback, or copies a
+built-in bot, plays the built-in bot's games exactly; bad bot files and illegal moves are one
+line and exit code 2 with nothing written; a bot works wherever a policy is accepted."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sim.core.game import get
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = {
+    "chance": "experiments/bots/chance_behind.py:Behind",
+    "deal": "experiments/bots/deal_rent_first.py:RentFirst",
+    "classic": "experiments/bots/classic_builder.py:Builder",
+    "cardgame": "experiments/bots/cardgame_collector.py:Collector",
+}
+FALLBACKS = {"chance": "smart", "deal": "smart", "classic": "strong", "cardgame": "smart"}
+
+
+def checks(game: str, name: str) -> str:
+    return f"tests/bots/{game}_checks.py:{name}"
+
+
+def table(df: pd.DataFrame) -> pd.DataFrame:
+    """A per-game table without its policy names (which name the bot or the built-in)."""
+    return df[[c for c in df.columns if not c.startswith("policy_")]]
+
+
+def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.mark.parametrize("game", list(EXAMPLES))
+def test_an_example_bot_plays_the_same_games_compiled_and_as_plain_python(game, monosim, tmp_path):
+    args = [game, "simulate", "--games", "4", "--seed", "3", "--seat", EXAMPLES[game], "--seat", FALLBACKS[game],
+            "--no-progress"]
+    compiled = monosim(*args, "--out", str(tmp_path / "compiled"))
+    assert compiled.returncode == 0, compiled.stderr
+    plain = cli("--plain", *args, "--out", str(tmp_path / "plain"))
+    assert plain.returncode == 0, plain.stderr
+    a, b = (pd.read_parquet(tmp_path / run / "games.parquet") for run in ("compiled", "plain"))
+    assert len(a) == 4 and a.equals(b)
+
+
+@pytest.mark.parametrize("game", list(EXAMPLES))
+def test_a_bot_that_hands_every_decision_to_its_fallback_plays_its_games(game):
+    """Every decision of the game goes through the bot's wrapper and back to the built-in bot."""
+    g = get(game)
+    other = "trader" if game == "classic" else "random"
+    bot = checks(game, "Fallback")
+    builtin = g.simulate(300, 4, [FALLBACKS[game], other, FALLBACKS[game]], seed=8, check=True)
+    mine = g.simulate(300, 4, [bot, other, bot], seed=8, check=True)
+    assert table(mine).equals(table(builtin))
+    assert mine.attrs["policies"][0] == bot
+
+
+@pytest.mark.parametrize("bot, builtin", [("StopAfter", "stop_after n=2"), ("StopAfter n=4", "stop_after n=4"),
+                                          ("CashTarget v=15", "cash_target v=15")])
+def test_a_bot_that_copies_a_built_in_bot_plays_its_games(bot, builtin):
+    g = get("chance")
+    seats = [checks("chance", bot), "smart", checks("chance", bot)]
+    mine = g.simulate(2000, 3, seats, seed=2, threads=2, chunk_size=300)
+    theirs = g.simulate(2000, 3, [builtin, "smart", builtin], seed=2)
+    assert table(mine).equals(table(theirs))
+
+
+def test_a_copied_bot_gives_the_same_replay_and_advice(monosim):
+    copy, builtin = checks("chance", "StopAfter"), "stop_after n=2"
+    replays = [monosim("chance", "replay", "--game", "5", "--seat", seat, "--json") for seat in (copy, builtin)]
+    events = [json.loads(r.stdout)["results"]["events"] for r in replays]
+    assert events[0] == events[1] and len(events[0]) > 10
+    advice = [json.loads(monosim("chance", "advise", "--cash", "5", "--flipped", "7", "--games", "400",
+                                 "--policy", seat, "--json").stdout)["results"] for seat in (copy, builtin)]
+    for a in advice:
+        a["simulation"].pop("seats")
+    assert advice[0] == advice[1]
+
+
+@pytest.mark.parametrize("game", list(EXAMPLES))
+def test_an_illegal_move_is_refused_and_reported(game, monosim, tmp_path):
+    out = tmp_path / "out"
+    r = monosim(game, "simulate", "--games", "50", "--seat", checks(game, "Illegal"), "--no-progress",
+                "--out", str(out))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert f"{game}_checks.py:" in r.stderr and "bot Illegal" in r.stderr and "illegal move refused" in r.stderr
+    assert not out.exists()
+
+
+BAD_FILES = [
+    # (file text, the message's fragments: file:line and what is wrong)
+    ("class A:\n    def flip(view, params)\n        return True\n", [":2: syntax error"]),
+    ("class A:\n    def flipp(view, params):\n        return True\n", [":2: bot A: 'flipp' is not a decision"]),
+    ("class A:\n    def flip(view):\n        return True\n", [":2: bot A: flip(view) must take 2 arguments"]),
+    ("def helper(view):\n    return 1\n", ["defines no bot class"]),
+    ("class A:\n    params = {'risk': (2.0, 0.0, 1.0)}\n    def flip(view, params):\n        return True\n",
+     [":1: bot A: params['risk']: default 2 is outside [0, 1]"]),
+    ("class A:\n    fallback = 'nobody'\n    def flip(view, params):\n        return True\n", ["unknown policy 'nobody'"]),
+    ("import no_such_module\n", [":1: loading the bot file failed: ModuleNotFoundError"]),
+    ("from sim.chance.bots import *\n\nclass A:\n    def flip(view, params):\n        seen = {}\n"
+     "        seen['a'] = 1\n        return flips_taken(view) < 2\n",
+     [":6: bot A, decision flip: numba cannot compile `seen['a'] = 1`", "may not create arrays"]),
+    ("from sim.chance.bots import *\n\nclass A:\n    def flip(view, params):\n        return no_such(view) < 2\n",
+     [":5: bot A, decision flip: NameError: name 'no_such' is not defined"]),
+    ("class A:\n    def place_cash(view, params, n_cash, free_parking, blocked):\n        return 3\n",
+     [":2: bot A, decision place_cash: the answer must be (k, i)"]),
+]
+
+
+@pytest.mark.parametrize("text, fragments", BAD_FILES, ids=[f[0] for _, f in BAD_FILES])
+def test_a_bad_bot_file_is_one_line_exit_2_and_writes_nothing(text, fragments, monosim, tmp_path):
+    bot = tmp_path / "mine.py"
+    bot.write_text(text)
+    out = tmp_path / "out"
+    r = monosim("chance", "simulate", "--games", "20", "--seat", str(bot), "--out", str(out))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and r.stderr.startswith("monosim: error: "), r.stderr
+    assert str(bot) in r.stderr
+    for fragment in fragments:
+        assert fragment in r.stderr, r.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("seat, message", [
+    ("tests/bots/nowhere.py", "bot file tests/bots/nowhere.py: No such file"),
+    ("tests/bots/chance_checks.py", "name the bot as chance_checks.py:NAME, one of: Fallback, StopAfter"),
+    ("tests/bots/chance_checks.py:Nobody", "no bot class 'Nobody'"),
+    ("tests/bots/chance_checks.py:StopAfter m=2", "unknown parameter 'm'; known: n"),
+    ("tests/bots/chance_checks.py:StopAfter n=99", "n=99 is outside [0, 20]"),
+])
+def test_a_bad_bot_spec_is_one_line(seat, message, monosim):
+    r = monosim("chance", "simulate", "--games", "20", "--seat", seat)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and message in r.stderr, r.stderr
+
+
+def test_the_compile_time_is_reported_and_a_second_run_loads_the_bot_from_the_cache(tmp_path):
+    bot = tmp_path / "fresh.py"  # a new file: no kernel compiled for it yet
+    bot.write_text((ROOT / "experiments" / "bots" / "chance_behind.py").read_text())
+    args = ["chance", "simulate", "--games", "200", "--seat", str(bot), "--no-progress", "--json"]
+    first, second = cli(*args), cli(*args)
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert "monosim: compiled the bots of fresh.py into the chance kernel" in first.stderr
+    assert "later runs load it from the cache" in first.stderr
+    assert "compiled" not in second.stderr
+    assert json.loads(first.stdout)["results"] == json.loads(second.stdout)["results"]
+
+
+def test_a_bot_joins_a_ladder(monosim):
+    r = monosim("chance", "ladder", "--players", "2", "--games", "100", "--seat", EXAMPLES["chance"], "--json")
+    assert r.returncode == 0, r.stderr
+    ranking = json.loads(r.stdout)["results"]["ranking"]
+    assert EXAMPLES["chance"] in [row["policy"] for row in ranking]
+
+
+def test_a_bot_plays_in_a_run_spec_and_its_parameter_is_tuned(monosim, tmp_path):
+    spec = tmp_path / "bots.toml"
+    spec.write_text(f'name = "bots"\ngame = "chance"\nseed = 4\nplayers = 2\nseats = ["{EXAMPLES["chance"]}", "smart"]\n'
+                    '[run]\ngames = 400\n[sweep]\n"seat.0.risk" = [0.1, 0.5]\n')
+    r = monosim("run", str(spec), "--out-root", str(tmp_path / "runs"), "--no-progress", "--threads", "1")
+    assert r.returncode == 0, r.stderr
+    summary = pd.read_csv(next((tmp_path / "runs" / "bots").iterdir()) / "summary.csv")
+    assert sorted(summary["seat.0.risk"]) == [0.1, 0.5]
+    tune = tmp_path / "tune.toml"
+    tune.write_text(f'name = "bot"\ngame = "chance"\nseed = 3\nplayers = 2\nseats = ["{EXAMPLES["chance"]}", "smart"]\n'
+                    '[search]\n"seat.0.risk" = { step = 0.5 }\n'  # the range the bot file declares: 0 to 1
+                    "[race]\nfirst_games = 200\nmax_games = 400\nfinalists = 1\nconfirm_games = 400\n")
+    r = monosim("tune", str(tune), "--out", str(tmp_path / "tuned"), "--no-progress", "--threads", "1")
+    assert r.returncode == 0, r.stderr
+    candidates = pd.read_csv(tmp_path / "tuned" / "candidates.csv")
+    assert set(candidates["seat.0.risk"].dropna()) >= {0.0, 0.5, 1.0}
