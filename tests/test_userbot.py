@@ -174,3 +174,21 @@ def test_a_bot_plays_in_a_run_spec_and_its_parameter_is_tuned(monosim, tmp_path)
     assert r.returncode == 0, r.stderr
     candidates = pd.read_csv(tmp_path / "tuned" / "candidates.csv")
     assert set(candidates["seat.0.risk"].dropna()) >= {0.0, 0.5, 1.0}
+
+
+@pytest.mark.parametrize("game", list(EXAMPLES))
+def test_the_docs_list_every_decision_and_accessor(game):
+    import importlib
+    import inspect
+
+    text = (ROOT / "docs" / "bots.md").read_text()
+    bots = importlib.import_module(f"sim.{game}.bots")
+    for d in bots.API.decisions:
+        assert f"`{d.name}({', '.join(d.args)})`" in text, d.name
+    for name in bots.__all__:
+        value = getattr(bots, name)
+        if name.isupper():
+            assert f"`{name}`" in text, name
+        else:
+            args = ", ".join(inspect.signature(getattr(value, "py_func", value)).parameters)
+            assert f"`{name}({args})`" in text, name

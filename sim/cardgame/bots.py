@@ -83,11 +83,13 @@ def View(S, RB, p):
 
 @njit_inline
 def my_seat(view):
+    """Your seat."""
     return view[2]
 
 
 @njit_inline
 def players(view):
+    """The number of players."""
     return view[1][R_PLAYERS]
 
 
@@ -99,11 +101,13 @@ def piles(view):
 
 @njit_inline
 def draw_pile_size(view):
+    """Cards left in the draw pile."""
     return view[0][DRAW_N]
 
 
 @njit_inline
 def hand_size(view, seat):
+    """How many cards a seat holds."""
     return view[0][HAND_N + seat]
 
 
@@ -115,6 +119,7 @@ def hand_card(view, k):
 
 @njit_inline
 def card_kind(view, card):
+    """A card's kind (see the constants)."""
     return view[1][R_KIND + card]
 
 
@@ -126,6 +131,7 @@ def held(view, kind):
 
 @njit_inline
 def pile_size(view, pile):
+    """How many cards a pile holds."""
     return view[0][PILE_N + pile]
 
 
@@ -168,6 +174,7 @@ def trade_limit(view, pile, pre):
 
 @njit_inline
 def can_trade_with(view, pile):
+    """Whether you may trade with a pile."""
     return trade_partner_ok(view[0], view[1], view[2], pile)
 
 

@@ -217,6 +217,7 @@ def bust_chance_within(view, flips):
 
 @njit_inline
 def n_properties(view):
+    """Property spaces on the board."""
     return view[1][R_PROPS]
 
 

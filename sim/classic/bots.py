@@ -69,31 +69,37 @@ def View(S, p):
 
 @njit_inline
 def my_seat(view):
+    """Your seat."""
     return view[1]
 
 
 @njit_inline
 def players(view):
+    """The number of players."""
     return view[0][R_PLAYERS]
 
 
 @njit_inline
 def round_number(view):
+    """Rounds played so far."""
     return view[0][G_ROUND]
 
 
 @njit_inline
 def cash(view, seat):
+    """A seat's cash."""
     return view[0][CASH + seat]
 
 
 @njit_inline
 def position(view, seat):
+    """The square a seat stands on."""
     return view[0][POS + seat]
 
 
 @njit_inline
 def in_jail(view, seat):
+    """Whether a seat is in jail."""
     return view[0][JAIL + seat] > 0
 
 
@@ -111,6 +117,7 @@ def jail_cards(view, seat):
 
 @njit_inline
 def jail_fine(view):
+    """The fine that frees a player from jail."""
     return view[0][R_JAIL_FINE]
 
 
@@ -134,6 +141,7 @@ def price(view, square):
 
 @njit_inline
 def house_cost(view, square):
+    """What a house (or the hotel) costs on a street."""
     return view[0][R_SQ_HOUSE + square]
 
 
@@ -145,6 +153,7 @@ def owner(view, square):
 
 @njit_inline
 def mortgaged(view, square):
+    """Whether a deed is mortgaged."""
     return view[0][MORT + square] == 1
 
 
@@ -162,6 +171,7 @@ def rent_now(view, square, dice):
 
 @njit_inline
 def group_size(view, group):
+    """How many deeds a group has."""
     return view[0][R_GROUP_SIZE + group]
 
 
@@ -173,6 +183,7 @@ def deeds_in_group(view, seat, group):
 
 @njit_inline
 def whole_group(view, seat, group):
+    """Whether a seat owns every deed of a group."""
     return view[0][GOWN + seat * N_GROUPS + group] == view[0][R_GROUP_SIZE + group]
 
 
@@ -184,6 +195,7 @@ def houses_left(view):
 
 @njit_inline
 def hotels_left(view):
+    """Hotels in the bank."""
     return view[0][G_HOTELS]
 
 
@@ -222,16 +234,19 @@ def offer_asks(view):
 
 @njit_inline
 def offer_asked(view, k):
+    """The square of the k-th deed the proposer asks for."""
     return view[0][TR_GET + k]
 
 
 @njit_inline
 def offer_jail_cards_given(view):
+    """Get Out of Jail Free cards the proposer gives."""
     return view[0][TR_JAIL_GIVE]
 
 
 @njit_inline
 def offer_jail_cards_asked(view):
+    """Get Out of Jail Free cards the proposer asks for."""
     return view[0][TR_JAIL_GET]
 
 

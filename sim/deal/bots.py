@@ -109,11 +109,13 @@ def View(S, p):
 
 @njit_inline
 def my_seat(view):
+    """Your seat."""
     return view[1]
 
 
 @njit_inline
 def players(view):
+    """The number of players."""
     return view[0][R_PLAYERS]
 
 
@@ -131,6 +133,7 @@ def sets_to_win(view):
 
 @njit_inline
 def draw_pile_size(view):
+    """Cards left in the draw pile."""
     return view[0][DRAW_N]
 
 
@@ -209,16 +212,19 @@ def complete(view, seat, colour):
 
 @njit_inline
 def complete_sets(view, seat):
+    """How many complete sets a seat has."""
     return n_complete(view[0], seat)
 
 
 @njit_inline
 def has_house(view, seat, colour):
+    """Whether a seat's set of a colour has a House."""
     return view[0][HOUSE + seat * NC + colour] >= 0
 
 
 @njit_inline
 def has_hotel(view, seat, colour):
+    """Whether a seat's set of a colour has a Hotel."""
     return view[0][HOTEL + seat * NC + colour] >= 0
 
 
@@ -230,16 +236,19 @@ def rent(view, seat, colour):
 
 @njit_inline
 def bank_value(view, seat):
+    """The money in a seat's bank (M)."""
     return view[0][BANK_VAL + seat]
 
 
 @njit_inline
 def bank_size(view, seat):
+    """How many cards a seat's bank holds."""
     return view[0][BANK_N + seat]
 
 
 @njit_inline
 def bank_card(view, seat, k):
+    """The card at position k of a seat's bank."""
     return view[0][BANK_ + seat * MAX_CARDS + k]
 
 
