@@ -15,7 +15,8 @@ one preset::
     doc = "what it is and how it was made"
 
 ``"tuned"`` then parses as its spec, and ``"tuned risk=0.8"`` as the spec with risk replaced.
-A preset's spec must start with a kind, not another preset.
+A preset's spec must start with a kind, not another preset. A spec that names a bot file,
+``"path/to/file.py:NAME k=v ..."``, is a user's bot (sim/core/userbot.py, docs/bots.md).
 """
 
 from __future__ import annotations

@@ -102,11 +102,13 @@ BAD_FILES = [
     ("def helper(view):\n    return 1\n", ["defines no bot class"]),
     ("class A:\n    params = {'risk': (2.0, 0.0, 1.0)}\n    def flip(view, params):\n        return True\n",
      [":1: bot A: params['risk']: default 2 is outside [0, 1]"]),
-    ("class A:\n    fallback = 'nobody'\n    def flip(view, params):\n        return True\n", ["unknown policy 'nobody'"]),
+    ("class A:\n    fallback = 'nobody'\n    def flip(view, params):\n        return True\n",
+     ["bot A: fallback 'nobody': unknown policy 'nobody'"]),
     ("import no_such_module\n", [":1: loading the bot file failed: ModuleNotFoundError"]),
     ("from sim.chance.bots import *\n\nclass A:\n    def flip(view, params):\n        seen = {}\n"
      "        seen['a'] = 1\n        return flips_taken(view) < 2\n",
-     [":6: bot A, decision flip: numba cannot compile `seen['a'] = 1`", "may not create arrays"]),
+     [":6: bot A, decision flip: numba cannot compile `seen['a'] = 1`",
+      "may not create arrays"]),
     ("from sim.chance.bots import *\n\nclass A:\n    def flip(view, params):\n        return no_such(view) < 2\n",
      [":5: bot A, decision flip: NameError: name 'no_such' is not defined"]),
     ("class A:\n    def place_cash(view, params, n_cash, free_parking, blocked):\n        return 3\n",
@@ -159,16 +161,15 @@ def test_a_bot_joins_a_ladder(monosim):
 
 
 def test_a_bot_plays_in_a_run_spec_and_its_parameter_is_tuned(monosim, tmp_path):
+    table = f'game = "chance"\nseed = 4\nplayers = 2\nseats = ["{EXAMPLES["chance"]}", "smart"]\n'
     spec = tmp_path / "bots.toml"
-    spec.write_text(f'name = "bots"\ngame = "chance"\nseed = 4\nplayers = 2\nseats = ["{EXAMPLES["chance"]}", "smart"]\n'
-                    '[run]\ngames = 400\n[sweep]\n"seat.0.risk" = [0.1, 0.5]\n')
+    spec.write_text('name = "bots"\n' + table + '[run]\ngames = 400\n[sweep]\n"seat.0.risk" = [0.1, 0.5]\n')
     r = monosim("run", str(spec), "--out-root", str(tmp_path / "runs"), "--no-progress", "--threads", "1")
     assert r.returncode == 0, r.stderr
     summary = pd.read_csv(next((tmp_path / "runs" / "bots").iterdir()) / "summary.csv")
     assert sorted(summary["seat.0.risk"]) == [0.1, 0.5]
     tune = tmp_path / "tune.toml"
-    tune.write_text(f'name = "bot"\ngame = "chance"\nseed = 3\nplayers = 2\nseats = ["{EXAMPLES["chance"]}", "smart"]\n'
-                    '[search]\n"seat.0.risk" = { step = 0.5 }\n'  # the range the bot file declares: 0 to 1
+    tune.write_text('name = "bot"\n' + table + '[search]\n"seat.0.risk" = { step = 0.5 }\n'  # the file's range: 0 to 1
                     "[race]\nfirst_games = 200\nmax_games = 400\nfinalists = 1\nconfirm_games = 400\n")
     r = monosim("tune", str(tune), "--out", str(tmp_path / "tuned"), "--no-progress", "--threads", "1")
     assert r.returncode == 0, r.stderr

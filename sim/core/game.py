@@ -235,10 +235,14 @@ class Game:
         return self.rules_of(cell_rules)
 
     def check_cell(self, cell: dict) -> None:
-        """UsageError for a cell that cannot be played (rules, player count, deck edits)."""
+        """UsageError for a cell that cannot be played (rules, player count, deck edits, a bot
+        that does not compile)."""
         deck_edits = deck_edits_of(cell)
         self.check_deck_edits(deck_edits)
-        as_usage_error(lambda: self.pack(self.rules_of(cell["rules"]), cell["players"], deck_edits))
+        rules = self.rules_of(cell["rules"])
+        as_usage_error(lambda: self.pack(rules, cell["players"], deck_edits))
+        if any(userbot.is_bot_spec(s) for s in cell["seats"]):  # compiles them now, before any output
+            self.prepare(1, cell["players"], cell["seats"], rules, 0, None, None, deck_edits)
 
     def play(self, cell: dict, seed: int, first: int, n: int, threads: int | None) -> pd.DataFrame:
         """Games first .. first + n - 1 of a cell."""

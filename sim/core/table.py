@@ -28,11 +28,7 @@ def make_table(
         raise UsageError(str(e)) from None
     specs = [p[0] for p in parsed]
     kinds = np.array([p[1] for p in parsed], np.int64)
-    try:
-        params = userbot.stack_rows(catalog.game, specs, [p[2] for p in parsed])
-    except userbot.BotError as e:
-        raise UsageError(str(e)) from None
-    return specs, kinds, params
+    return specs, kinds, userbot.stack_rows(catalog.game, specs, [p[2] for p in parsed])
 
 
 def games_frame(

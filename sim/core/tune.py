@@ -356,7 +356,7 @@ def _axis_values(key: str, value, game: str, seats: list[str]) -> list:
         low, high = value.get("low"), value.get("high")
         parts = key.split(".")
         if (low is None or high is None) and len(parts) == 3 and parts[0] == "seat":
-            # A policy parameter's range defaults to the one its bot declares.
+            # A policy parameter's range defaults to the one its bot declares (seat.all: seat 0's).
             seat = int(parts[1]) if parts[1].isdigit() and int(parts[1]) < len(seats) else 0
             declared = _param_range(game, seats[seat], parts[2])
             if declared is None:

@@ -290,7 +290,7 @@ def _check_params(where: str, params) -> dict:
 def parse(catalog, spec: str) -> tuple[str, int, np.ndarray]:
     """``file.py[:NAME] k=v ...`` -> (canonical spec, the fallback's kind, parameter row): the
     fallback's parameters, a 0 where the table puts the bot's number, the bot's parameters."""
-    from strategies.catalog import PolicyError
+    from strategies.catalog import Catalog, Kind, Param, PolicyError
 
     words = spec.split()
     try:
@@ -301,23 +301,11 @@ def parse(catalog, spec: str) -> tuple[str, int, np.ndarray]:
         _, kind, base = catalog.parse(bot.fallback)
     except PolicyError as e:
         raise PolicyError(f"{bot.where()}: bot {bot.name}: fallback {bot.fallback!r}: {e}") from None
-    own = np.array([p[0] for p in bot.params.values()] + [0.0] * (MAX_PARAMS - len(bot.params)))
-    names = list(bot.params)
-    for word in words[1:]:
-        key, eq, raw = word.partition("=")
-        if not eq:
-            raise PolicyError(f"bot {bot.name}: expected key=value, got {word!r}")
-        if key not in bot.params:
-            raise PolicyError(f"bot {bot.name}: unknown parameter {key!r}; known: {', '.join(names) or '(none)'}")
-        try:
-            value = float(raw)
-        except ValueError:
-            raise PolicyError(f"bot {bot.name}: {key}={raw!r} is not a number") from None
-        _, low, high, _ = bot.params[key]
-        if not low <= value <= high:
-            raise PolicyError(f"bot {bot.name}: {key}={raw} is outside [{low:g}, {high:g}]")
-        own[names.index(key)] = value
-    return " ".join(words), kind, np.concatenate([base, [0.0], own])
+    # The bot's own parameters parse as a one-kind catalog of them would.
+    declared = {k: Param(j, low, high, doc) for j, (k, (_, low, high, doc)) in enumerate(bot.params.items())}
+    own = Catalog(MAX_PARAMS, declared, {bot.name: Kind(0, "", {k: p[0] for k, p in bot.params.items()})})
+    _, _, values = own._parse_words([bot.name, *words[1:]])
+    return " ".join(words), kind, np.concatenate([base, [0.0], values])
 
 
 def table_bots(game: str, specs: list[str]) -> list[Bot]:
