@@ -106,7 +106,7 @@ def test_invariants_hold_under_random_house_rule_combinations(variant, name, cha
 
 def test_the_readme_python_example_runs():
     text = (ROOT / "README.md").read_text()
-    code = text.split("```python\n", 1)[1].split("```", 1)[0].replace("100_000", "2_000")
+    code = text.split("\n## Python\n", 1)[1].split("```python\n", 1)[1].split("```", 1)[0].replace("100_000", "2_000")
     namespace: dict = {}
     exec(compile(code, "README.md", "exec"), namespace)
     assert len(namespace["games"]) == 2_000 and namespace["games"].attrs["rules"]["finish_mark"] == 20

@@ -193,3 +193,13 @@ def test_the_docs_list_every_decision_and_accessor(game):
         else:
             args = ", ".join(inspect.signature(getattr(value, "py_func", value)).parameters)
             assert f"`{name}({args})`" in text, name
+
+
+def test_the_bots_the_docs_show_are_the_tested_examples():
+    examples = [p.read_text() for p in (ROOT / "experiments" / "bots").glob("*.py")]
+    for doc in (ROOT / "README.md", ROOT / "docs" / "bots.md"):
+        blocks = [b.split("```", 1)[0] for b in doc.read_text().split("```python\n")[1:]]
+        shown = [b for b in blocks if "class " in b]
+        assert shown, doc
+        for block in shown:
+            assert any(block in text for text in examples), f"{doc.name}: a bot that is not in experiments/bots/"
