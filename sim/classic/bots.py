@@ -12,7 +12,7 @@ arrays or lists.
 
 from __future__ import annotations
 
-from sim.classic.board import can_build, rent
+from sim.classic.board import can_build, rent, trade_legal  # noqa: F401 (trade_legal: the wrappers' code)
 from sim.classic.layout import (
     ALIVE,
     CASH,
@@ -281,6 +281,26 @@ if c == JAIL_ROLL or (c == JAIL_PAY and S[CASH + p] >= S[R_JAIL_FINE]) or (
 return {builtin}
 """
 
+_PROPOSE = """
+q, get, give, cash = {bot}(View(S, p), {params})
+if q == FALLBACK:
+    return {builtin}
+if q == -1:
+    return -1
+S[TR_N_GET] = 1
+S[TR_GET] = get
+S[TR_N_GIVE] = 1 if give >= 0 else 0
+S[TR_GIVE] = give
+S[TR_CASH] = cash
+S[TR_JAIL_GIVE] = 0
+S[TR_JAIL_GET] = 0
+if (0 <= q < S[R_PLAYERS] and q != p and S[ALIVE + q] == 1 and 0 <= get < N_SQ and -1 <= give < N_SQ
+        and trade_legal(S, p, q)):
+    return q
+{refuse}
+return {builtin}
+"""
+
 _ANSWER = """
 a = {bot}(View(S, q), {params}, p)
 if a == FALLBACK:
@@ -309,11 +329,23 @@ API = BotApi(
         Decision("jail", "jail_choice", "p", ("view", "params"), _JAIL,
                  "JAIL_ROLL, JAIL_PAY (with the fine in cash) or JAIL_CARD (with a card)",
                  "In jail at the start of your turn: roll for doubles, pay the fine or use a card."),
+        Decision("propose_trade", "propose_trade", "p", ("view", "params"), _PROPOSE,
+                 "(partner, asked, given, cash): ask the partner for deed `asked`, giving deed `given` (-1: "
+                 "none) and `cash` dollars (negative: asking for cash); (-1, 0, 0, 0) for no offer",
+                 "Trading time on your turn: a trade to offer, if any. Asked up to twice a turn, and "
+                 "after an answer of no offer again only once deeds have changed hands. Each side must give "
+                 "something, deeds must carry no buildings on their group, and both sides must afford it."),
         Decision("answer_trade", "respond_trade", "q", ("view", "params", "proposer"), _ANSWER,
                  "0 to accept, -1 to refuse, or c > 0 to ask c dollars more",
                  "A trade offered to you (offer_* accessors): accept, refuse or counter."),
         Decision("take_counter", "accept_counter", "p", ("view", "params", "partner", "extra"),
                  yes_no("View(S, p), {params}, q, extra"), "True to accept",
                  "Your offer met a counter asking `extra` dollars more: take it?"),
+    ),
+    also=(
+        # A built-in bot is not asked to build again until its cash reaches what it would act
+        # on, nor to trade when its kind never trades: a bot's own rule is always asked.
+        Decision("build", "management_settled", "p", ("view", "params"), "return False", "", ""),
+        Decision("propose_trade", "never_proposes", "p", ("view", "params"), "return False", "", ""),
     ),
 )

@@ -19,6 +19,9 @@ class Fallback:
     def jail(view, params):
         return FALLBACK
 
+    def propose_trade(view, params):
+        return (FALLBACK, 0, 0, 0)
+
     def answer_trade(view, params, proposer):
         return FALLBACK
 
