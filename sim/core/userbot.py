@@ -43,6 +43,7 @@ import os
 import re
 import sys
 import time
+import traceback
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,8 +183,7 @@ def decision_function(cls: type, name: str):
 
 
 def _bot_classes(module: types.ModuleType) -> dict[str, type]:
-    """The bot classes a file defines (not those it imports): classes with a fallback, params or
-    a decision function."""
+    """The classes a bot file defines (not those it imports): each is a bot."""
     return {name: c for name, c in vars(module).items()
             if isinstance(c, type) and c.__module__ == module.__name__}
 
@@ -225,19 +225,13 @@ def _read_file(game: str, path_text: str, digest: str) -> dict[str, Bot]:
     try:
         module = load_module(path_text, digest)
     except Exception as e:
-        tb = [f for f in _traceback_frames(e) if f.filename == path_text]
+        tb = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == path_text]
         line = f":{tb[-1].lineno}" if tb else ""
         raise BotError(f"{path}{line}: loading the bot file failed: {type(e).__name__}: {e}") from None
     classes = _bot_classes(module)
     if not classes:
         raise BotError(f"{path}: defines no bot class (see docs/bots.md)")
     return {name: _check_class(game, path, name, cls, digest) for name, cls in classes.items()}
-
-
-def _traceback_frames(e: BaseException):
-    import traceback
-
-    return traceback.extract_tb(e.__traceback__)
 
 
 def _check_class(game: str, path: Path, name: str, cls: type, digest: str) -> Bot:
@@ -524,7 +518,9 @@ def _numba_reason(text: str) -> str:
 
 
 def generated_dir(game: str, policy_text: str) -> tuple[str, Path]:
-    from sim import cache_base, kernel_sources_digest, ROOT
+    """The package name and folder of a bots' kernel: named by a digest of the game's kernel
+    sources and the bots' policy module (which names each bot file with a digest of its text)."""
+    from sim import ROOT, cache_base, kernel_sources_digest
 
     digest = hashlib.sha256((kernel_sources_digest(ROOT, game) + policy_text).encode()).hexdigest()[:16]
     package = f"sim._bots_{game}_{digest}"
@@ -533,12 +529,8 @@ def generated_dir(game: str, policy_text: str) -> tuple[str, Path]:
 
 @functools.lru_cache(maxsize=None)
 def _bot_kernel(game: str, bots: tuple[Bot, ...]) -> BotKernel:
-    from numba.core import config
-
     policy = _policy_source(game, list(bots))
     package, folder = generated_dir(game, policy)
-    if config.DISABLE_JIT:
-        package += "_plain"
     kernel = _kernel_source(game, package, wrapped_entries(game, list(bots)))
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in (("__init__.py", ""), ("policy.py", policy), ("kernel.py", kernel)):
@@ -552,17 +544,7 @@ def _bot_kernel(game: str, bots: tuple[Bot, ...]) -> BotKernel:
         pkg.__path__ = [str(folder)]
         pkg.__file__ = str(folder / "__init__.py")
         sys.modules[package] = pkg
-    try:
-        module = importlib.import_module(f"{package}.kernel")
-    except BotError:
-        raise
-    except Exception as e:
-        for bot in bots:
-            tb = [f for f in _traceback_frames(e) if f.filename == str(bot.path)]
-            if tb:
-                raise BotError(f"{bot.path}:{tb[-1].lineno}: bot {bot.name}: {type(e).__name__}: {e}") from None
-        raise
-    return BotKernel(module, list(bots))
+    return BotKernel(importlib.import_module(f"{package}.kernel"), list(bots))
 
 
 def bot_kernel(game: str, specs: list[str]) -> BotKernel | None:
