@@ -25,7 +25,8 @@ SummaryJson = Annotated[bool, typer.Option("--json", help="Print the summary as 
 AsJson = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 Seats = Annotated[
     Optional[list[str]],
-    typer.Option("--seat", help="Policy of the next seat, e.g. 'smart' or a policy with parameters. Repeat per seat."),
+    typer.Option("--seat", help="Policy of the next seat: 'smart', a policy with parameters ('smart risk=0.8') or "
+                                "your own bot ('bots/mine.py:NAME k=v', docs/bots.md). Repeat per seat."),
 ]
 Rules = Annotated[
     Optional[list[str]], typer.Option("--rule", help="Rule change KEY=VALUE (deck.NAME=COUNT changes the deck).")
