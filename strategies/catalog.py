@@ -191,6 +191,8 @@ class Catalog:
         if presets:
             lines.append("Presets (name = spec: how it was made)")
             lines += [f"  {name} = {p['spec']}: {p['doc']}".rstrip(": ") for name, p in presets.items()]
+        if self.game:
+            lines.append("Your own bots, written in Python: --seat FILE.py:NAME k=v (docs/bots.md)")
         return lines
 
 
