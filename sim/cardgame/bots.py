@@ -49,7 +49,7 @@ from sim.cardgame.layout import (
     UTIL,
 )
 from sim.core.jit import njit_inline
-from sim.core.userbot import FALLBACK, BotApi, Decision, yes_no
+from sim.core.userbot import FALLBACK, BotApi, Decision, checked, yes_no
 from strategies.cardgame import (
     MV_DOUBLE3,
     MV_DRAW,
@@ -198,16 +198,6 @@ if (legal_big_move(S, RB, p, mv, q, k, pre) if big else
 return {builtin}
 """
 
-_DISCARD = """
-i = {bot}(View(S, RB, p), {params})
-if i == FALLBACK:
-    return {builtin}
-if 0 <= i < S[HAND_N + p]:
-    return i
-{refuse}
-return {builtin}
-"""
-
 API = BotApi(
     game="cardgame",
     slot=N_VALUES,
@@ -218,7 +208,8 @@ API = BotApi(
         Decision("move", "choose_move", "p", ("view", "params", "big"), _MOVE,
                  "a move (move, pile, cards, pre) that legal() allows; (-1, 0, 0, 0) only with the draw pile empty",
                  "Your turn's move; big is True in a 5-6 player hand."),
-        Decision("discard", "choose_discard", "p", ("view", "params"), _DISCARD, "a hand position",
+        Decision("discard", "choose_discard", "p", ("view", "params"),
+                 checked("i", "View(S, RB, p), {params}", "0 <= i < S[HAND_N + p]"), "a hand position",
                  "Which card to discard (over the hand limit, or before a trade), or to pass on."),
         Decision("go_out", "want_go_out", "p", ("view", "params"),
                  yes_no("View(S, RB, p), {params}"), "True to go out",

@@ -52,7 +52,7 @@ from sim.chance.layout import (  # noqa: F401 (STATS, N_SEAT_COLS, SC_*: the wra
 )
 from sim.chance.rules import FLIP2, FREE_PARKING, GO, GO_TO_JAIL, JUST_VISITING, LUCKY_BREAK, NOPE, TOKEN  # noqa: F401
 from sim.core.jit import njit_inline
-from sim.core.userbot import FALLBACK, BotApi, Decision, yes_no
+from sim.core.userbot import FALLBACK, BotApi, Decision, checked, yes_no
 from strategies.chance import (  # noqa: F401 (FORCE_*, requirement, situation_matches: the wrappers' code)
     FORCE_FLIP,
     FORCE_KEY_SLOT,
@@ -302,66 +302,30 @@ if pp[p, FORCE_SLOT] > 0 and situation_matches(S, pp[p, FORCE_KEY_SLOT]):
 return bool(own)
 """
 
-_PLACE = """
-k, i = {bot}(View(S, RB, p), {params}, n_cash, fp_available, blocked_mask)
-if k == FALLBACK:
-    return {builtin}
-if k == -1:
-    return -1, -1
-if 0 <= k < n_cash and 0 <= i < RB[R_PROPS] and not (blocked_mask >> i) & 1 and (
-        fp_available or S[BUF_VALUE + k] > requirement(S, RB, i)):
-    return k, i
-{refuse}
-return {builtin}
-"""
+# The checks of two answers (the wrappers' code).
 
-_TAKE = """
-k = {bot}(View(S, RB, p), {params}, n_cash)
-if k == FALLBACK:
-    return {builtin}
-if 0 <= k < n_cash or (k == -1 and n_cash == 0):
-    return k
-{refuse}
-return {builtin}
-"""
 
-_TOKEN = """
-c = {bot}(View(S, RB, p), {params}, n_flipped, n_draw, n_discard, last_chance)
-if c == FALLBACK:
-    return {builtin}
-if c == -1 or (0 <= c < N_CORNERS and S[CORNERS + c] < 0):
-    return c
-{refuse}
-return {builtin}
-"""
+@njit_inline
+def jail_target_legal(S, RB, p, i):
+    """A property topped by an opponent's card, or -1 when there is none."""
+    if i != -1:
+        return 0 <= i < RB[R_PROPS] and S[TOP_OWNER + i] >= 0 and S[TOP_OWNER + i] != p
+    for j in range(RB[R_PROPS]):
+        if S[TOP_OWNER + j] >= 0 and S[TOP_OWNER + j] != p:
+            return False
+    return True
 
-_JAIL = """
-i = {bot}(View(S, RB, p), {params})
-if i == FALLBACK:
-    return {builtin}
-n_legal = 0
-for j in range(RB[R_PROPS]):
-    if S[TOP_OWNER + j] >= 0 and S[TOP_OWNER + j] != p:
-        n_legal += 1
-if (i == -1 and n_legal == 0) or (0 <= i < RB[R_PROPS] and S[TOP_OWNER + i] >= 0 and S[TOP_OWNER + i] != p):
-    return i
-{refuse}
-return {builtin}
-"""
 
-_VICTIM = """
-q = {bot}(View(S, RB, p), {params})
-if q == FALLBACK:
-    return {builtin}
-n_legal = 0
-for j in range(RB[R_PLAYERS]):
-    if j != p and S[N_BLD + j] > 0:
-        n_legal += 1
-if (q == -1 and n_legal == 0) or (0 <= q < RB[R_PLAYERS] and q != p and S[N_BLD + q] > 0):
-    return q
-{refuse}
-return {builtin}
-"""
+@njit_inline
+def victim_legal(S, RB, p, q):
+    """An opponent with a building, or -1 when there is none."""
+    if q != -1:
+        return 0 <= q < RB[R_PLAYERS] and q != p and S[N_BLD + q] > 0
+    for j in range(RB[R_PLAYERS]):
+        if j != p and S[N_BLD + j] > 0:
+            return False
+    return True
+
 
 API = BotApi(
     game="chance",
@@ -371,12 +335,16 @@ API = BotApi(
     decisions=(
         Decision("flip", "should_flip", "p", ("view", "params"), _FLIP, "True to flip, False to cash out",
                  "Flip another card (True) or cash out (False); asked before every flip."),
-        Decision("place_cash", "choose_play", "p", ("view", "params", "n_cash", "free_parking", "blocked"), _PLACE,
+        Decision("place_cash", "choose_play", "p", ("view", "params", "n_cash", "free_parking", "blocked"),
+                 checked("k, i", "View(S, RB, p), {params}, n_cash, fp_available, blocked_mask",
+                         "k == -1 or (0 <= k < n_cash and 0 <= i < RB[R_PROPS] and not (blocked_mask >> i) & 1 "
+                         "and (fp_available or S[BUF_VALUE + k] > requirement(S, RB, i)))"),
                  "(k, i): offered Cash card k on property i, or (-1, -1) to stop",
                  "Where the next Cash card goes: offered_cash(view, k) for k < n_cash are the cards in hand; a card "
                  "must beat to_take(view, i), unless free_parking (the Free Parking Token lets one card go anywhere); "
                  "properties whose bit is set in `blocked` are closed by a Nope!. Asked until it stops."),
-        Decision("take_cash", "choose_cash_card", "p", ("view", "params", "n_cash"), _TAKE,
+        Decision("take_cash", "choose_cash_card", "p", ("view", "params", "n_cash"),
+                 checked("k", "View(S, RB, p), {params}, n_cash", "0 <= k < n_cash or (k == -1 and n_cash == 0)"),
                  "k, an offered Cash card (-1 only when n_cash is 0)",
                  "GO or Just Visiting: which of the n_cash offered Cash cards to take and play at once."),
         Decision("flip2", "want_flip2", "o", ("view", "params", "stake", "bust_chance", "target_skyline"),
@@ -391,15 +359,19 @@ API = BotApi(
                  "Block a Cash card played on your property with a Nope!? length_at_stake is the building the "
                  "property still gives."),
         Decision("token", "choose_token", "p",
-                 ("view", "params", "n_flipped", "n_draw", "n_discard", "last_chance"), _TOKEN,
+                 ("view", "params", "n_flipped", "n_draw", "n_discard", "last_chance"),
+                 checked("c", "View(S, RB, p), {params}, n_flipped, n_draw, n_discard, last_chance",
+                         "c == -1 or (0 <= c < N_CORNERS and S[CORNERS + c] < 0)"),
                  "a free corner for the Token, or -1 to keep it",
                  "Where to play a Token: GO takes a Cash card from your draw pile (draw_pile_cash), Just Visiting "
                  "from your discard pile (discard_pile_cash), Free Parking lets a flipped card (offered_cash) go "
                  "anywhere, Go to Jail sends an opponent's top card home. last_chance: a Token kept now is lost."),
-        Decision("jail_target", "choose_jail_target", "p", ("view", "params"), _JAIL,
+        Decision("jail_target", "choose_jail_target", "p", ("view", "params"),
+                 checked("i", "View(S, RB, p), {params}", "jail_target_legal(S, RB, p, i)"),
                  "a property topped by an opponent's card (-1 only when there is none)",
                  "Go to Jail: whose top Cash card goes back to its owner."),
-        Decision("victim", "choose_victim", "p", ("view", "params"), _VICTIM,
+        Decision("victim", "choose_victim", "p", ("view", "params"),
+                 checked("q", "View(S, RB, p), {params}", "victim_legal(S, RB, p, q)"),
                  "an opponent with a building (-1 only when there is none)",
                  "A Chance card takes a building from an opponent: whom."),
     ),

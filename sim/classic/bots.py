@@ -46,7 +46,7 @@ from sim.classic.layout import (
 )
 from sim.classic.rules import RAILROAD, RAILROADS_GROUP, STREET, UTILITIES_GROUP, UTILITY
 from sim.core.jit import njit_inline
-from sim.core.userbot import FALLBACK, BotApi, Decision, yes_no
+from sim.core.userbot import FALLBACK, BotApi, Decision, checked, yes_no
 from strategies.classic import JAIL_CARD, JAIL_PAY, JAIL_ROLL, N_PARAMS
 
 SQUARES, GROUPS = N_SQ, N_GROUPS
@@ -250,37 +250,6 @@ def offer_jail_cards_asked(view):
     return view[0][TR_JAIL_GET]
 
 
-_BID = """
-v = {bot}(View(S, q), {params}, sq)
-if v == FALLBACK:
-    return {builtin}
-if v >= 0:
-    return v
-{refuse}
-return {builtin}
-"""
-
-_BUILD = """
-sq = {bot}(View(S, p), {params})
-if sq == FALLBACK:
-    return {builtin}
-if sq == -1 or (0 <= sq < N_SQ and can_build(S, p, sq, True)):
-    return sq
-{refuse}
-return {builtin}
-"""
-
-_JAIL = """
-c = {bot}(View(S, p), {params})
-if c == FALLBACK:
-    return {builtin}
-if c == JAIL_ROLL or (c == JAIL_PAY and S[CASH + p] >= S[R_JAIL_FINE]) or (
-        c == JAIL_CARD and S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] > 0):
-    return c
-{refuse}
-return {builtin}
-"""
-
 _PROPOSE = """
 q, get, give, cash = {bot}(View(S, p), {params})
 if q == FALLBACK:
@@ -301,16 +270,6 @@ if (0 <= q < S[R_PLAYERS] and q != p and S[ALIVE + q] == 1 and 0 <= get < N_SQ a
 return {builtin}
 """
 
-_ANSWER = """
-a = {bot}(View(S, q), {params}, p)
-if a == FALLBACK:
-    return {builtin}
-if a >= -1:
-    return a
-{refuse}
-return {builtin}
-"""
-
 API = BotApi(
     game="classic",
     slot=N_PARAMS,
@@ -321,12 +280,17 @@ API = BotApi(
                  yes_no("View(S, p), {params}, sq"), "True to buy",
                  "You landed on an unowned deed you can afford: buy it at its price (else it is auctioned, when "
                  "the rules auction)?"),
-        Decision("bid", "max_bid", "q", ("view", "params", "square"), _BID, "a whole number of dollars, 0 or more",
+        Decision("bid", "max_bid", "q", ("view", "params", "square"),
+                 checked("v", "View(S, q), {params}, sq", "v >= 0"), "a whole number of dollars, 0 or more",
                  "An auction of a deed: the most you will pay (capped at your cash)."),
-        Decision("build", "choose_build", "p", ("view", "params"), _BUILD,
+        Decision("build", "choose_build", "p", ("view", "params"),
+                 checked("sq", "View(S, p), {params}", "sq == -1 or (0 <= sq < N_SQ and can_build(S, p, sq, True))"),
                  "a street can_build_on allows, or -1 to stop",
                  "Building time: the street to add a level to next; asked until it says -1."),
-        Decision("jail", "jail_choice", "p", ("view", "params"), _JAIL,
+        Decision("jail", "jail_choice", "p", ("view", "params"),
+                 checked("c", "View(S, p), {params}",
+                         "c == JAIL_ROLL or (c == JAIL_PAY and S[CASH + p] >= S[R_JAIL_FINE]) or "
+                         "(c == JAIL_CARD and S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] > 0)"),
                  "JAIL_ROLL, JAIL_PAY (with the fine in cash) or JAIL_CARD (with a card)",
                  "In jail at the start of your turn: roll for doubles, pay the fine or use a card."),
         Decision("propose_trade", "propose_trade", "p", ("view", "params"), _PROPOSE,
@@ -335,7 +299,8 @@ API = BotApi(
                  "Trading time on your turn: a trade to offer, if any. Asked up to twice a turn, and "
                  "after an answer of no offer again only once deeds have changed hands. Each side must give "
                  "something, deeds must carry no buildings on their group, and both sides must afford it."),
-        Decision("answer_trade", "respond_trade", "q", ("view", "params", "proposer"), _ANSWER,
+        Decision("answer_trade", "respond_trade", "q", ("view", "params", "proposer"),
+                 checked("a", "View(S, q), {params}, p", "a >= -1"),
                  "0 to accept, -1 to refuse, or c > 0 to ask c dollars more",
                  "A trade offered to you (offer_* accessors): accept, refuse or counter."),
         Decision("take_counter", "accept_counter", "p", ("view", "params", "partner", "extra"),

@@ -89,6 +89,15 @@ def yes_no(call: str) -> str:
     return f"answer = {{bot}}({call})\nif answer == FALLBACK:\n    return {{builtin}}\nreturn bool(answer)\n"
 
 
+def checked(answer: str, call: str, legal: str) -> str:
+    """The wrapper body of a decision whose bot function takes `call` and returns `answer` (its
+    names: "k" or "k, i"), legal when `legal` holds: the bot's answer, the built-in one after
+    FALLBACK (in the answer's first place), or a refused move and the built-in answer."""
+    first = answer.split(",")[0]
+    return (f"{answer} = {{bot}}({call})\nif {first} == FALLBACK:\n    return {{builtin}}\n"
+            f"if {legal}:\n    return {answer}\n{{refuse}}\nreturn {{builtin}}\n")
+
+
 @dataclass(frozen=True)
 class BotApi:
     """What a game offers bot writers (sim/<game>/bots.py)."""

@@ -18,7 +18,7 @@ tuples and if/for/while; no arrays or lists.
 from __future__ import annotations
 
 from sim.core.jit import njit_inline
-from sim.core.userbot import FALLBACK, BotApi, Decision, yes_no
+from sim.core.userbot import FALLBACK, BotApi, Decision, checked, yes_no
 from sim.deal.board import (  # noqa: F401 (ctype, cvalue, list_collection: the wrappers' code)
     can_take,
     ctype,
@@ -288,18 +288,6 @@ def candidate_given(view, k):
     return view[0][SCRATCH3 + k] != 0
 
 
-_PLAY = """
-k, mode, a, b, t = {bot}(View(S, p), {params})
-if k == FALLBACK:
-    return {builtin}
-if k == -1:
-    return (-1, 0, 0, 0, 0)
-if play_legal(S, p, k, mode, a, b, t):
-    return (k, mode, a, b, t)
-{refuse}
-return {builtin}
-"""
-
 _PAY = """
 n = list_collection(S, p, n_bank)
 for k in range(n):
@@ -329,33 +317,14 @@ for k in range(n):  # a House leaves only with the Hotel on it
 return n
 """
 
-_DISCARD = """
-k = {bot}(View(S, p), {params})
-if k == FALLBACK:
-    return {builtin}
-if 0 <= k < S[HAND_N + p]:
-    return k
-{refuse}
-return {builtin}
-"""
-
-_COLOUR = """
-c = {bot}(View(S, q), {params}, card)
-if c == FALLBACK:
-    return {builtin}
-if (c == S[R_CARD_C1 + card] or c == S[R_CARD_C2 + card]) and c >= 0:
-    return c
-{refuse}
-return {builtin}
-"""
-
 API = BotApi(
     game="deal",
     slot=N_PARAMS,
     status=G_STATUS,
     fallback="smart",
     decisions=(
-        Decision("play", "choose_play", "p", ("view", "params"), _PLAY,
+        Decision("play", "choose_play", "p", ("view", "params"),
+                 checked("k, mode, a, b, t", "View(S, p), {params}", "k == -1 or play_legal(S, p, k, mode, a, b, t)"),
                  "a play (k, mode, a, b, t) that legal() allows, or (-1, 0, 0, 0, 0) to end the turn",
                  "Your next play this turn; asked while you have plays left."),
         Decision("pay", "choose_payment", "p", ("view", "params", "owed", "creditor", "n_candidates"), _PAY,
@@ -363,7 +332,8 @@ API = BotApi(
                  "You owe `owed` more to `creditor` and can cover it: which of the n_candidates candidates "
                  "(candidate(view, k)) to give next. Asked until the debt is covered; no change is given. A "
                  "House goes only with the Hotel on it."),
-        Decision("discard", "choose_discard", "p", ("view", "params"), _DISCARD,
+        Decision("discard", "choose_discard", "p", ("view", "params"),
+                 checked("k", "View(S, p), {params}", "0 <= k < S[HAND_N + p]"),
                  "a hand position", "Over the hand limit at the end of your turn: which card to discard."),
         Decision("just_say_no", "want_just_say_no", "s",
                  ("view", "params", "actor", "victim", "action", "stake", "defending"),
@@ -372,7 +342,9 @@ API = BotApi(
                  "Play a Just Say No? defending: you are the victim of `actor`'s `action` (a card type); else "
                  "you are the actor and the victim said no. stake: the amount charged, the card taken or the "
                  "colour of a Deal Breaker."),
-        Decision("received_colour", "choose_received_colour", "q", ("view", "params", "card"), _COLOUR,
+        Decision("received_colour", "choose_received_colour", "q", ("view", "params", "card"),
+                 checked("c", "View(S, q), {params}, card",
+                         "c >= 0 and (c == S[R_CARD_C1 + card] or c == S[R_CARD_C2 + card])"),
                  "one of the wild's two colours",
                  "A two-colour wild comes to you off your turn (paid or stolen): the colour it stands in."),
     ),
