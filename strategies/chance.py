@@ -80,7 +80,7 @@ from sim.chance.optimal import (
     SEAT_HDR0,
     STRIDES,
 )
-from sim.core.jit import njit_no_refcount
+from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, uniform
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
 
@@ -215,6 +215,16 @@ def p_bust_within(n_flips, pile_n, pile_bankrupt, lucky_held):
     return max(0.0, 1.0 - p_safe)
 
 
+@njit_inline
+def next_flip_busts(S):
+    """The chance that the next flip of the situation at S[SIT:] busts: 0 while a Lucky Break
+    is held or the pile is empty."""
+    pile_n = S[SIT + S_PILE_N]
+    if S[SIT + S_LUCKY_HELD] > 0 or pile_n == 0:
+        return 0.0
+    return S[SIT + S_PILE_BANKRUPT] / pile_n
+
+
 # ---------------------------------------------------------------------------------------------
 # Decisions
 
@@ -342,9 +352,7 @@ def policy_flip(pk, pp, pt, p, S, rng):
     if kind == STOP_AFTER:
         return S[SIT + S_FLIPS_TAKEN] < stop
     pile_n = S[SIT + S_PILE_N]
-    p_bust = 0.0
-    if S[SIT + S_LUCKY_HELD] == 0 and pile_n > 0:
-        p_bust = S[SIT + S_PILE_BANKRUPT] / pile_n
+    p_bust = next_flip_busts(S)
     if kind == BUST_THRESHOLD:
         return p_bust <= stop
     if kind == CASH_TARGET:

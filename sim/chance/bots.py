@@ -58,6 +58,7 @@ from strategies.chance import (  # noqa: F401 (FORCE_*, requirement, situation_m
     FORCE_KEY_SLOT,
     FORCE_SLOT,
     N_PARAMS,
+    next_flip_busts,
     p_bust_within,
     requirement,
     situation_matches,
@@ -199,10 +200,7 @@ def pile_bankrupts(view):
 @njit_inline
 def bust_chance(view):
     """The chance that the next flip busts you (0 while you hold a Lucky Break)."""
-    n = view[0][SIT + S_PILE_N]
-    if view[0][SIT + S_LUCKY_HELD] > 0 or n == 0:
-        return 0.0
-    return view[0][SIT + S_PILE_BANKRUPT] / n
+    return next_flip_busts(view[0])
 
 
 @njit_inline
