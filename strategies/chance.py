@@ -84,8 +84,10 @@ from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, uniform
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
 
-RANDOM, MAX_FLIP, STOP_AFTER, BUST_THRESHOLD, CASH_TARGET, SMART, OPTIMAL = range(7)
-N_PARAMS = 8
+RANDOM, MAX_FLIP, STOP_AFTER, BUST_THRESHOLD, CASH_TARGET, SMART, OPTIMAL, ROLLOUT = range(8)
+N_PARAMS = 10
+ROLLOUT_BASE = OPTIMAL  # what a rollout player plays inside its own rollouts, and outside its close calls
+ROLLOUTS_SLOT = 8
 
 # Table tactics shared by every kind (slots 1-5).
 TACTICS = {
@@ -104,7 +106,9 @@ STOPS = {
     "v": Param(0, 0.0, 200.0, "cash_target: Cash flipped this turn that ends the turn"),
     "risk": Param(0, 0.0, 10.0, "smart: weight of the expected loss against the expected gain"),
     "objective": Param(0, 0.0, 2.0, "optimal: what the stopping rule maximizes", names=OBJECTIVES),
+    "margin": Param(0, 0.0, 60.0, "rollout: a close call is Cash within this much of the turn rule's threshold"),
 }
+ROLLOUT_PARAMS = {"rollouts": Param(ROLLOUTS_SLOT, 1.0, 1000.0, "rollout: games played out per choice at a close call")}
 
 
 def _kind(code, doc, stop=None, default=0.0):
@@ -113,7 +117,7 @@ def _kind(code, doc, stop=None, default=0.0):
 
 CATALOG = Catalog(
     N_PARAMS,
-    STOPS | TACTICS,
+    STOPS | TACTICS | ROLLOUT_PARAMS,
     {
         "random": _kind(RANDOM, "random legal play; cash out with chance p_stop before each flip", "p_stop", 0.25),
         "max_flip": _kind(MAX_FLIP, "always flip to the number rolled"),
@@ -124,6 +128,11 @@ CATALOG = Catalog(
         "optimal": _kind(OPTIMAL, "the turn-optimal stopping rule (exact DP) for objective=value (total Cash kept), "
                          "count (Cash cards kept) or board (Cash that beats the cheapest property on offer)",
                          "objective", 0.0),
+        "rollout": Kind(ROLLOUT, "optimal (objective value), except at a close call, where the Cash flipped is within "
+                        "margin of the turn rule's threshold: there it plays the rest of the game out `rollouts` times "
+                        "flipping and as often cashing out, from the position as the player sees it, and takes the "
+                        "choice that wins more (slow: see docs/chance.md)",
+                        {"margin": 2.0, "rollouts": 40.0} | _TACTIC_DEFAULTS),
     },
     game="chance",
 )
@@ -311,6 +320,23 @@ def optimal_flip(pt, p, S):
     """The turn-optimal decision from the policy table for the situation at S[SIT:]."""
     if pt.shape[0] == 0 or S[SIT + S_PILE_N] == 0:
         return False
+    s, th = optimal_stake(pt, p, S)
+    return s < th
+
+
+@njit_no_refcount
+def close_call(pp, pt, p, S):
+    """Whether seat p, a rollout player, faces a close call: the stake the turn rule weighs
+    is within `margin` of its threshold (and there is a card to flip)."""
+    if pt.shape[0] == 0 or S[SIT + S_PILE_N] == 0:
+        return False
+    s, th = optimal_stake(pt, p, S)
+    return abs(th - s) <= pp[p, 0]
+
+
+@njit_no_refcount
+def optimal_stake(pt, p, S):
+    """(stake, threshold) of the turn-optimal rule at S[SIT:]: it flips while stake < threshold."""
     pile = 0
     for k in range(S[DRAW_N + p]):
         c = S[DRAW_PILE + p * MAX_DECK + k]
@@ -323,7 +349,7 @@ def optimal_flip(pt, p, S):
     else:
         s = S[SIT + S_CASH_SUM]
     th = optimal_threshold(pt, p, pile, S[SIT + S_FLIPS_LEFT], S[SIT + S_LUCKY_HELD], S[SIT + S_MIN_TARGET])
-    return s < th
+    return s, th
 
 
 @njit_no_refcount
@@ -343,7 +369,7 @@ def policy_flip(pk, pp, pt, p, S, rng):
     """The decision of seat p's own policy (should_flip without a forced situation)."""
     kind = pk[p]
     stop = pp[p, 0]
-    if kind == OPTIMAL:
+    if kind == OPTIMAL or kind == ROLLOUT:
         return optimal_flip(pt, p, S)
     if kind == RANDOM:
         return uniform(rng, rng_policy(p)) >= stop

@@ -171,7 +171,9 @@ class Table:
         game_out = np.zeros((kernel.N_GAME_COLS, 1), np.int64)
         seat_out = np.zeros((self.n, L.N_SEAT_COLS, 1), np.int64)
         kernel.play_game(
-            self.S, self.RB, self.pk, self.pp, self.pt, self.rng, np.uint64(seed), game, check, game_out, seat_out, 0
+            self.S, self.RB, self.pk, self.pp, self.pt, self.rng, np.uint64(seed), game, check, game_out, seat_out, 0,
+            np.zeros(0, np.int32), *kernel.rollout_scratch(self.pk), False,
+            np.zeros((1, L.MAX_DECISION_ROWS, L.N_DECISION_COLS), np.int32)
         )
         out = {name: int(game_out[j, 0]) for j, name in enumerate(kernel.GAME_COLS)}
         out["seat"] = {name: [int(v) for v in seat_out[:, j, 0]] for j, name in enumerate(L.SEAT_COLS)}

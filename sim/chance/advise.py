@@ -22,11 +22,15 @@ have the same stake, the same flips left and the same protection.)
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from sim.chance import api
+from sim.chance import layout as L
 from sim.chance.game import GAME
 from sim.chance.exact_odds import Situation, describe_situation, p_bust_next
 from sim.chance.optimal import OBJECTIVES, TurnModel
+from sim.chance.rules import BANKRUPT, CASH, LUCKY_BREAK
+from sim.core.runner import UsageError
 from sim.core.stats import paired_diff, wilson
 from strategies.chance import situation_key
 
@@ -145,4 +149,153 @@ def render_advice(a: dict) -> str:
             )
         else:
             lines.append("  too rare to compare: raise --games")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Advice from a whole game position (sim/chance/position.py)
+
+DEFAULT_PRECISION = 0.01  # half-width of the paired difference's 95% interval, as a share
+FIRST_ROLLOUTS = 2_000
+MAX_ROLLOUTS = 200_000
+
+
+def _rollouts(pos, option, games, seed, threads, first_game=0) -> pd.DataFrame:
+    from sim.chance.position import start_array
+
+    return GAME.simulate(games, pos.players, pos.policies, pos.rules, seed, threads, first_game=first_game,
+                         start=start_array(pos, option))
+
+
+def position_odds(pos, rollouts: int = 20_000, seed: int = 0, threads: int | None = None) -> dict:
+    """Each player's chance to win from the position, by `rollouts` playouts (the unseen dealt
+    afresh each time)."""
+    df = _rollouts(pos, None, rollouts, seed, threads)
+    seats = []
+    for s in range(pos.players):
+        w = df[f"win_{s}"].to_numpy()
+        lo, hi = wilson(w.sum(), len(w))
+        seats.append({"seat": s, "policy": pos.policies[s], "skyline": int(pos.S0[L.SKY_LEN + s]),
+                      "win_chance": float(w.mean()), "ci_low": float(lo), "ci_high": float(hi)})
+    return {"rollouts": rollouts, "seed": seed, "to_move": pos.turn, "stage": pos.stage, "seats": seats,
+            "rounds_to_go_mean": float((df["rounds"] - (pos.S0[L.G_N_ROUNDS] - 1)).mean()),
+            "shared_wins": float((df["winner"] < 0).mean())}
+
+
+def turn_situation(pos) -> Situation | None:
+    """The player to move's turn as the exact turn model sees it (None when its draw pile's
+    cards are unknown)."""
+    S, RB, p = pos.S0, GAME.pack(pos.rules, pos.players, {}), pos.turn
+    if S[L.P_DRAW_COUNT + p] >= 0:
+        return None
+    kinds = [(int(RB[L.R_DECK_KIND + p * L.MAX_DECK + c]), int(RB[L.R_DECK_VALUE + p * L.MAX_DECK + c]))
+             for c in S[L.DRAW_PILE + p * L.MAX_DECK : L.DRAW_PILE + p * L.MAX_DECK + S[L.DRAW_N + p]]]
+    flipped = [int(RB[L.R_DECK_VALUE + p * L.MAX_DECK + c]) for c in S[L.TURN_CARDS : L.TURN_CARDS + S[L.T_N]]
+               if RB[L.R_DECK_KIND + p * L.MAX_DECK + c] == CASH]
+    return Situation(cash=tuple(sorted(v for k, v in kinds if k == CASH)),
+                     bankrupt=sum(k == BANKRUPT for k, _ in kinds), lucky=sum(k == LUCKY_BREAK for k, _ in kinds),
+                     other=sum(k not in (CASH, BANKRUPT, LUCKY_BREAK) for k, _ in kinds),
+                     held_lucky=int(S[L.T_LUCKY]), flipped=tuple(flipped), flips=int(S[L.T_LIMIT] - S[L.T_FLIPS]))
+
+
+def advise_position(pos, precision: float = DEFAULT_PRECISION, max_rollouts: int = MAX_ROLLOUTS, seed: int = 0,
+                    threads: int | None = None) -> dict:
+    """The deciding player's chance to win after each choice the position offers, from paired
+    rollouts (rollout g of every choice has the same seeds: common random numbers). Rollouts
+    are added until the 95% interval of every choice's difference to the best is within
+    ±precision, or max_rollouts per choice are played."""
+    if not pos.options:
+        raise UsageError(f"nothing to decide at this position ({NO_CHOICE[pos.decision]})")
+    seat = pos.decider
+    wins = [np.zeros(0) for _ in pos.options]
+    n, target = 0, min(FIRST_ROLLOUTS, max_rollouts)
+    while True:
+        for k in range(len(pos.options)):
+            w = _rollouts(pos, k, target - n, seed, threads, first_game=n)[f"win_{seat}"].to_numpy()
+            wins[k] = np.concatenate([wins[k], w])
+        n = target
+        means = [float(w.mean()) for w in wins]
+        best = int(np.argmax(means))
+        diffs = [paired_diff(w, wins[best]) for w in wins]
+        widest = max(half for k, (_, half) in enumerate(diffs) if k != best)
+        if widest <= precision or n >= max_rollouts:
+            break
+        # The half-width falls as one over the square root of the rollouts.
+        target = min(max_rollouts, max(2 * n, int(n * (widest / precision) ** 2 * 1.1)))
+    choices = []
+    for k, (label, _) in enumerate(pos.options):
+        lo, hi = wilson(wins[k].sum(), n)
+        d, half = diffs[k]
+        choices.append({"choice": label, "win_chance": means[k], "ci_low": float(lo), "ci_high": float(hi),
+                        "minus_best": d, "minus_best_low": d - half, "minus_best_high": d + half})
+    runner_up = max((c for k, c in enumerate(choices) if k != best), key=lambda c: c["win_chance"])
+    out = {"decision": pos.decision, "decider": seat, "decider_policy": pos.policies[seat], "stage": pos.stage,
+           "rollouts_per_choice": n, "seed": seed, "precision": precision, "choices": choices,
+           "best": choices[best]["choice"], "clear": runner_up["minus_best_high"] < 0}
+    sit = turn_situation(pos) if pos.decision == "flip" else None
+    if sit is not None:
+        out["turn"] = advise(sit, games=0, rules=pos.rules)
+    return out
+
+
+NO_CHOICE = {
+    "flip": "no flips left, or no card to flip",
+    "flip2": "give [turn] asker (the player who may play Flip 2) or flip2_by (who played it)",
+    "nope_flip2": "the player to move holds no Nope!",
+    "token": "the player to move holds no Token, or every corner is taken",
+    "place": "no Cash card in front of the player can go anywhere",
+    "nope_cash": "the player on top of that property holds no Nope!",
+}
+QUESTION = {
+    "flip": "flip or cash out",
+    "flip2": "play Flip 2 on the player to move, or pass",
+    "nope_flip2": "answer the Flip 2 with Nope!, or take the two flips",
+    "token": "where to play the Token",
+    "place": "where to play a Cash card",
+    "nope_cash": "block the Cash card with Nope!, or let it in",
+}
+
+
+def describe_position(pos, path) -> str:
+    S = pos.S0
+    t = pos.doc["turn"]
+    what = f"{', '.join(t['flipped']) or 'nothing'} in front"
+    if pos.stage == "flipping":
+        what += f", {t['flips_left']} flip{'s' if t['flips_left'] != 1 else ''} left"
+    return (f"Position {path}: {pos.players} players, round {int(S[L.G_N_ROUNDS])}, player {pos.turn} "
+            f"({pos.policies[pos.turn]}) to move, {pos.stage}: {what}")
+
+
+def render_position_odds(r: dict, pos, path) -> str:
+    lines = [describe_position(pos, path), "",
+             f"Win chances from here ({r['rollouts']:,} rollouts, seed {r['seed']}; unseen cards dealt afresh each time):",
+             "", "| player | policy | skyline | win chance | 95% CI |", "|---:|---|---:|---:|---|"]
+    for s in r["seats"]:
+        lines.append(f"| {s['seat']} | {s['policy']} | {s['skyline']} | {s['win_chance']:.1%} | "
+                     f"{s['ci_low']:.1%} - {s['ci_high']:.1%} |")
+    lines += ["", f"Rounds to go, this one included: {r['rounds_to_go_mean']:.2f} on average; shared wins: "
+              f"{r['shared_wins']:.1%}."]
+    return "\n".join(lines) + "\n"
+
+
+def render_position_advice(a: dict, pos, path) -> str:
+    lines = [describe_position(pos, path), ""]
+    turn = a.get("turn")
+    if turn is not None:
+        lines += [f"The turn alone (exact): the next flip busts with chance {turn['p_bust_next']:.1%}; one more flip "
+                  f"then cash out keeps {turn['one_more_flip']:.2f} in Cash on average against {turn['in_hand']:.0f} in "
+                  f"hand; the turn-optimal rule says {turn['decision'].upper()}.", ""]
+    lines += [f"Player {a['decider']} ({a['decider_policy']}) decides: {QUESTION[a['decision']]}. "
+              f"{a['rollouts_per_choice']:,} paired rollouts per choice, seed {a['seed']}; target "
+              f"±{a['precision'] * 100:.1f} points:", "",
+              "| choice | win chance | 95% CI | minus the best (95% CI) |", "|---|---:|---|---|"]
+    for c in a["choices"]:
+        diff = ("best" if c["choice"] == a["best"] else
+                f"{c['minus_best'] * 100:+.1f} points ({c['minus_best_low'] * 100:+.1f} to {c['minus_best_high'] * 100:+.1f})")
+        lines.append(f"| {c['choice']} | {c['win_chance']:.1%} | {c['ci_low']:.1%} - {c['ci_high']:.1%} | {diff} |")
+    others = [c for c in a["choices"] if c["choice"] != a["best"]]
+    gap = -max(c["minus_best"] for c in others) * 100
+    verdict = (f"{a['best'].upper()}: it wins {gap:.1f} points more than the next best choice"
+               if a["clear"] else f"no clear difference: {a['best']} leads by {gap:.1f} points, within the noise")
+    lines += ["", f"Advice: {verdict}."]
     return "\n".join(lines) + "\n"

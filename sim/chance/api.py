@@ -9,7 +9,7 @@ import pandas as pd
 from sim.chance.rules import ChanceRules
 from sim.core import summary as core
 from sim.core.game import NO_TABLES
-from strategies.chance import OPTIMAL
+from strategies.chance import OPTIMAL, ROLLOUT
 
 LENGTH_COLS = ("rounds", "turns")
 DEFAULT_TABLE = ("smart", "bust_threshold p=0.25", "cash_target v=15", "stop_after n=3")
@@ -33,7 +33,8 @@ def policy_tables(rules: ChanceRules, players: int, kinds, params, deck_edits=No
     for each seat's own deck and objective), or an empty array when no seat needs one."""
     from sim.chance.optimal import build_table
 
-    objectives = [int(params[p, 0]) if kinds[p] == OPTIMAL else None for p in range(players)]
+    objectives = [int(params[p, 0]) if kinds[p] == OPTIMAL else 0 if kinds[p] == ROLLOUT else None
+                  for p in range(players)]
     if all(o is None for o in objectives):
         return NO_TABLES
     return build_table(rules, players, kinds, objectives, seat_decks(rules, players, deck_edits))

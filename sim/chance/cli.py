@@ -15,9 +15,10 @@ from sim.core.runner import UsageError
 
 
 def register(app: typer.Typer) -> None:
-    """Add odds, advise and study to the `monosim chance` group."""
+    """Add odds, advise, position and study to the `monosim chance` group."""
     app.command("odds")(chance_odds)
     app.command("advise")(chance_advise)
+    app.command("position")(chance_position)
     app.command("study")(chance_study)
 
 
@@ -43,6 +44,9 @@ LuckyFlag = Annotated[Optional[int], typer.Option("--lucky", help="Lucky Breaks 
 OtherFlag = Annotated[Optional[int], typer.Option("--other", help="Token / Flip 2 / Nope! cards left in the pile (default: all).")]
 HeldLuckyFlag = Annotated[int, typer.Option("--held-lucky", help="Unused Lucky Breaks in front of you this turn.")]
 FlippedFlag = Annotated[Optional[str], typer.Option("--flipped", help="Cash already flipped this turn, e.g. 7,11.")]
+PositionFlag = Annotated[Optional[Path], typer.Option("--position", help="A game in progress (.toml or .json; docs/chance.md): advise its decision from rollouts.")]
+PrecisionFlag = Annotated[float, typer.Option("--precision", help="With --position: rollouts are added until each choice's paired difference to the best is known to within this many points (95%).")]
+MaxRolloutsFlag = Annotated[int, typer.Option("--max-rollouts", help="With --position: at most this many rollouts per choice.")]
 RuleFlag = Annotated[Optional[list[str]], typer.Option("--rule", help="Rule change KEY=VALUE (deck.* changes the deck).")]
 
 
@@ -90,16 +94,33 @@ def chance_advise(
     other: OtherFlag = None,
     objective: Annotated[str, typer.Option(help="What the turn should maximize: value, count or board.")] = "value",
     beat: Annotated[int, typer.Option(help="Board objective: a card counts only above this value (the cheapest property's requirement).")] = 0,
-    games: Annotated[int, typer.Option("--games", "-n", help="Games per arm of the win-rate evidence (0: none).")] = 20_000,
+    games: Annotated[Optional[int], typer.Option("--games", "-n", help="Games per arm of the win-rate evidence (0: none; default 20,000).")] = None,
     players: Annotated[int, typer.Option(help="Players at the table, 2 to 4.")] = 4,
-    policy: Annotated[str, typer.Option(help="Your policy in the simulated games, outside the situation.")] = "optimal",
+    policy: Annotated[Optional[str], typer.Option(help="Your policy in the simulated games, outside the situation (default optimal).")] = None,
+    position: PositionFlag = None,
+    precision: PrecisionFlag = 1.0,
+    max_rollouts: MaxRolloutsFlag = 200_000,
     seed: Seed = 0,
     rule: RuleFlag = None,
     threads: Threads = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
 ) -> None:
-    """Flip or cash out? Exact bust chance and expected gain, plus win-rate evidence from games."""
+    """Flip or cash out? Exact bust chance and expected gain, plus win-rate evidence from games;
+    with --position, the choice at that position (flip, Flip 2, Nope!, Token or Cash card) from
+    paired rollouts of the whole game."""
     from sim.core.runner import check_run_args
+
+    if position is not None:
+        given = [name for name, v in (("--flipped", flipped), ("--flips-left", flips_left), ("--cash", cash),
+                                      ("--bankrupt", bankrupt), ("--lucky", lucky), ("--other", other),
+                                      ("--games", games), ("--policy", policy)) if v is not None]
+        if held_lucky or given:
+            raise UsageError(f"--position describes the whole game: leave out {(given or ['--held-lucky'])[0]} "
+                             "(the file holds it)")
+        _advise_position(position, precision, max_rollouts, seed, rule, threads, as_json)
+        return
+    games = 20_000 if games is None else games
+    policy = policy or "optimal"
 
     OBJECTIVES = ("value", "count", "board")  # sim.chance.optimal.OBJECTIVES; checked before heavy imports
     if objective not in OBJECTIVES:
@@ -126,6 +147,55 @@ def chance_advise(
                                         policies=[policy]), result)
     else:
         print(render_advice(result) if not rule else with_rules_line(render_advice(result), get("chance"), rules), end="")
+
+
+def _precision(precision: float, max_rollouts: int) -> float:
+    if not 0.05 <= precision <= 50:
+        raise UsageError(f"--precision must be between 0.05 and 50 points (got {precision})")
+    if not 100 <= max_rollouts <= 10_000_000:
+        raise UsageError(f"--max-rollouts must be between 100 and 10,000,000 (got {max_rollouts})")
+    return precision / 100
+
+
+def _advise_position(path: Path, precision: float, max_rollouts: int, seed: int, rule, threads, as_json: bool) -> None:
+    from sim.chance import position as positions
+    from sim.chance.advise import advise_position, render_position_advice
+    from sim.chance.game import GAME
+    from sim.core.runner import check_run_args
+
+    share = _precision(precision, max_rollouts)
+    check_run_args(1, seed, 1, threads)
+    pos = positions.load(path, rule)
+    result = advise_position(pos, share, max_rollouts, seed, threads)
+    if as_json:
+        emit("chance advise", game_meta(GAME, pos.rules, seed=seed, players=pos.players, policies=list(pos.policies),
+                                        position=str(path)), result)
+    else:
+        print(with_rules_line(render_position_advice(result, pos, path), GAME, pos.rules), end="")
+
+
+def chance_position(
+    file: Annotated[Path, typer.Argument(help="Position file (.toml or .json; format in docs/chance.md).")],
+    rollouts: Annotated[int, typer.Option("--rollouts", "-n", help="Games played on from the position.")] = 20_000,
+    seed: Seed = 0,
+    rule: RuleFlag = None,
+    threads: Threads = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the win chances as JSON.")] = False,
+) -> None:
+    """Each player's chance to win from a game in progress, by playing it on many times."""
+    from sim.chance import position as positions
+    from sim.chance.advise import position_odds, render_position_odds
+    from sim.chance.game import GAME
+    from sim.core.runner import check_run_args
+
+    check_run_args(rollouts, seed, 1, threads)
+    pos = positions.load(file, rule)
+    result = position_odds(pos, rollouts, seed, threads)
+    if as_json:
+        emit("chance position", game_meta(GAME, pos.rules, games=rollouts, seed=seed, players=pos.players,
+                                          policies=list(pos.policies), position=str(file)), result)
+    else:
+        print(with_rules_line(render_position_odds(result, pos, file), GAME, pos.rules), end="")
 
 
 def chance_study(

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from sim.chance import api, kernel
 from sim.chance.events import EVENTS
-from sim.chance.layout import MAX_PLAYERS, SC_WIN, SEAT_COLS
+from sim.chance.layout import DECISION_COLS, MAX_DECISION_ROWS, MAX_PLAYERS, N_DECISION_COLS, SC_WIN, SEAT_COLS
 from sim.chance.rules import CHANCE_EFFECTS_DOC, HOUSE_RULE_DOC, RULE_PARSERS, RULES_VERSION, ChanceRules, describe, pack
-from sim.core.game import Game, KernelInputs, deck_edits_of
+from sim.core.game import NO_START, Game, KernelInputs, deck_edits_of
 from sim.core.rule_changes import house_rules_text
 from sim.core.runner import UsageError
 from strategies.chance import CATALOG, FORCE_FLIP, FORCE_KEY_SLOT, FORCE_SLOT, FORCE_STOP
@@ -25,8 +26,9 @@ def minutes(games: pd.DataFrame) -> pd.Series:
 
 
 def kernel_inputs(rules: ChanceRules, players: int, kinds, params, deck_edits: dict,
-                  force: tuple[int, str, float] | None = None) -> KernelInputs:
-    """The packed rules, and the turn-optimal policy's tables for the seats that need them.
+                  force: tuple[int, str, float] | None = None, start: np.ndarray | None = None) -> KernelInputs:
+    """The packed rules, the turn-optimal policy's tables for the seats that need them, and
+    the start array of a position (sim/chance/position.py: ``start=position.start_array(...)``).
 
     ``force=(seat, "flip" | "stop", key)``: whenever that seat is about to decide in a
     situation matching ``key`` (strategies.chance.situation_key), it flips (or cashes out)
@@ -41,7 +43,24 @@ def kernel_inputs(rules: ChanceRules, players: int, kinds, params, deck_edits: d
         params = params.copy()
         params[seat, FORCE_SLOT] = FORCE_FLIP if action == "flip" else FORCE_STOP
         params[seat, FORCE_KEY_SLOT] = key
-    return KernelInputs(packed, params, tables=tables)
+    return KernelInputs(packed, params, start=NO_START if start is None else start, tables=tables)
+
+
+def detail_outputs(games: int, players: int, on: bool) -> tuple:
+    """The rollout players' close calls, MAX_DECISION_ROWS a game (off: one game's rows, which
+    nobody reads)."""
+    return (np.zeros((games if on else 1, MAX_DECISION_ROWS, N_DECISION_COLS), np.int32),)
+
+
+def detail_tables(games: pd.DataFrame, outputs: tuple) -> dict:
+    """"rollout_decisions": one row per close call a rollout player decided (game, then
+    layout.DECISION_COLS); empty for a table without one."""
+    (decisions,) = outputs
+    used = decisions[:, :, DECISION_COLS.index("rollouts")] > 0  # every real row played rollouts
+    table = pd.DataFrame(decisions[used].astype(np.int64), columns=list(DECISION_COLS))
+    table.insert(0, "game", np.repeat(games["game"].to_numpy(), used.sum(axis=1)))
+    table.attrs.update(games.attrs)
+    return {"rollout_decisions": table}
 
 
 def card_edits(cell: dict, seat: int) -> list[str]:
@@ -95,6 +114,8 @@ GAME = Game(
     derived=api.derived,
     render_report=api.render_report,
     kernel_inputs=kernel_inputs,
+    detail_outputs=detail_outputs,
+    detail_tables=detail_tables,
     events=EVENTS,
     verbs="sim.chance.cli",
     bench_runs={"chance": ({}, 1_000_000, 100_000)},

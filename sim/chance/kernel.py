@@ -46,17 +46,39 @@ from sim.chance.layout import (
     CHANCE_ORDER,
     CORNER,
     CORNERS,
+    D_FLIP,
+    D_FLIP2,
+    D_NOPE_CASH,
+    D_NOPE_FLIP2,
+    D_PLACE,
+    D_TOKEN,
     DISCARD,
     DRAW,
     DRAW_N,
     DRAW_PILE,
+    F_HEAD,
+    F_N,
+    F_QUEUE,
     G_BOARD_CHANGES,
+    G_HIT_CAP,
     G_CHANCE_POS,
+    G_CURRENT,
+    G_DECISIONS,
+    G_FIRST,
     G_GRAY_LEFT,
+    G_HALF_SEEN,
+    G_N_STALLED,
+    G_PAUSED,
+    G_QUIET,
+    G_REMAINING,
     G_ROUND_ENDING,
+    G_ROUND_TURNS,
+    G_N_ROUNDS,
     G_STATUS,
     G_TRIGGERED,
+    G_N_TURNS,
     HELD,
+    MAX_DECISION_ROWS,
     MAX_DECK,
     MAX_PLAYERS,
     MAX_PROPS,
@@ -67,6 +89,8 @@ from sim.chance.layout import (
     N_SEAT_COLS,
     N_SIT,
     NO_TARGET,
+    P_DRAW_COUNT,
+    P_STAGE,
     PAIRS_DONE,
     R_CHANCE,
     R_CHANCE_EFFECT,
@@ -133,20 +157,31 @@ from sim.chance.layout import (
     SKY_COUNT,
     SKY_LEN,
     STACK,
+    STAGE_FLIP,
+    STAGE_NEW_ROUND,
+    STAGE_NEW_TURN,
+    STAGE_PLACE,
+    STAGE_TOKENS,
+    STAGE_WINDOW,
     STACK_FP,
     STACK_N,
     STATE_SIZE,
     STATS,
     T_BLOCKED,
+    T_CHANGES_BEFORE,
+    T_FLIPS,
     T_FP,
+    T_LIMIT,
     T_LUCKY,
     T_N,
+    T_WINDOW_FROM,
     TOP_OWNER,
     TOP_VALUE,
     TURN,
     TURN_CARDS,
     WHERE,
     rng_deck,
+    rng_policy,
 )
 from sim.chance.rules import (
     BANKRUPT,
@@ -172,11 +207,17 @@ from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EV
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, seed_state, shuffle
 from strategies.chance import (
+    ROLLOUT,
+    next_flip_busts,
+    ROLLOUT_BASE,
+    ROLLOUTS_SLOT,
     choose_cash_card,
     choose_jail_target,
     choose_play,
     choose_token,
     choose_victim,
+    close_call,
+    optimal_flip,
     p_bust_within,
     should_flip,
     want_flip2,
@@ -393,6 +434,34 @@ def log(S, kind, seat, card, amount, target):
 
 
 @njit_no_refcount
+def take_forced(S, decision, seat):
+    """Where the forced answer to this decision of this seat is (its answers at S[k + 2] and
+    S[k + 3]), taken off the queue; -1 when nothing is forced and the policy decides."""
+    h = S[F_HEAD]
+    if h >= S[F_N]:
+        return -1
+    k = F_QUEUE + 4 * h
+    if S[k] != decision or S[k + 1] != seat:
+        return -1
+    S[F_HEAD] = h + 1
+    return k
+
+
+@njit_no_refcount
+def push_forced(S, decision, seat, a, b):
+    """Queue a forced answer (see layout.F_QUEUE); a queue answered to its end starts afresh."""
+    if S[F_HEAD] == S[F_N]:
+        S[F_N] = 0
+        S[F_HEAD] = 0
+    k = F_QUEUE + 4 * S[F_N]
+    S[k] = decision
+    S[k + 1] = seat
+    S[k + 2] = a
+    S[k + 3] = b
+    S[F_N] += 1
+
+
+@njit_no_refcount
 def bust_permille(n_flips, S, RB, p):
     """Seat p's chance to bust within n_flips flips now, in tenths of a percent (for the log)."""
     return int(1000 * p_bust_within(n_flips, S[DRAW_N + p], pile_bankrupts(S, RB, p), S[T_LUCKY]) + 0.5)
@@ -417,7 +486,15 @@ def place_cards(S, RB, pk, pp, rng, p, first, n_cards, allow_fp):
         if n == 0:
             return
         fp_avail = allow_fp and S[T_FP] == 1
-        pick, i = choose_play(pk, pp, p, S, RB, rng, n, fp_avail, S[T_BLOCKED])
+        f = take_forced(S, D_PLACE, p)
+        if f >= 0:
+            pick = -1
+            i = S[f + 3]
+            for m in range(n):
+                if i >= 0 and S[first + S[BUF_CARD + m]] == S[f + 2]:
+                    pick = m
+        else:
+            pick, i = choose_play(pk, pp, p, S, RB, rng, n, fp_avail, S[T_BLOCKED])
         if pick < 0:
             return
         k = S[BUF_CARD + pick]
@@ -432,7 +509,8 @@ def place_cards(S, RB, pk, pp, rng, p, first, n_cards, allow_fp):
         if o >= 0 and o != p:
             nope = find_card(S, RB, o, NOPE, HELD)
             at_stake = RB[R_PROP_LENGTH + i] if S[BLDS_LEFT + i] > 0 else 0
-            if nope >= 0 and want_nope_cash(pk, pp, o, at_stake, rng, S, RB):
+            f = take_forced(S, D_NOPE_CASH, o) if nope >= 0 else -1
+            if nope >= 0 and (S[f + 2] == 1 if f >= 0 else want_nope_cash(pk, pp, o, at_stake, rng, S, RB)):
                 log(S, EV_NOPE_CASH, o, i, v, p)
                 S[WHERE + o * MAX_DECK + nope] = DISCARD
                 S[stat(S, o, SC_NOPE_PLAYED)] += 1
@@ -676,12 +754,14 @@ def flip2_window(S, RB, pk, pp, rng, p):
     """After seat p stops, opponents in turn order may play held Flip 2 cards on p, one at a
     time, passing round the table again while any is played; p may answer each with a Nope!,
     and a seat whose Flip 2 was answered sits out the rest of the turn (the card stays in its
-    hand). Returns True if p went bankrupt."""
+    hand). The first pass starts at seat p + S[T_WINDOW_FROM] (a position may be part-way
+    through it). Returns True if p went bankrupt."""
     n_players = RB[R_PLAYERS]
     answered = 0  # bit o: seat o's Flip 2 met a Nope! this turn
+    start = S[T_WINDOW_FROM]
     while True:
         played = False
-        for j in range(1, n_players):
+        for j in range(start, n_players):
             o = (p + j) % n_players
             if (answered >> o) & 1:
                 continue
@@ -695,7 +775,8 @@ def flip2_window(S, RB, pk, pp, rng, p):
                 if card_kind(RB, p, c) == CASH and card_value(RB, p, c) > mt:
                     stake += card_value(RB, p, c)
             p2 = p_bust_within(2, S[DRAW_N + p], pile_bankrupts(S, RB, p), S[T_LUCKY])
-            if not want_flip2(pk, pp, o, stake, p2, S[SKY_LEN + p], rng, S, RB):
+            f = take_forced(S, D_FLIP2, o)
+            if not (S[f + 2] == 1 if f >= 0 else want_flip2(pk, pp, o, stake, p2, S[SKY_LEN + p], rng, S, RB)):
                 continue
             played = True
             log(S, EV_FLIP2, o, f2, int(1000 * p2 + 0.5), p)
@@ -703,7 +784,8 @@ def flip2_window(S, RB, pk, pp, rng, p):
             nope = find_card(S, RB, p, NOPE, HELD)
             if nope < 0:
                 nope = find_card(S, RB, p, NOPE, TURN)
-            if nope >= 0 and want_nope_flip2(pk, pp, p, stake, p2, rng, S, RB):
+            f = take_forced(S, D_NOPE_FLIP2, p) if nope >= 0 else -1
+            if nope >= 0 and (S[f + 2] == 1 if f >= 0 else want_nope_flip2(pk, pp, p, stake, p2, rng, S, RB)):
                 log(S, EV_NOPE_FLIP2, p, nope, 0, o)
                 S[WHERE + p * MAX_DECK + nope] = DISCARD
                 S[stat(S, p, SC_NOPE_PLAYED)] += 1
@@ -721,6 +803,7 @@ def flip2_window(S, RB, pk, pp, rng, p):
                 return False
         if not played:
             return False
+        start = 1
 
 
 @njit_no_refcount
@@ -745,7 +828,8 @@ def use_tokens(S, RB, pk, pp, rng, p, busted, placed):
         n_flip = 0 if busted or placed else list_cash(S, RB, p, TURN, BUF_VALUE)
         n_draw = list_cash(S, RB, p, DRAW, BUF_VALUE2)
         n_disc = list_cash(S, RB, p, DISCARD, BUF_VALUE3)
-        corner = choose_token(pk, pp, p, S, RB, rng, n_flip, n_draw, n_disc, last_chance)
+        f = take_forced(S, D_TOKEN, p)
+        corner = S[f + 2] if f >= 0 else choose_token(pk, pp, p, S, RB, rng, n_flip, n_draw, n_disc, last_chance)
         if corner < 0:
             return
         if S[CORNERS + corner] >= 0:
@@ -760,13 +844,14 @@ def use_tokens(S, RB, pk, pp, rng, p, busted, placed):
 
 @njit_no_refcount
 def play_turn(S, RB, pk, pp, pt, rng, p):
+    """Seat p's turn: roll (each '?' draws a Chance card and rolls again), then the rest."""
     S[T_N] = 0
     S[T_LUCKY] = 0
     S[T_FP] = 0
     S[T_BLOCKED] = 0
+    S[T_WINDOW_FROM] = 1
     S[stat(S, p, SC_TURNS)] += 1
     log(S, EV_TURN, p, 0, 0, -1)
-    # Roll; each '?' draws a Chance card and rolls again.
     bonus = 0
     face = 0
     for _ in range(64):
@@ -777,15 +862,31 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
         bonus += draw_chance(S, RB, pk, pp, rng, p)
         if S[G_STATUS] != OK:
             return
-    limit = max(1, face + bonus) if face > 0 else 0
-    # Flip one card at a time until the policy cashes out, the limit is reached or a bust.
-    busted = False
-    flips = 0
+    S[T_FLIPS] = 0
+    S[T_LIMIT] = max(1, face + bonus) if face > 0 else 0
+    continue_turn(S, RB, pk, pp, pt, rng, p, STAGE_FLIP)
+
+
+@njit_no_refcount
+def flip_cards(S, RB, pk, pp, pt, rng, p):
+    """Seat p flips one card at a time until it cashes out, reaches the turn's limit or busts;
+    FLIP_BUST if it busted. A rollout player's close call pauses the game (G_PAUSED) before
+    the decision: play_game decides it and the turn goes on from here."""
+    flips = S[T_FLIPS]
+    limit = S[T_LIMIT]
     fill_situation(S, RB, p, flips, limit)
     while flips < limit:
         if S[DRAW_N + p] == 0 and RB[R_RESHUFFLE] == 0:
             break
-        if not should_flip(pk, pp, pt, p, S, RB, rng):
+        f = take_forced(S, D_FLIP, p)
+        if f >= 0:
+            go = S[f + 2] == 1
+        elif pk[p] == ROLLOUT and close_call(pp, pt, p, S):
+            S[G_PAUSED] = 1
+            return FLIP_OK
+        else:
+            go = should_flip(pk, pp, pt, p, S, RB, rng)
+        if not go:
             if recording(S):
                 log(S, EV_STOP, p, 0, bust_permille(1, S, RB, p), limit - flips)
             break
@@ -794,16 +895,29 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
         if r == FLIP_NONE:
             break
         flips += 1
+        S[T_FLIPS] = flips
         if r == FLIP_BUST:
-            busted = True
-            break
+            return FLIP_BUST
         if pile_before == 0:  # the discards became a new pile
             fill_situation(S, RB, p, flips, limit)
         else:
             note_flip(S, RB, p, S[TURN_CARDS + S[T_N] - 1], flips)
-    if not busted and S[T_N] > 0:
+    return FLIP_OK
+
+
+@njit_no_refcount
+def continue_turn(S, RB, pk, pp, pt, rng, p, stage):
+    """Seat p's turn from `stage` (STAGE_FLIP .. STAGE_PLACE) to its end: flips, the Flip 2
+    window, Tokens, placing the Cash, clearing the turn area. Returns at once if the game
+    paused in the flips."""
+    busted = False
+    if stage == STAGE_FLIP:
+        busted = flip_cards(S, RB, pk, pp, pt, rng, p) == FLIP_BUST
+        if S[G_PAUSED] == 1:
+            return
+    if stage <= STAGE_WINDOW and not busted and S[T_N] > 0:
         busted = flip2_window(S, RB, pk, pp, rng, p)
-    if not busted or RB[R_TOKEN_AFTER_BUST] == 1:
+    if stage <= STAGE_TOKENS and (not busted or RB[R_TOKEN_AFTER_BUST] == 1):
         use_tokens(S, RB, pk, pp, rng, p, busted, False)
     if not busted and S[G_STATUS] == OK:
         # The Cash flipped this turn, as a list in BUF_VALUE2 (free during placement).
@@ -825,6 +939,8 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
             keep = (kind == TOKEN or kind == FLIP2 or kind == NOPE) and not busted
             S[WHERE + p * MAX_DECK + c] = HELD if keep else DISCARD
     S[T_N] = 0
+    S[F_N] = 0  # a forced answer holds for its turn only
+    S[F_HEAD] = 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -963,107 +1079,240 @@ def check_invariants(S, RB):
 
 
 @njit_no_refcount
-def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row):
-    """Play game number `game` of the run with master seed `seed` into output column `row`."""
+def play_rounds(S, RB, pk, pp, pt, rng, check, stage):
+    """Play on from `stage` (a STAGE_*; the turn part-way through is seat G_CURRENT's) until
+    the game ends, or pauses at a rollout player's close call (G_PAUSED)."""
     n_players = RB[R_PLAYERS]
     n_props = RB[R_PROPS]
-    for s in range(RNG_SIZE // 4):
-        seed_state(rng, 4 * s, seed, game, s)
-    S[:STACK] = 0
-    S[STACK_N:BUF_VALUE] = 0
-    S[G_GRAY_LEFT] = RB[R_GRAY]
-    for i in range(n_props):
-        S[BLDS_LEFT + i] = RB[R_PROP_BUILDINGS + i]
-    for k in range(RB[R_CHANCE]):
-        S[CHANCE_ORDER + k] = k
-    shuffle(rng, RNG_TABLE, S, CHANCE_ORDER, RB[R_CHANCE])
-    keep_held = RB[R_KEEP_HELD] == 1
-    current = 0
-    rounds = 0
-    turns = 0
-    n_stalled = 0
-    capped = 0
-    half_seen = False
     while True:
-        any_left = False  # with no buildings left to win, nothing can change any more
-        for i in range(n_props):
-            any_left = any_left or S[BLDS_LEFT + i] > 0
-        if not any_left:
-            break
-        rounds += 1
-        log(S, EV_ROUND, -1, 0, rounds, -1)
-        for p in range(n_players):
-            rebuild_pile(S, RB, rng, p, True, True, not keep_held)
-        for i in range(n_props):
-            S[STACK_N + i] = 0
-            S[TOP_VALUE + i] = 0
-            S[TOP_OWNER + i] = -1
-        for corner in range(N_CORNERS):
-            S[CORNERS + corner] = -1
-        S[G_TRIGGERED] = 0
-        S[G_ROUND_ENDING] = 0
-        first = current
-        remaining = -1  # turns left after the round end was triggered
-        quiet = 0  # turns in a row in which nobody could flip and the board did not change
-        for t in range(MAX_TURNS_PER_ROUND + 1):
-            # With every draw pile empty, Chance cards and Tokens can still move cards, so a
-            # round is only given up after two full circuits of turns that changed nothing.
-            if t == MAX_TURNS_PER_ROUND or (remaining < 0 and quiet >= 2 * n_players):
-                n_stalled += 1
-                log(S, EV_STALLED, -1, 0, 0, -1)
-                break
-            changes_before = S[G_BOARD_CHANGES]
-            play_turn(S, RB, pk, pp, pt, rng, current)
-            turns += 1
-            if stalled(S, RB) and S[G_BOARD_CHANGES] == changes_before:
-                quiet += 1
+        if stage == STAGE_NEW_ROUND:
+            any_left = False  # with no buildings left to win, nothing can change any more
+            for i in range(n_props):
+                any_left = any_left or S[BLDS_LEFT + i] > 0
+            if not any_left:
+                return
+            S[G_N_ROUNDS] += 1
+            log(S, EV_ROUND, -1, 0, S[G_N_ROUNDS], -1)
+            for p in range(n_players):
+                rebuild_pile(S, RB, rng, p, True, True, RB[R_KEEP_HELD] == 0)
+            for i in range(n_props):
+                S[STACK_N + i] = 0
+                S[TOP_VALUE + i] = 0
+                S[TOP_OWNER + i] = -1
+            for corner in range(N_CORNERS):
+                S[CORNERS + corner] = -1
+            S[G_TRIGGERED] = 0
+            S[G_ROUND_ENDING] = 0
+            S[G_FIRST] = S[G_CURRENT]
+            S[G_REMAINING] = -1
+            S[G_QUIET] = 0
+            S[G_ROUND_TURNS] = 0
+            stage = STAGE_NEW_TURN
+        while True:
+            if stage == STAGE_NEW_TURN:
+                # With every draw pile empty, Chance cards and Tokens can still move cards, so a
+                # round is only given up after two full circuits of turns that changed nothing.
+                if S[G_ROUND_TURNS] == MAX_TURNS_PER_ROUND or (S[G_REMAINING] < 0 and S[G_QUIET] >= 2 * n_players):
+                    S[G_N_STALLED] += 1
+                    log(S, EV_STALLED, -1, 0, 0, -1)
+                    break
+                S[G_ROUND_TURNS] += 1
+                S[T_CHANGES_BEFORE] = S[G_BOARD_CHANGES]
+                play_turn(S, RB, pk, pp, pt, rng, S[G_CURRENT])
             else:
-                quiet = 0
+                continue_turn(S, RB, pk, pp, pt, rng, S[G_CURRENT], stage)
+            if S[G_PAUSED] == 1:
+                return
+            stage = STAGE_NEW_TURN
+            S[G_N_TURNS] += 1
+            if stalled(S, RB) and S[G_BOARD_CHANGES] == S[T_CHANGES_BEFORE]:
+                S[G_QUIET] += 1
+            else:
+                S[G_QUIET] = 0
             if S[G_STATUS] == OK and check:
                 S[G_STATUS] = check_invariants(S, RB)
             if S[G_STATUS] != OK:
-                break
-            if S[G_TRIGGERED] == 1 and remaining < 0:
-                remaining = n_players - 1
+                return
+            if S[G_TRIGGERED] == 1 and S[G_REMAINING] < 0:
+                S[G_REMAINING] = n_players - 1
                 S[G_ROUND_ENDING] = 1
-            elif remaining > 0:
-                remaining -= 1
-            current = (current + 1) % n_players
-            if remaining == 0:
+            elif S[G_REMAINING] > 0:
+                S[G_REMAINING] -= 1
+            S[G_CURRENT] = (S[G_CURRENT] + 1) % n_players
+            if S[G_REMAINING] == 0:
                 break
-        if S[G_STATUS] != OK:
-            break
-        end_round(S, RB, first)
+        end_round(S, RB, S[G_FIRST])
         for p in range(n_players):
             log(S, EV_SEAT_STATE, p, S[N_BLD + p], S[SKY_LEN + p], RB[R_FINISH])
         if check:
             S[G_STATUS] = check_invariants(S, RB)
             if S[G_STATUS] != OK:
-                break
+                return
         lead = 0
         low = S[SKY_LEN]
         for p in range(n_players):
             lead = max(lead, S[SKY_LEN + p])
             low = min(low, S[SKY_LEN + p])
-        if not half_seen and 2 * lead >= RB[R_FINISH]:
-            half_seen = True
+        if S[G_HALF_SEEN] == 0 and 2 * lead >= RB[R_FINISH]:
+            S[G_HALF_SEEN] = 1
             for p in range(n_players):
                 S[stat(S, p, SC_LAST_AT_HALF)] = S[SKY_LEN + p] == low and low < lead
         if lead >= RB[R_FINISH]:
-            break
-        if rounds >= RB[R_MAX_ROUNDS]:
-            capped = 1
-            break
-    # Longest skyline wins; ties go to fewer buildings; a tie on both is shared.
+            return
+        if S[G_N_ROUNDS] >= RB[R_MAX_ROUNDS]:
+            S[G_HIT_CAP] = 1
+            return
+        stage = STAGE_NEW_ROUND
+
+
+@njit_no_refcount
+def best_seat(S, RB):
+    """The seat with the longest skyline, ties going to fewer buildings (the lowest seat of a
+    tie on both; every seat level with it on both shares the win)."""
     best = 0
-    for p in range(1, n_players):
+    for p in range(1, RB[R_PLAYERS]):
         if S[SKY_LEN + p] > S[SKY_LEN + best] or (
             S[SKY_LEN + p] == S[SKY_LEN + best] and S[N_BLD + p] < S[N_BLD + best]
         ):
             best = p
+    return best
+
+
+@njit_no_refcount
+def wins(S, p, best):
+    return S[SKY_LEN + p] == S[SKY_LEN + best] and S[N_BLD + p] == S[N_BLD + best]
+
+
+@njit_no_refcount
+def sort_cells(S, start, n):
+    """Sort S[start : start + n] in place (insertion sort: a pile is short)."""
+    for i in range(start + 1, start + n):
+        x = S[i]
+        j = i - 1
+        while j >= start and S[j] > x:
+            S[j + 1] = S[j]
+            j -= 1
+        S[j + 1] = x
+
+
+@njit_no_refcount
+def shuffle_unseen(S, RB, rng):
+    """Deal afresh what nobody at the table can see the order of: every draw pile and the
+    Chance cards not yet drawn. Their contents stay (a player who watches can count them);
+    each is sorted first, so what comes out depends on the contents alone, never on the order
+    the cards really lie in."""
+    for p in range(RB[R_PLAYERS]):
+        sort_cells(S, DRAW_PILE + p * MAX_DECK, S[DRAW_N + p])
+        shuffle(rng, rng_deck(p), S, DRAW_PILE + p * MAX_DECK, S[DRAW_N + p])
+    pos = S[G_CHANCE_POS]
+    sort_cells(S, CHANCE_ORDER + pos, RB[R_CHANCE] - pos)
+    shuffle(rng, RNG_TABLE, S, CHANCE_ORDER + pos, RB[R_CHANCE] - pos)
+
+
+@njit_no_refcount
+def decide_by_rollouts(S, RB, pk, pp, pt, rng, p, S2, rng2, pk2):
+    """A rollout player's flip decision at a close call: play the rest of the game from a copy
+    of the position, once flipping and once cashing out, `rollouts` times each (the pairs on
+    common random numbers, the unseen orders shuffled anew for each pair, every seat playing
+    its base policy); the choice that won more is taken (a tie keeps the turn rule). Returns
+    the rollouts won flipping less those won cashing out."""
+    key = randint(rng, rng_policy(p), 1 << 30)  # this decision's rollouts are seeded from it
+    won = 0  # rollouts won flipping, less those won cashing out
+    for r in range(int(pp[p, ROLLOUTS_SLOT])):
+        for go in range(2):
+            for k in range(STATE_SIZE):
+                S2[k] = S[k]
+            for s in range(RNG_SIZE // 4):
+                seed_state(rng2, 4 * s, key, r, s)
+            shuffle_unseen(S2, RB, rng2)
+            S2[F_N] = 0
+            S2[F_HEAD] = 0
+            push_forced(S2, D_FLIP, p, go, 0)
+            play_rounds(S2, RB, pk2, pp, pt, rng2, False, STAGE_FLIP)
+            if wins(S2, p, best_seat(S2, RB)):
+                won += 1 if go == 1 else -1
+    return won
+
+
+@njit_no_refcount
+def record_decision(S, p, decisions, row, won, rule_flips, flips, rollouts):
+    """A close call's row of the detail table (layout.DECISION_COLS)."""
+    k = S[G_DECISIONS]
+    if k >= MAX_DECISION_ROWS:
+        return
+    out = decisions[row, k]
+    out[0] = p
+    out[1] = S[SIT + S_CASH_SUM]
+    out[2] = S[SIT + S_USEFUL_CASH_SUM]
+    out[3] = S[SIT + S_FLIPS_LEFT]
+    out[4] = int(1000 * next_flip_busts(S) + 0.5)
+    out[5] = S[SIT + S_MY_SKY]
+    out[6] = S[SIT + S_BEST_OPP_SKY]
+    out[7] = S[SIT + S_ROUND_ENDING]
+    out[8] = rule_flips
+    out[9] = flips
+    out[10] = won
+    out[11] = rollouts
+
+
+@njit_no_refcount
+def deal_unseen(S, RB, rng, S0):
+    """A position's unseen cards for one rollout: shuffle them (shuffle_unseen); a seat whose
+    draw and discard piles are unknown apart from the draw pile's size k (S0[P_DRAW_COUNT + p]
+    >= 0) holds all of its unseen cards in its draw pile, so the first k after the shuffle
+    stay there and the rest are its discards."""
+    shuffle_unseen(S, RB, rng)
+    for p in range(RB[R_PLAYERS]):
+        k = S0[P_DRAW_COUNT + p]
+        if k >= 0:
+            for j in range(k, S[DRAW_N + p]):
+                S[WHERE + p * MAX_DECK + S[DRAW_PILE + p * MAX_DECK + j]] = DISCARD
+            S[DRAW_N + p] = k
+
+
+@njit_no_refcount
+def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row, S0, S2, rng2, pk2, detail,
+              decisions):
+    """Play game number `game` of the run with master seed `seed` into output column `row`:
+    from the start, or with a position S0 (sim/chance/position.py) from there, its unseen
+    cards dealt afresh. S2, rng2 and pk2 are the rollout player's scratch (decide_by_rollouts);
+    with `detail`, its close calls go to decisions[row]."""
+    n_players = RB[R_PLAYERS]
+    for s in range(RNG_SIZE // 4):
+        seed_state(rng, 4 * s, seed, game, s)
+    if S0.shape[0] == 0:
+        S[:STACK] = 0
+        S[STACK_N:BUF_VALUE] = 0
+        S[G_GRAY_LEFT] = RB[R_GRAY]
+        for i in range(RB[R_PROPS]):
+            S[BLDS_LEFT + i] = RB[R_PROP_BUILDINGS + i]
+        for k in range(RB[R_CHANCE]):
+            S[CHANCE_ORDER + k] = k
+        shuffle(rng, RNG_TABLE, S, CHANCE_ORDER, RB[R_CHANCE])
+        stage = STAGE_NEW_ROUND
+    else:
+        for k in range(STATE_SIZE):
+            S[k] = S0[k]
+        deal_unseen(S, RB, rng, S0)
+        stage = S0[P_STAGE]
+    while True:
+        play_rounds(S, RB, pk, pp, pt, rng, check, stage)
+        if S[G_PAUSED] == 0:
+            break
+        S[G_PAUSED] = 0
+        p = S[G_CURRENT]
+        won = decide_by_rollouts(S, RB, pk, pp, pt, rng, p, S2, rng2, pk2)
+        rule_flips = optimal_flip(pt, p, S)
+        flips = won > 0 or (won == 0 and rule_flips)
+        if detail:
+            record_decision(S, p, decisions, row, won, rule_flips, flips, int(pp[p, ROLLOUTS_SLOT]))
+        S[G_DECISIONS] += 1
+        push_forced(S, D_FLIP, p, 1 if flips else 0, 0)
+        stage = STAGE_FLIP
+    best = best_seat(S, RB)
     n_best = 0
     for p in range(n_players):
-        win = S[SKY_LEN + p] == S[SKY_LEN + best] and S[N_BLD + p] == S[N_BLD + best]
+        win = wins(S, p, best)
         n_best += win
         S[stat(S, p, SC_WIN)] = win
         S[stat(S, p, SC_SKY)] = S[SKY_LEN + p]
@@ -1075,12 +1324,12 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
         lead = 0
         for p in range(n_players):
             lead = max(lead, S[SKY_LEN + p])
-        reason = END_FINISH if lead >= RB[R_FINISH] else END_ROUND_LIMIT if capped else END_NO_BUILDINGS
+        reason = END_FINISH if lead >= RB[R_FINISH] else END_ROUND_LIMIT if S[G_HIT_CAP] else END_NO_BUILDINGS
         log(S, EV_GAME_END, best if n_best == 1 else -1, 0, END_ERROR if S[G_STATUS] != OK else reason, -1)
-    game_out[G_ROUNDS, row] = rounds
-    game_out[G_TURNS, row] = turns
-    game_out[G_STALLED, row] = n_stalled
-    game_out[G_CAPPED, row] = capped
+    game_out[G_ROUNDS, row] = S[G_N_ROUNDS]
+    game_out[G_TURNS, row] = S[G_N_TURNS]
+    game_out[G_STALLED, row] = S[G_N_STALLED]
+    game_out[G_CAPPED, row] = S[G_HIT_CAP]
     game_out[G_STATUS_OUT, row] = S[G_STATUS]
 
 
@@ -1090,13 +1339,26 @@ def new_state():
 
 
 @njit(cache=True)
+def rollout_scratch(pk):
+    """The rollout player's scratch: a state, a generator, and the seats' kinds as the
+    rollouts play them (a rollout player plays its base policy there)."""
+    pk2 = pk.copy()
+    for p in range(pk.shape[0]):
+        if pk2[p] == ROLLOUT:
+            pk2[p] = ROLLOUT_BASE
+    return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64), pk2
+
+
+@njit(cache=True)
 def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, log_rows):
     """Game `game` of a run, as play_batch plays it, into column 0 of the outputs, with its
     events logged (sim/core/event_log.py): returns the log."""
     S = np.zeros(STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
     S[STATE_SIZE + 1] = log_rows
     rng = np.zeros(RNG_SIZE, np.uint64)
-    play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, 0)
+    S2, rng2, pk2 = rollout_scratch(pk)
+    play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, 0, S0, S2, rng2, pk2, detail,
+              detail_out[0])
     return S[STATE_SIZE:]
 
 
@@ -1105,9 +1367,12 @@ def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out
     """The batch entry every game shares (sim/core/game.py): play games first .. first +
     n_games - 1 into columns row0 .. of game_out and seat_out, contiguous blocks of games, one
     state per block. pt: the lookup tables that table-driven policies read (float64, may be
-    empty). Chance has no start position (S0) and no detail tables (detail, detail_out)."""
+    empty); S0: a position to play on from (empty: a new game); with `detail`, detail_out[0]
+    gets the rollout players' close calls."""
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
         S, rng = new_state()
+        S2, rng2, pk2 = rollout_scratch(pk)
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
-            play_game(S, RB, pk, pp, pt, rng, seed, first + row, check, game_out, seat_out, row0 + row)
+            play_game(S, RB, pk, pp, pt, rng, seed, first + row, check, game_out, seat_out, row0 + row,
+                      S0, S2, rng2, pk2, detail, detail_out[0])

@@ -86,7 +86,32 @@ G_GRAY_LEFT = G_STATUS + 1
 G_CHANCE_POS = G_GRAY_LEFT + 1  # next Chance card to draw
 G_ROUND_ENDING = G_CHANCE_POS + 1  # the last turns of a round are being played
 G_BOARD_CHANGES = G_ROUND_ENDING + 1  # cards put on or taken off the board so far
-SIT = G_BOARD_CHANGES + 1  # situation for flip decisions, see S_* below
+# The game's progress lives in the state, not in local variables, so that a game can stop at a
+# decision and go on from a copy: positions (sim/chance/position.py) and the rollout player's
+# look-ahead both continue games this way.
+G_CURRENT = G_BOARD_CHANGES + 1  # seat to move
+G_FIRST = G_CURRENT + 1  # seat that began this round
+G_N_ROUNDS = G_FIRST + 1  # rounds begun
+G_N_TURNS = G_N_ROUNDS + 1  # turns played
+G_ROUND_TURNS = G_N_TURNS + 1  # turns begun in this round
+G_REMAINING = G_ROUND_TURNS + 1  # -1, or once the round end is triggered the turns left after this one
+G_QUIET = G_REMAINING + 1  # turns in a row in which nobody could flip and the board did not change
+G_N_STALLED = G_QUIET + 1  # rounds closed as stalled
+G_HIT_CAP = G_N_STALLED + 1  # 1: the game hit the round limit
+G_HALF_SEEN = G_HIT_CAP + 1  # 1 once the leader reached half the finish mark
+G_PAUSED = G_HALF_SEEN + 1  # 1: stopped at a rollout player's close call (kernel.play_game decides it)
+G_DECISIONS = G_PAUSED + 1  # close calls the rollout players decided so far
+T_FLIPS = G_DECISIONS + 1  # flips taken this turn
+T_LIMIT = T_FLIPS + 1  # flips allowed this turn
+T_WINDOW_FROM = T_LIMIT + 1  # the first seat (after the player) asked for Flip 2 in the first pass
+T_CHANGES_BEFORE = T_WINDOW_FROM + 1  # G_BOARD_CHANGES when the turn began
+# Forced decisions: a queue of (decision, seat, a, b) answered in order by the next decisions of
+# the current turn that match, whatever the policy says (advice compares such arms).
+F_N = T_CHANGES_BEFORE + 1  # entries queued
+F_HEAD = F_N + 1  # next entry
+N_FORCED = 2
+F_QUEUE = F_HEAD + 1  # [k * 4 + (decision, seat, a, b)]
+SIT = F_QUEUE + 4 * N_FORCED  # situation for flip decisions, see S_* below
 N_SIT = 20
 STATS = SIT + N_SIT  # [p * N_SEAT_COLS + col]
 N_SEAT_COLS = 24
@@ -95,6 +120,23 @@ BUF_CARD = BUF_VALUE + _CARDS  # scratch: the matching card indices
 BUF_VALUE2 = BUF_CARD + _CARDS
 BUF_VALUE3 = BUF_VALUE2 + _CARDS
 STATE_SIZE = BUF_VALUE3 + _CARDS
+
+# ---- a position's start array S0: a state, then these (sim/chance/position.py) -------------
+P_STAGE = STATE_SIZE  # where the game goes on: a STAGE_* below
+P_DRAW_COUNT = P_STAGE + 1  # [p]: -1, or the size of a pile whose cards are unknown (see position.py)
+POSITION_SIZE = P_DRAW_COUNT + MAX_PLAYERS
+
+# Where a game goes on from (play_rounds): a new round, a new turn, or the current turn at
+# its flips, its Flip 2 window, its Tokens or the placing of its Cash.
+STAGE_NEW_ROUND, STAGE_NEW_TURN, STAGE_FLIP, STAGE_WINDOW, STAGE_TOKENS, STAGE_PLACE = range(6)
+# Decisions a position can force (F_QUEUE): a and b are
+#   D_FLIP        1 flip, 0 cash out
+#   D_FLIP2       1 play Flip 2 on the player to move, 0 pass
+#   D_NOPE_FLIP2  1 answer the Flip 2 with Nope!, 0 take the flips
+#   D_NOPE_CASH   1 block the Cash card with Nope!, 0 let it in
+#   D_TOKEN       the corner for a Token, -1 keep it
+#   D_PLACE       the card a goes on property b; b = -1: discard the rest
+D_FLIP, D_FLIP2, D_NOPE_FLIP2, D_NOPE_CASH, D_TOKEN, D_PLACE = range(1, 7)
 
 # ---- situation slots S[SIT + ...] ----------------------------------------------------------
 (
@@ -171,6 +213,25 @@ SEAT_COLS = (
     "flipped_nope",
     "last_at_half",
 )
+
+# The rollout players' close calls, one row each, when a run asks for detail tables
+# (detail table "rollout_decisions", sim/chance/game.py); the first MAX_DECISION_ROWS of a game.
+MAX_DECISION_ROWS = 32
+DECISION_COLS = (
+    "seat",
+    "cash",  # Cash flipped this turn
+    "useful_cash",  # ... of it, what beats the cheapest property worth taking
+    "flips_left",
+    "bust_permille",  # the next flip's chance to bust, in tenths of a percent
+    "skyline",
+    "best_opponent_skyline",
+    "round_ending",  # 1: the round's last turns
+    "turn_rule_flips",  # 1: the turn-optimal rule flips
+    "flips",  # 1: the rollouts chose to flip
+    "won_flip_minus_stop",  # rollouts won flipping, less those won cashing out
+    "rollouts",  # per choice
+)
+N_DECISION_COLS = len(DECISION_COLS)
 
 # Random streams: offsets into the per-game uint64 rng array (four words per stream).
 RNG_TABLE = 0  # die rolls and the Chance deck

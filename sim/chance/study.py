@@ -19,6 +19,14 @@ Two parts, both under common random numbers (every cell plays the same game seed
    the engine counts how often the turn-optimal rule itself would have flipped, so the two
    maps compare like with like.
 
+3. A position-aware player. `rollout` plays the turn-optimal rule, except at a close call
+   (the Cash in hand within `margin` of the rule's threshold), where it plays the rest of the
+   game out from the position as it sees it, flipping and cashing out, and takes the choice
+   that won more. It sits in every seat in turn against the mixed table, on the same seeds as
+   the turn-optimal rule and `smart`, so its gain over each is a paired difference. Its close
+   calls are kept (the kernel's "rollout_decisions" detail table) and grouped by kind of
+   position: where the rollouts overrule the turn rule, the turn rule is wrong for this game.
+
 ``run_study(StudyConfig(...), out)`` writes CSV tables, plots and report.md; the notebook
 notebooks/cash_out.ipynb reads them. `monosim chance study` runs it from the command line.
 """
@@ -74,6 +82,8 @@ class StudyConfig:
     opponents: tuple[str, ...] = tuple(OPPONENTS)
     maps: tuple[str, ...] = tuple(MAPS)
     cash_buckets: tuple[tuple[int, int], ...] = CASH_BUCKETS
+    rollout_games: int = 6_000  # per player count, for part 3 (0: no part 3)
+    rollout_player: str = "rollout"
     seed: int = 2026
     threads: int | None = None
 
@@ -148,6 +158,63 @@ def run_tournament(cfg: StudyConfig, progress=print) -> pd.DataFrame:
                 rows.append(row)
             progress(f"tournament: {players} players vs {opp} done")
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Part 3: the position-aware player
+
+
+def run_rollout_player(cfg: StudyConfig, progress=print) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(gains, close calls): the rollout player's paired win-rate difference against the
+    turn-optimal rule and `smart` (each in the same seat on the same seeds, against the mixed
+    table) for each player count, and every close call it decided (with `players`)."""
+    gains, calls = [], []
+    opponents = OPPONENTS["mixed"]
+    for players in cfg.players:
+        per = max(1, cfg.rollout_games // players)
+        wins, n_calls = {}, 0
+        for focal in (cfg.rollout_player, BASELINE, "smart"):
+            w = []
+            for seat in range(players):
+                lineup = _lineup(focal, opponents, players, seat)
+                df, detail = GAME.simulate(per, players, lineup, seed=cfg.seed + seat, threads=cfg.threads,
+                                           detail=True)
+                w.append(df[f"win_{seat}"].to_numpy())
+                if focal == cfg.rollout_player:
+                    d = detail["rollout_decisions"]
+                    calls.append(d[d["seat"] == seat].assign(players=players))
+                    n_calls += len(calls[-1])
+            wins[focal] = np.concatenate(w)
+        mine = wins[cfg.rollout_player]
+        for base in (BASELINE, "smart"):
+            d, half = paired_diff(mine, wins[base])
+            gains.append(dict(players=players, against=base, games=len(mine), win_rate=mine.mean(),
+                              base_win_rate=wins[base].mean(), gain=d, gain_low=d - half, gain_high=d + half,
+                              close_calls_per_game=n_calls / len(mine)))
+        progress(f"rollout player: {players} players done")
+    return pd.DataFrame(gains), (pd.concat(calls, ignore_index=True) if calls else pd.DataFrame())
+
+
+def kinds_of_close_calls(calls: pd.DataFrame) -> pd.DataFrame:
+    """Close calls grouped by the standing of the player (behind, level or ahead of the best
+    opponent's skyline) and the point of the round: how often the rollouts overruled the turn
+    rule, and in which direction. Sorted by the share overruled."""
+    if calls.empty:
+        return pd.DataFrame()
+    sky, best = calls["skyline"], calls["best_opponent_skyline"]
+    c = calls.assign(
+        standing=np.select([sky < best, sky == best], ["behind", "level"], "ahead"),
+        round_point=np.where(calls["round_ending"] == 1, "the round's last turns", "before them"),
+        overruled=calls["flips"] != calls["turn_rule_flips"],
+        to_flip=(calls["flips"] == 1) & (calls["turn_rule_flips"] == 0),
+        to_stop=(calls["flips"] == 0) & (calls["turn_rule_flips"] == 1),
+        margin=(calls["won_flip_minus_stop"].abs() / calls["rollouts"]),
+    )
+    g = c.groupby(["standing", "round_point"]).agg(
+        calls=("overruled", "size"), overruled=("overruled", "mean"), to_flip=("to_flip", "mean"),
+        to_stop=("to_stop", "mean"), mean_cash=("cash", "mean"), mean_margin=("margin", "mean"))
+    g["share_of_calls"] = g["calls"] / len(c)
+    return g.reset_index().sort_values("overruled", ascending=False, ignore_index=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -325,7 +392,41 @@ def _headlines(t: pd.DataFrame, m: pd.DataFrame) -> list[str]:
     return L
 
 
-def render_report(t: pd.DataFrame, m: pd.DataFrame, cfg: dict, seconds: float) -> str:
+def _rollout_section(gains: pd.DataFrame, kinds: pd.DataFrame, cfg: dict) -> list[str]:
+    if gains.empty:
+        return []
+    L = ["## 3. A position-aware player: does looking at the whole game pay?", "",
+         f"`{cfg['rollout_player']}` plays the turn-optimal rule except at close calls (the Cash in hand within "
+         "`margin` of the rule's threshold), where it plays the rest of the game out from the position as it "
+         "sees it (unseen cards dealt afresh), once flipping and once cashing out, `rollouts` times each, and "
+         "takes the choice that won more. "
+         f"{cfg['rollout_games']:,} games per player count, the player in each seat in turn against the mixed "
+         "table; the turn-optimal rule and `smart` play the same seeds in the same seats, so each gain is a "
+         "paired difference (95% interval).", "",
+         "| players | against | rollout player | the other | gain (points, 95% CI) | close calls per game |",
+         "|---:|---|---:|---:|---|---:|"]
+    for r in gains.itertuples():
+        L.append(f"| {r.players} | {r.against} | {_pct(r.win_rate)} | {_pct(r.base_win_rate)} | "
+                 f"{_pts(r.gain, r.gain_low, r.gain_high)} | {r.close_calls_per_game:.1f} |")
+    L.append("")
+    if not kinds.empty:
+        L += ["### Where the turn rule is most wrong", "",
+              "The rollout player's close calls, by its standing against the best opponent and the point of the "
+              "round; "overruled" is the share where the rollouts chose against the turn rule (to flip where "
+              "it cashes out, or to cash out where it flips); the margin is the rollouts' win difference "
+              "between the two choices, as a share of the rollouts.", "",
+              "| standing | round | close calls (share) | overruled | to flip | to cash out | mean Cash in hand "
+              "| mean margin |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+        for r in kinds.itertuples():
+            L.append(f"| {r.standing} | {r.round_point} | {r.calls:,} ({_pct(r.share_of_calls)}) | "
+                     f"{_pct(r.overruled)} | {_pct(r.to_flip)} | {_pct(r.to_stop)} | {r.mean_cash:.1f} | "
+                     f"{_pct(r.mean_margin)} |")
+        L.append("")
+    return L
+
+
+def render_report(t: pd.DataFrame, m: pd.DataFrame, cfg: dict, seconds: float,
+                  gains: pd.DataFrame | None = None, kinds: pd.DataFrame | None = None) -> str:
     L = ["# When should I cash out? Monopoly Chance stopping rules in full games", ""]
     L.append(f"Seed {cfg['seed']}; {cfg['games']:,} games per tournament cell (the focal player in each seat in turn); "
              f"{cfg['map_games']:,} games per arm of each map cell ({cfg['map_players']} players). "
@@ -381,6 +482,8 @@ def render_report(t: pd.DataFrame, m: pd.DataFrame, cfg: dict, seconds: float) -
                      f"| {_pct(r.win_stop)} ({_pct(r.win_stop_low)} - {_pct(r.win_stop_high)}) "
                      f"| {_pts(r.diff, r.diff_low, r.diff_high)} | {_pct(r.dp_flip_share)} |")
         L.append("")
+    if gains is not None:
+        L += _rollout_section(gains, kinds if kinds is not None else pd.DataFrame(), cfg)
     return "\n".join(L) + "\n"
 
 
@@ -390,19 +493,24 @@ def run_study(cfg: StudyConfig, out, progress=print) -> dict:
     t0 = time.time()
     t = run_tournament(cfg, progress)
     m = run_maps(cfg, progress) if cfg.maps else pd.DataFrame()
+    gains, calls = run_rollout_player(cfg, progress) if cfg.rollout_games else (pd.DataFrame(), pd.DataFrame())
+    kinds = kinds_of_close_calls(calls)
     seconds = time.time() - t0
     t.to_csv(out / "tournament.csv", index=False)
     m.to_csv(out / "stop_flip_map.csv", index=False)
+    if cfg.rollout_games:
+        gains.to_csv(out / "rollout_player.csv", index=False)
+        calls.to_csv(out / "rollout_close_calls.csv", index=False)
     t = t.assign(param=pd.to_numeric(t["param"], errors="coerce"))
     plot_thresholds(t, out / "win_rate_by_threshold.png")
     for name in cfg.maps:
         plot_map(m, name, out / f"stop_flip_map_{name}.png")
-    (out / "report.md").write_text(render_report(t, m, cfg.describe(), seconds))
+    (out / "report.md").write_text(render_report(t, m, cfg.describe(), seconds, gains, kinds))
     from sim.core import results
 
     (out / "manifest.json").write_text(json.dumps(results.manifest(study="cash_out", config=cfg.describe(),
                                                                    seconds=seconds), indent=2, default=str))
-    return {"tournament": t, "map": m, "seconds": seconds}
+    return {"tournament": t, "map": m, "rollout_player": gains, "close_calls": calls, "seconds": seconds}
 
 
 def rerender(out) -> None:
@@ -418,4 +526,6 @@ def rerender(out) -> None:
     plot_thresholds(t, out / "win_rate_by_threshold.png")
     for name in cfg["maps"]:
         plot_map(m, name, out / f"stop_flip_map_{name}.png")
-    (out / "report.md").write_text(render_report(t, m, cfg, manifest["seconds"]))
+    gains = pd.read_csv(out / "rollout_player.csv") if (out / "rollout_player.csv").exists() else None
+    kinds = kinds_of_close_calls(pd.read_csv(out / "rollout_close_calls.csv")) if gains is not None else None
+    (out / "report.md").write_text(render_report(t, m, cfg, manifest["seconds"], gains, kinds))
