@@ -61,6 +61,8 @@ class Kind:
     doc: str
     # Every parameter the kind accepts, with its default.
     defaults: dict[str, float] = field(default_factory=dict)
+    # Too slow to enter every ladder (Chance's rollout player): it joins one through --seat.
+    slow: bool = False
 
 
 class Catalog:

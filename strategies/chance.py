@@ -87,7 +87,7 @@ from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (
 RANDOM, MAX_FLIP, STOP_AFTER, BUST_THRESHOLD, CASH_TARGET, SMART, OPTIMAL, ROLLOUT = range(8)
 N_PARAMS = 10
 ROLLOUT_BASE = OPTIMAL  # what a rollout player plays inside its own rollouts, and outside its close calls
-ROLLOUTS_SLOT = 8
+ROLLOUTS_SLOT, ROLLOUT_Z_SLOT = 8, 9
 
 # Table tactics shared by every kind (slots 1-5).
 TACTICS = {
@@ -108,7 +108,11 @@ STOPS = {
     "objective": Param(0, 0.0, 2.0, "optimal: what the stopping rule maximizes", names=OBJECTIVES),
     "margin": Param(0, 0.0, 60.0, "rollout: a close call is Cash within this much of the turn rule's threshold"),
 }
-ROLLOUT_PARAMS = {"rollouts": Param(ROLLOUTS_SLOT, 1.0, 1000.0, "rollout: games played out per choice at a close call")}
+ROLLOUT_PARAMS = {
+    "rollouts": Param(ROLLOUTS_SLOT, 1.0, 1000.0, "rollout: games played out per choice at a close call"),
+    "z": Param(ROLLOUT_Z_SLOT, 0.0, 10.0, "rollout: overrule the turn rule only when the rollouts' difference is z "
+               "standard errors from 0"),
+}
 
 
 def _kind(code, doc, stop=None, default=0.0):
@@ -130,9 +134,9 @@ CATALOG = Catalog(
                          "objective", 0.0),
         "rollout": Kind(ROLLOUT, "optimal (objective value), except at a close call, where the Cash flipped is within "
                         "margin of the turn rule's threshold: there it plays the rest of the game out `rollouts` times "
-                        "flipping and as often cashing out, from the position as the player sees it, and takes the "
-                        "choice that wins more (slow: see docs/chance.md)",
-                        {"margin": 2.0, "rollouts": 40.0} | _TACTIC_DEFAULTS),
+                        "flipping and as often cashing out, from the position as the player sees it, and overrules "
+                        "the turn rule where that clearly wins more (slow: see docs/chance.md)",
+                        {"margin": 2.0, "rollouts": 40.0, "z": 2.0} | _TACTIC_DEFAULTS, slow=True),
     },
     game="chance",
 )

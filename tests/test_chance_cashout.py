@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from sim.chance.exact_odds import make_situation, odds
@@ -64,7 +65,8 @@ def test_advise_bad_input_is_one_line_and_exit_2(args, needle):
 SMALL = StudyConfig(games=400, map_games=200, players=(2, 3), map_players=2,
                     candidates=("stop_after n=2", "bust_threshold p=0.2", "cash_target v=16", "optimal"),
                     opponents=("mixed",), maps=("flips_left", "finish_distance"),
-                    cash_buckets=((0, 9), (10, 254)), seed=5)
+                    cash_buckets=((0, 9), (10, 254)), seed=5, rollout_games=60,
+                    rollout_player="rollout rollouts=8 margin=3 z=1")
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +90,19 @@ def test_small_study_writes_its_tables_report_and_plots(small_study):
                  "stop_flip_map_flips_left.png", "stop_flip_map_finish_distance.png", "manifest.json"):
         assert (out / name).stat().st_size > 0, name
     assert "Which rule wins" in (out / "report.md").read_text()
+
+
+def test_small_study_measures_the_rollout_player(small_study):
+    out, res = small_study
+    g, calls = res["rollout_player"], res["close_calls"]
+    assert list(g["players"]) == [2, 2, 3, 3] and list(g["against"]) == ["optimal", "smart"] * 2
+    assert ((g["gain_low"] <= g["gain"]) & (g["gain"] <= g["gain_high"])).all()
+    # The rollout player and the turn-optimal rule play the same games until the first close call.
+    assert (g["close_calls_per_game"] > 0).all() and len(calls) > 0
+    assert set(calls["players"]) == {2, 3} and (calls["rollouts"] == 8).all()
+    kinds = pd.read_csv(out / "rollout_close_calls.csv")
+    assert kinds["calls"].sum() == len(calls) and abs(kinds["share_of_calls"].sum() - 1) < 1e-9
+    assert "A position-aware player" in (out / "report.md").read_text()
 
 
 def test_notebook_executes_on_a_small_study(small_study):

@@ -262,6 +262,9 @@ def describe_position(pos, path) -> str:
     what = f"{', '.join(t['flipped']) or 'nothing'} in front"
     if pos.stage == "flipping":
         what += f", {t['flips_left']} flip{'s' if t['flips_left'] != 1 else ''} left"
+    if "turns_left" in pos.doc:
+        n = pos.doc["turns_left"]
+        what += f"; the round ends after {'this turn' if n == 1 else f'{n} turns, this one included'}"
     return (f"Position {path}: {pos.players} players, round {int(S[L.G_N_ROUNDS])}, player {pos.turn} "
             f"({pos.policies[pos.turn]}) to move, {pos.stage}: {what}")
 

@@ -46,7 +46,7 @@ HeldLuckyFlag = Annotated[int, typer.Option("--held-lucky", help="Unused Lucky B
 FlippedFlag = Annotated[Optional[str], typer.Option("--flipped", help="Cash already flipped this turn, e.g. 7,11.")]
 PositionFlag = Annotated[Optional[Path], typer.Option("--position", help="A game in progress (.toml or .json; docs/chance.md): advise its decision from rollouts.")]
 PrecisionFlag = Annotated[float, typer.Option("--precision", help="With --position: rollouts are added until each choice's paired difference to the best is known to within this many points (95%).")]
-MaxRolloutsFlag = Annotated[int, typer.Option("--max-rollouts", help="With --position: at most this many rollouts per choice.")]
+MAX_ROLLOUTS = 200_000  # sim.chance.advise.MAX_ROLLOUTS, known here before the heavy imports
 RuleFlag = Annotated[Optional[list[str]], typer.Option("--rule", help="Rule change KEY=VALUE (deck.* changes the deck).")]
 
 
@@ -94,12 +94,11 @@ def chance_advise(
     other: OtherFlag = None,
     objective: Annotated[str, typer.Option(help="What the turn should maximize: value, count or board.")] = "value",
     beat: Annotated[int, typer.Option(help="Board objective: a card counts only above this value (the cheapest property's requirement).")] = 0,
-    games: Annotated[Optional[int], typer.Option("--games", "-n", help="Games per arm of the win-rate evidence (0: none; default 20,000).")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", "-n", help="Games per arm of the win-rate evidence (0: none; default 20,000); with --position, the most rollouts per choice (default 200,000).")] = None,
     players: Annotated[int, typer.Option(help="Players at the table, 2 to 4.")] = 4,
     policy: Annotated[Optional[str], typer.Option(help="Your policy in the simulated games, outside the situation (default optimal).")] = None,
     position: PositionFlag = None,
     precision: PrecisionFlag = 1.0,
-    max_rollouts: MaxRolloutsFlag = 200_000,
     seed: Seed = 0,
     rule: RuleFlag = None,
     threads: Threads = None,
@@ -113,11 +112,11 @@ def chance_advise(
     if position is not None:
         given = [name for name, v in (("--flipped", flipped), ("--flips-left", flips_left), ("--cash", cash),
                                       ("--bankrupt", bankrupt), ("--lucky", lucky), ("--other", other),
-                                      ("--games", games), ("--policy", policy)) if v is not None]
+                                      ("--policy", policy)) if v is not None]
         if held_lucky or given:
             raise UsageError(f"--position describes the whole game: leave out {(given or ['--held-lucky'])[0]} "
                              "(the file holds it)")
-        _advise_position(position, precision, max_rollouts, seed, rule, threads, as_json)
+        _advise_position(position, precision, MAX_ROLLOUTS if games is None else games, seed, rule, threads, as_json)
         return
     games = 20_000 if games is None else games
     policy = policy or "optimal"
@@ -153,7 +152,8 @@ def _precision(precision: float, max_rollouts: int) -> float:
     if not 0.05 <= precision <= 50:
         raise UsageError(f"--precision must be between 0.05 and 50 points (got {precision})")
     if not 100 <= max_rollouts <= 10_000_000:
-        raise UsageError(f"--max-rollouts must be between 100 and 10,000,000 (got {max_rollouts})")
+        raise UsageError(f"--games (rollouts per choice) must be between 100 and 10,000,000 with --position "
+                         f"(got {max_rollouts})")
     return precision / 100
 
 
@@ -176,7 +176,7 @@ def _advise_position(path: Path, precision: float, max_rollouts: int, seed: int,
 
 def chance_position(
     file: Annotated[Path, typer.Argument(help="Position file (.toml or .json; format in docs/chance.md).")],
-    rollouts: Annotated[int, typer.Option("--rollouts", "-n", help="Games played on from the position.")] = 20_000,
+    games: Annotated[int, typer.Option("--games", "-n", help="Rollouts: games played on from the position.")] = 20_000,
     seed: Seed = 0,
     rule: RuleFlag = None,
     threads: Threads = None,
@@ -188,11 +188,11 @@ def chance_position(
     from sim.chance.game import GAME
     from sim.core.runner import check_run_args
 
-    check_run_args(rollouts, seed, 1, threads)
+    check_run_args(games, seed, 1, threads)
     pos = positions.load(file, rule)
-    result = position_odds(pos, rollouts, seed, threads)
+    result = position_odds(pos, games, seed, threads)
     if as_json:
-        emit("chance position", game_meta(GAME, pos.rules, games=rollouts, seed=seed, players=pos.players,
+        emit("chance position", game_meta(GAME, pos.rules, games=games, seed=seed, players=pos.players,
                                           policies=list(pos.policies), position=str(file)), result)
     else:
         print(with_rules_line(render_position_odds(result, pos, file), GAME, pos.rules), end="")
@@ -203,15 +203,17 @@ def chance_study(
         help="Folder for the tables, plots and report.md (new or empty); default results/cash_out-STAMP.")] = None,
     games: Annotated[int, typer.Option(help="Games per tournament cell (split over the focal seats).")] = 24_000,
     map_games: Annotated[int, typer.Option(help="Games per arm of each stop/flip map cell (0: no maps).")] = 8_000,
+    rollout_games: Annotated[int, typer.Option(help="Games per player count for the position-aware player (0: none).")] = 12_000,
     players: Annotated[Optional[list[int]], typer.Option(help="Player counts (repeat); default 2, 3 and 4.")] = None,
     seed: Seed = 2026,
     threads: Threads = None,
 ) -> None:
-    """The cash-out study: stopping rules in full games, and the stop/flip map (issue 3)."""
+    """The cash-out study: stopping rules in full games, the stop/flip map, and the
+    position-aware player against the turn-optimal rule."""
     from sim.chance.study import MAPS, StudyConfig, run_study
 
-    if games < 1 or map_games < 0:
-        raise UsageError("--games must be at least 1 and --map-games 0 or more")
+    if games < 1 or map_games < 0 or rollout_games < 0:
+        raise UsageError("--games must be at least 1, --map-games and --rollout-games 0 or more")
     for n in players or []:
         if not 2 <= n <= 4:
             raise UsageError(f"--players must be 2 to 4 for Monopoly Chance (got {n})")
@@ -224,6 +226,6 @@ def chance_study(
     out = out or Path("results") / f"cash_out-{utc_now().replace(':', '').replace('-', '')[:15]}"
     results.check_new_dir(out)
     cfg = StudyConfig(games=games, map_games=max(map_games, 1), players=tuple(players or (2, 3, 4)), seed=seed,
-                      threads=threads, maps=tuple(MAPS) if map_games > 0 else ())
+                      threads=threads, maps=tuple(MAPS) if map_games > 0 else (), rollout_games=rollout_games)
     res = run_study(cfg, out, progress=lambda msg: print(msg, file=sys.stderr))
     print(f"Wrote {out}/ (report.md, tournament.csv, stop_flip_map.csv, plots) in {res['seconds'] / 60:.1f} min")

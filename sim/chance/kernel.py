@@ -46,52 +46,54 @@ from sim.chance.layout import (
     CHANCE_ORDER,
     CORNER,
     CORNERS,
+    DISCARD,
+    DRAW,
+    DRAW_N,
+    DRAW_PILE,
     D_FLIP,
     D_FLIP2,
     D_NOPE_CASH,
     D_NOPE_FLIP2,
     D_PLACE,
     D_TOKEN,
-    DISCARD,
-    DRAW,
-    DRAW_N,
-    DRAW_PILE,
     F_HEAD,
     F_N,
     F_QUEUE,
     G_BOARD_CHANGES,
-    G_HIT_CAP,
     G_CHANCE_POS,
     G_CURRENT,
     G_DECISIONS,
     G_FIRST,
     G_GRAY_LEFT,
     G_HALF_SEEN,
+    G_HIT_CAP,
+    G_N_ROUNDS,
     G_N_STALLED,
+    G_N_TURNS,
     G_PAUSED,
     G_QUIET,
     G_REMAINING,
     G_ROUND_ENDING,
     G_ROUND_TURNS,
-    G_N_ROUNDS,
     G_STATUS,
     G_TRIGGERED,
-    G_N_TURNS,
     HELD,
     MAX_DECISION_ROWS,
     MAX_DECK,
     MAX_PLAYERS,
     MAX_PROPS,
     MAX_STACK,
+    NO_TARGET,
     N_BLD,
     N_CORNERS,
     N_KIND_SLOTS,
     N_SEAT_COLS,
     N_SIT,
-    NO_TARGET,
+    PAIRS_DONE,
     P_DRAW_COUNT,
     P_STAGE,
-    PAIRS_DONE,
+    RNG_SIZE,
+    RNG_TABLE,
     R_CHANCE,
     R_CHANCE_EFFECT,
     R_CHANCE_PARAM,
@@ -106,36 +108,17 @@ from sim.chance.layout import (
     R_GRAY_LEN,
     R_GRAY_ORDER,
     R_GRAY_PER_PAIR,
-    R_KIND_FIRST,
     R_KEEP_HELD,
+    R_KIND_FIRST,
     R_MAX_ROUNDS,
     R_MULTI_FLIP2,
     R_PLAYERS,
+    R_PROPS,
     R_PROP_BUILDINGS,
     R_PROP_LENGTH,
     R_PROP_VALUE,
-    R_PROPS,
     R_RESHUFFLE,
     R_TOKEN_AFTER_BUST,
-    RNG_SIZE,
-    RNG_TABLE,
-    S_BEST_OPP_SKY,
-    S_CASH_N,
-    S_CASH_SUM,
-    S_FINISH,
-    S_FLIPS_LEFT,
-    S_FLIPS_TAKEN,
-    S_LUCKY_HELD,
-    S_MIN_TARGET,
-    S_MY_SKY,
-    S_PILE_BANKRUPT,
-    S_PILE_CASH_N,
-    S_PILE_CASH_SUM,
-    S_PILE_LUCKY,
-    S_PILE_N,
-    S_ROUND_ENDING,
-    S_USEFUL_CASH_SUM,
-    S_USEFUL_PILE_SUM,
     SC_BUILDINGS,
     SC_BUSTS,
     SC_CASH_PLAYED,
@@ -157,16 +140,36 @@ from sim.chance.layout import (
     SKY_COUNT,
     SKY_LEN,
     STACK,
+    STACK_FP,
+    STACK_N,
     STAGE_FLIP,
     STAGE_NEW_ROUND,
     STAGE_NEW_TURN,
-    STAGE_PLACE,
     STAGE_TOKENS,
     STAGE_WINDOW,
-    STACK_FP,
-    STACK_N,
     STATE_SIZE,
     STATS,
+    S_BEST_OPP_SKY,
+    S_CASH_N,
+    S_CASH_SUM,
+    S_FINISH,
+    S_FLIPS_LEFT,
+    S_FLIPS_TAKEN,
+    S_LUCKY_HELD,
+    S_MIN_TARGET,
+    S_MY_SKY,
+    S_PILE_BANKRUPT,
+    S_PILE_CASH_N,
+    S_PILE_CASH_SUM,
+    S_PILE_LUCKY,
+    S_PILE_N,
+    S_ROUND_ENDING,
+    S_USEFUL_CASH_SUM,
+    S_USEFUL_PILE_SUM,
+    TOP_OWNER,
+    TOP_VALUE,
+    TURN,
+    TURN_CARDS,
     T_BLOCKED,
     T_CHANGES_BEFORE,
     T_FLIPS,
@@ -175,10 +178,6 @@ from sim.chance.layout import (
     T_LUCKY,
     T_N,
     T_WINDOW_FROM,
-    TOP_OWNER,
-    TOP_VALUE,
-    TURN,
-    TURN_CARDS,
     WHERE,
     rng_deck,
     rng_policy,
@@ -208,15 +207,16 @@ from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, seed_state, shuffle
 from strategies.chance import (
     ROLLOUT,
-    next_flip_busts,
-    ROLLOUT_BASE,
     ROLLOUTS_SLOT,
+    ROLLOUT_BASE,
+    ROLLOUT_Z_SLOT,
     choose_cash_card,
     choose_jail_target,
     choose_play,
     choose_token,
     choose_victim,
     close_call,
+    next_flip_busts,
     optimal_flip,
     p_bust_within,
     should_flip,
@@ -1214,11 +1214,13 @@ def decide_by_rollouts(S, RB, pk, pp, pt, rng, p, S2, rng2, pk2):
     """A rollout player's flip decision at a close call: play the rest of the game from a copy
     of the position, once flipping and once cashing out, `rollouts` times each (the pairs on
     common random numbers, the unseen orders shuffled anew for each pair, every seat playing
-    its base policy); the choice that won more is taken (a tie keeps the turn rule). Returns
-    the rollouts won flipping less those won cashing out."""
+    its base policy). Returns (won, differ): the rollouts won flipping less those won cashing
+    out, and the pairs whose two games ended differently for the player."""
     key = randint(rng, rng_policy(p), 1 << 30)  # this decision's rollouts are seeded from it
-    won = 0  # rollouts won flipping, less those won cashing out
+    won = 0
+    differ = 0
     for r in range(int(pp[p, ROLLOUTS_SLOT])):
+        pair = 0
         for go in range(2):
             for k in range(STATE_SIZE):
                 S2[k] = S[k]
@@ -1230,12 +1232,14 @@ def decide_by_rollouts(S, RB, pk, pp, pt, rng, p, S2, rng2, pk2):
             push_forced(S2, D_FLIP, p, go, 0)
             play_rounds(S2, RB, pk2, pp, pt, rng2, False, STAGE_FLIP)
             if wins(S2, p, best_seat(S2, RB)):
-                won += 1 if go == 1 else -1
-    return won
+                pair += 1 if go == 1 else -1
+        won += pair
+        differ += pair != 0
+    return won, differ
 
 
 @njit_no_refcount
-def record_decision(S, p, decisions, row, won, rule_flips, flips, rollouts):
+def record_decision(S, p, decisions, row, won, differ, rule_flips, flips, rollouts):
     """A close call's row of the detail table (layout.DECISION_COLS)."""
     k = S[G_DECISIONS]
     if k >= MAX_DECISION_ROWS:
@@ -1252,7 +1256,8 @@ def record_decision(S, p, decisions, row, won, rule_flips, flips, rollouts):
     out[8] = rule_flips
     out[9] = flips
     out[10] = won
-    out[11] = rollouts
+    out[11] = differ
+    out[12] = rollouts
 
 
 @njit_no_refcount
@@ -1301,11 +1306,14 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
             break
         S[G_PAUSED] = 0
         p = S[G_CURRENT]
-        won = decide_by_rollouts(S, RB, pk, pp, pt, rng, p, S2, rng2, pk2)
+        won, differ = decide_by_rollouts(S, RB, pk, pp, pt, rng, p, S2, rng2, pk2)
         rule_flips = optimal_flip(pt, p, S)
-        flips = won > 0 or (won == 0 and rule_flips)
+        # The rollouts overrule the turn rule only when their difference is clear: `z` standard
+        # errors from 0 (each pair that ended differently adds one unit of variance).
+        clear = abs(won) > pp[p, ROLLOUT_Z_SLOT] * np.sqrt(differ)
+        flips = won > 0 if clear else rule_flips
         if detail:
-            record_decision(S, p, decisions, row, won, rule_flips, flips, int(pp[p, ROLLOUTS_SLOT]))
+            record_decision(S, p, decisions, row, won, differ, rule_flips, flips, int(pp[p, ROLLOUTS_SLOT]))
         S[G_DECISIONS] += 1
         push_forced(S, D_FLIP, p, 1 if flips else 0, 0)
         stage = STAGE_FLIP

@@ -229,6 +229,7 @@ DECISION_COLS = (
     "turn_rule_flips",  # 1: the turn-optimal rule flips
     "flips",  # 1: the rollouts chose to flip
     "won_flip_minus_stop",  # rollouts won flipping, less those won cashing out
+    "pairs_differ",  # rollout pairs whose two games ended differently for the player
     "rollouts",  # per choice
 )
 N_DECISION_COLS = len(DECISION_COLS)

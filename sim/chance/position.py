@@ -34,7 +34,6 @@ file back in a fixed form that ``load`` reads to the same position.
 from __future__ import annotations
 
 import json
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,7 +54,7 @@ from sim.chance.rules import (
     ChanceRules,
     pack,
 )
-from sim.core.runner import UsageError
+from sim.core.runner import UsageError, read_document
 
 TOP_KEYS = ("to_move", "round", "first", "turns_left", "chance_drawn", "rules", "player", "board", "corners", "turn")
 PLAYER_KEYS = ("policy", "skyline", "held", "draw", "draw_count", "discard")
@@ -87,19 +86,7 @@ class Position:
 
 def load(path: str | Path, rule_changes: list[str] | None = None) -> Position:
     """Read a position file (.toml or .json); rule_changes (KEY=VALUE) go on top of its [rules]."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise UsageError(f"position file {path}: cannot read it ({e.strerror or e})") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"position file {path}: not UTF-8 text") from None
-    is_json = path.suffix.lower() == ".json"
-    try:
-        data = json.loads(text) if is_json else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        raise UsageError(f"position file {path}: not valid {'JSON' if is_json else 'TOML'}: "
-                         f"{str(e).splitlines()[0]}") from None
+    data = read_document(path, "position file")
     try:
         return parse(data, rule_changes)
     except UsageError as e:

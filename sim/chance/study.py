@@ -21,8 +21,8 @@ Two parts, both under common random numbers (every cell plays the same game seed
 
 3. A position-aware player. `rollout` plays the turn-optimal rule, except at a close call
    (the Cash in hand within `margin` of the rule's threshold), where it plays the rest of the
-   game out from the position as it sees it, flipping and cashing out, and takes the choice
-   that won more. It sits in every seat in turn against the mixed table, on the same seeds as
+   game out from the position as it sees it, flipping and cashing out, and overrules the turn
+   rule where one choice clearly won more. It sits in every seat in turn against the mixed table, on the same seeds as
    the turn-optimal rule and `smart`, so its gain over each is a paired difference. Its close
    calls are kept (the kernel's "rollout_decisions" detail table) and grouped by kind of
    position: where the rollouts overrule the turn rule, the turn rule is wrong for this game.
@@ -82,7 +82,7 @@ class StudyConfig:
     opponents: tuple[str, ...] = tuple(OPPONENTS)
     maps: tuple[str, ...] = tuple(MAPS)
     cash_buckets: tuple[tuple[int, int], ...] = CASH_BUCKETS
-    rollout_games: int = 6_000  # per player count, for part 3 (0: no part 3)
+    rollout_games: int = 12_000  # per player count, for part 3 (0: no part 3)
     rollout_player: str = "rollout"
     seed: int = 2026
     threads: int | None = None
@@ -399,7 +399,7 @@ def _rollout_section(gains: pd.DataFrame, kinds: pd.DataFrame, cfg: dict) -> lis
          f"`{cfg['rollout_player']}` plays the turn-optimal rule except at close calls (the Cash in hand within "
          "`margin` of the rule's threshold), where it plays the rest of the game out from the position as it "
          "sees it (unseen cards dealt afresh), once flipping and once cashing out, `rollouts` times each, and "
-         "takes the choice that won more. "
+         "overrules the turn rule where the rollouts' difference is at least `z` standard errors from 0. "
          f"{cfg['rollout_games']:,} games per player count, the player in each seat in turn against the mixed "
          "table; the turn-optimal rule and `smart` play the same seeds in the same seats, so each gain is a "
          "paired difference (95% interval).", "",
@@ -412,7 +412,7 @@ def _rollout_section(gains: pd.DataFrame, kinds: pd.DataFrame, cfg: dict) -> lis
     if not kinds.empty:
         L += ["### Where the turn rule is most wrong", "",
               "The rollout player's close calls, by its standing against the best opponent and the point of the "
-              "round; "overruled" is the share where the rollouts chose against the turn rule (to flip where "
+              "round; 'overruled' is the share where the rollouts chose against the turn rule (to flip where "
               "it cashes out, or to cash out where it flips); the margin is the rollouts' win difference "
               "between the two choices, as a share of the rollouts.", "",
               "| standing | round | close calls (share) | overruled | to flip | to cash out | mean Cash in hand "
@@ -500,7 +500,7 @@ def run_study(cfg: StudyConfig, out, progress=print) -> dict:
     m.to_csv(out / "stop_flip_map.csv", index=False)
     if cfg.rollout_games:
         gains.to_csv(out / "rollout_player.csv", index=False)
-        calls.to_csv(out / "rollout_close_calls.csv", index=False)
+        kinds.to_csv(out / "rollout_close_calls.csv", index=False)
     t = t.assign(param=pd.to_numeric(t["param"], errors="coerce"))
     plot_thresholds(t, out / "win_rate_by_threshold.png")
     for name in cfg.maps:
@@ -527,5 +527,5 @@ def rerender(out) -> None:
     for name in cfg["maps"]:
         plot_map(m, name, out / f"stop_flip_map_{name}.png")
     gains = pd.read_csv(out / "rollout_player.csv") if (out / "rollout_player.csv").exists() else None
-    kinds = kinds_of_close_calls(pd.read_csv(out / "rollout_close_calls.csv")) if gains is not None else None
+    kinds = pd.read_csv(out / "rollout_close_calls.csv") if gains is not None else None
     (out / "report.md").write_text(render_report(t, m, cfg, manifest["seconds"], gains, kinds))

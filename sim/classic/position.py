@@ -30,8 +30,6 @@ it is, the Free Parking pot and rule changes are optional. Every mistake raises
 
 from __future__ import annotations
 
-import json
-import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -48,7 +46,7 @@ from sim.classic.rules import (
     parse_bool,
     square_index,
 )
-from sim.core.runner import UsageError
+from sim.core.runner import UsageError, read_document
 
 PLAYER_KEYS = {"policy", "cash", "square", "jail_turns", "in_jail", "jail_cards", "bankrupt"}
 PROPERTY_KEYS = {"owner", "houses", "hotel", "mortgaged"}
@@ -71,21 +69,7 @@ class Position:
 
 def load(path: str | Path) -> Position:
     """Read a position file (.toml or .json)."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise UsageError(f"position file {path}: cannot read it ({e.strerror or e})") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"position file {path}: not UTF-8 text") from None
-    try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(text)
-        else:
-            data = tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
-        raise UsageError(f"position file {path}: not valid {kind}: {str(e).splitlines()[0]}") from None
+    data = read_document(path, "position file")
     try:
         return parse(data)
     except UsageError as e:

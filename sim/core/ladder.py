@@ -1,4 +1,5 @@
 """A ladder: every built-in bot and preset of a game (and any bot you add) rated against all the others.
+A bot too slow for that (Chance's rollout player) joins only when added.
 
 Each table seats `players` different bots; the ladder plays every such table in every seat
 rotation (for two players, every ordered pair), the same games at each table (common random
@@ -22,8 +23,9 @@ from sim.core.runner import UsageError
 
 
 def bots(game) -> list[str]:
-    """Every built-in bot (its default parameters) and every preset of the game."""
-    return list(game.catalog.kinds) + list(game.catalog.presets())
+    """Every built-in bot (its default parameters), except the slow ones, and every preset of
+    the game."""
+    return [name for name, kind in game.catalog.kinds.items() if not kind.slow] + list(game.catalog.presets())
 
 
 def tables(names: list[str], players: int) -> list[tuple[str, ...]]:

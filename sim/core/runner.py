@@ -32,6 +32,27 @@ class UsageError(ValueError):
     """Bad input from a user: reported as one line, exit code 2."""
 
 
+def read_document(path, what: str) -> dict:
+    """A TOML file (or JSON, by its suffix) as plain data; any problem is a UsageError that
+    names `what` and the path."""
+    import json
+    import tomllib
+    from pathlib import Path
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"{what} {path}: cannot read it ({e.strerror or e})") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{what} {path}: not UTF-8 text") from None
+    is_json = path.suffix.lower() == ".json"
+    try:
+        return json.loads(text) if is_json else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
+        raise UsageError(f"{what} {path}: not valid {'JSON' if is_json else 'TOML'}: {str(e).splitlines()[0]}") from None
+
+
 def check_run_args(n_games: int, seed: int, chunk_size: int, threads: int | None) -> None:
     if n_games < 1:
         raise UsageError(f"--games must be at least 1 (got {n_games})")
