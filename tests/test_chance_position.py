@@ -255,9 +255,17 @@ def test_a_sure_bust_says_cash_out_and_a_won_game_says_stop():
     assert a["turn"]["p_bust_next"] == 1.0 and a["turn"]["decision"] == "cash out"
 
 
-def test_advice_needs_a_choice():
-    with pytest.raises(UsageError, match="nothing to decide"):
-        advise_position(position(with_changes(DECIDED, turn={"stage": "flipping", "flipped": ["cash3"]})))
+@pytest.mark.parametrize("turn, why", [
+    ({"stage": "flipping", "flipped": ["cash3"]}, "no flips left"),
+    ({"stage": "flip2", "flipped": ["cash3"]}, "give [turn] asker"),
+    ({"stage": "tokens", "flipped": ["cash3"]}, "holds no Token"),
+])
+def test_advice_needs_a_choice(turn, why):
+    pos = position(with_changes(DECIDED, turn=turn))
+    with pytest.raises(UsageError, match="nothing to decide") as e:
+        advise_position(pos)
+    assert why in str(e.value)
+    assert position_odds(pos, 200)["rollouts"] == 200  # the position still plays on
 
 
 def test_precision_sets_the_rollouts():

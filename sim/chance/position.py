@@ -150,7 +150,7 @@ def card_name(kind: int, value: int) -> str:
 
 class _Seat:
     """Assigns a seat's deck cards (indices of the packed deck) to the places the file names,
-    so that a card named twice more than the deck holds is caught where it is named."""
+    so that a card named more often than the deck holds it is caught, with its places."""
 
     def __init__(self, RB: np.ndarray, p: int):
         self.p = p
@@ -447,6 +447,7 @@ def _decision(pos: Position, tdoc: dict, turn_doc: dict, RB: np.ndarray, props: 
         if S[L.T_LIMIT] > S[L.T_FLIPS] and can_flip:
             pos.options = [("flip", [(L.D_FLIP, p, 1, 0)]), ("cash out", [(L.D_FLIP, p, 0, 0)])]
     elif pos.stage == "flip2":
+        pos.decision = "flip2"  # until asker or flip2_by says more
         if "asker" in tdoc and "flip2_by" in tdoc:
             raise UsageError("[turn]: give asker (who may play Flip 2 now) or flip2_by (who played it), not both")
         if S[L.T_N] == 0:
