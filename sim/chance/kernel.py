@@ -844,7 +844,16 @@ def use_tokens(S, RB, pk, pp, rng, p, busted, placed):
 
 @njit_no_refcount
 def play_turn(S, RB, pk, pp, pt, rng, p):
-    """Seat p's turn: roll (each '?' draws a Chance card and rolls again), then the rest."""
+    """Seat p's whole turn (play_rounds plays the two parts itself, so that the turn's code is
+    compiled once into the batch loop)."""
+    start_turn(S, RB, pk, pp, rng, p)
+    if S[G_STATUS] == OK:
+        continue_turn(S, RB, pk, pp, pt, rng, p, STAGE_FLIP)
+
+
+@njit_no_refcount
+def start_turn(S, RB, pk, pp, rng, p):
+    """Seat p's turn up to its flips: roll (each '?' draws a Chance card and rolls again)."""
     S[T_N] = 0
     S[T_LUCKY] = 0
     S[T_FP] = 0
@@ -864,7 +873,6 @@ def play_turn(S, RB, pk, pp, pt, rng, p):
             return
     S[T_FLIPS] = 0
     S[T_LIMIT] = max(1, face + bonus) if face > 0 else 0
-    continue_turn(S, RB, pk, pp, pt, rng, p, STAGE_FLIP)
 
 
 @njit_no_refcount
@@ -1118,8 +1126,9 @@ def play_rounds(S, RB, pk, pp, pt, rng, check, stage):
                     break
                 S[G_ROUND_TURNS] += 1
                 S[T_CHANGES_BEFORE] = S[G_BOARD_CHANGES]
-                play_turn(S, RB, pk, pp, pt, rng, S[G_CURRENT])
-            else:
+                start_turn(S, RB, pk, pp, rng, S[G_CURRENT])
+                stage = STAGE_FLIP
+            if S[G_STATUS] == OK:
                 continue_turn(S, RB, pk, pp, pt, rng, S[G_CURRENT], stage)
             if S[G_PAUSED] == 1:
                 return
