@@ -844,8 +844,7 @@ def use_tokens(S, RB, pk, pp, rng, p, busted, placed):
 
 @njit_no_refcount
 def play_turn(S, RB, pk, pp, pt, rng, p):
-    """Seat p's whole turn (play_rounds plays the two parts itself, so that the turn's code is
-    compiled once into the batch loop)."""
+    """Seat p's whole turn: its roll, then the rest (continue_turn)."""
     start_turn(S, RB, pk, pp, rng, p)
     if S[G_STATUS] == OK:
         continue_turn(S, RB, pk, pp, pt, rng, p, STAGE_FLIP)
@@ -1126,9 +1125,8 @@ def play_rounds(S, RB, pk, pp, pt, rng, check, stage):
                     break
                 S[G_ROUND_TURNS] += 1
                 S[T_CHANGES_BEFORE] = S[G_BOARD_CHANGES]
-                start_turn(S, RB, pk, pp, rng, S[G_CURRENT])
-                stage = STAGE_FLIP
-            if S[G_STATUS] == OK:
+                play_turn(S, RB, pk, pp, pt, rng, S[G_CURRENT])
+            else:
                 continue_turn(S, RB, pk, pp, pt, rng, S[G_CURRENT], stage)
             if S[G_PAUSED] == 1:
                 return

@@ -52,8 +52,10 @@ from sim.chance.rules import (
     NOPE,
     TOKEN,
     ChanceRules,
+    card_kind_value,
     pack,
 )
+from strategies.chance import requirement
 from sim.core.runner import UsageError, read_document
 
 TOP_KEYS = ("to_move", "round", "first", "turns_left", "chance_drawn", "rules", "player", "board", "corners", "turn")
@@ -133,12 +135,10 @@ def _card(name, what: str, deck: Counter) -> tuple[int, int]:
     """A card name (cashN or a kind) -> (kind, value), checked against the seat's deck."""
     if not isinstance(name, str):
         raise UsageError(f"{what}: a card is a name such as \"cash7\" or \"bankrupt\" (got {name!r})")
-    if name.startswith("cash") and name[4:].isdigit():
-        card = (CASH, int(name[4:]))
-    elif name in CARD_KIND_NAMES[1:]:
-        card = (CARD_KIND_NAMES.index(name), 0)
-    else:
-        raise UsageError(f"{what}: unknown card {name!r}; use cashN or one of {', '.join(CARD_KIND_NAMES[1:])}")
+    try:
+        card = card_kind_value(name)
+    except ValueError as e:
+        raise UsageError(f"{what}: {str(e).removeprefix('rules: ')}") from None
     if deck[card] == 0:
         raise UsageError(f"{what}: the deck has no {name}")
     return card
@@ -262,7 +262,7 @@ def parse(data: dict, rule_changes: list[str] | None = None) -> Position:
             o = _int(entry["owner"], f"{what} owner", 0, n - 1)
             v = _int(entry["cash"], f"{what} cash", 1, 1000)
             fp = _bool(entry.get("free_parking", False), f"{what} free_parking")
-            need = S[L.TOP_VALUE + i] if S[L.STACK_N + i] else rules.properties[i].value
+            need = requirement(S, RB, i)
             if v <= need and not fp:
                 raise UsageError(f"{what}: Cash {v} does not beat the {need} below it (set free_parking = true "
                                  "if it went down through Free Parking)")
@@ -429,12 +429,9 @@ def _kind_value(RB: np.ndarray, p: int, c: int) -> tuple[int, int]:
     return int(RB[L.R_DECK_KIND + p * L.MAX_DECK + c]), int(RB[L.R_DECK_VALUE + p * L.MAX_DECK + c])
 
 
-def _holds(S: np.ndarray, RB: np.ndarray, p: int, kind: int, places: tuple) -> int:
-    """A card of seat p of this kind in one of the places, or -1."""
-    for c in range(RB[L.R_DECK_SIZE + p]):
-        if RB[L.R_DECK_KIND + p * L.MAX_DECK + c] == kind and S[L.WHERE + p * L.MAX_DECK + c] in places:
-            return c
-    return -1
+def _holds(S: np.ndarray, RB: np.ndarray, p: int, kind: int) -> bool:
+    """Whether the player to move has a card of this kind to play: held, or flipped this turn."""
+    return kernel.find_card(S, RB, p, kind, L.HELD) >= 0 or kernel.find_card(S, RB, p, kind, L.TURN) >= 0
 
 
 def _decision(pos: Position, tdoc: dict, turn_doc: dict, RB: np.ndarray, props: list[str]) -> None:
@@ -443,7 +440,8 @@ def _decision(pos: Position, tdoc: dict, turn_doc: dict, RB: np.ndarray, props: 
     S, p, n = pos.S0, pos.turn, pos.players
     if pos.stage == "flipping":
         pos.decision = "flip"
-        can_flip = S[L.DRAW_N + p] > 0 or (pos.rules.house.reshuffle_empty_pile and _holds_any(S, RB, p, L.DISCARD))
+        can_flip = S[L.DRAW_N + p] > 0 or (pos.rules.house.reshuffle_empty_pile
+                                           and kernel.has_cards_at(S, RB, p, L.DISCARD))
         if S[L.T_LIMIT] > S[L.T_FLIPS] and can_flip:
             pos.options = [("flip", [(L.D_FLIP, p, 1, 0)]), ("cash out", [(L.D_FLIP, p, 0, 0)])]
     elif pos.stage == "flip2":
@@ -459,7 +457,7 @@ def _decision(pos: Position, tdoc: dict, turn_doc: dict, RB: np.ndarray, props: 
             turn_doc[key] = o
             if o == p:
                 raise UsageError(f"[turn] {key}: the player to move cannot play Flip 2 on themselves")
-            if _holds(S, RB, o, FLIP2, (L.HELD,)) < 0:
+            if kernel.find_card(S, RB, o, FLIP2, L.HELD) < 0:
                 raise UsageError(f"[turn] {key}: player {o} holds no Flip 2")
             S[L.T_WINDOW_FROM] = (o - p) % n
             if key == "asker":
@@ -467,12 +465,12 @@ def _decision(pos: Position, tdoc: dict, turn_doc: dict, RB: np.ndarray, props: 
                 pos.options = [("play Flip 2", [(L.D_FLIP2, o, 1, 0)]), ("pass", [(L.D_FLIP2, o, 0, 0)])]
             else:
                 pos.decision = "nope_flip2"
-                if _holds(S, RB, p, NOPE, (L.HELD, L.TURN)) >= 0:
+                if _holds(S, RB, p, NOPE):
                     pos.options = [(label, [(L.D_FLIP2, o, 1, 0), (L.D_NOPE_FLIP2, p, a, 0)])
                                    for label, a in (("Nope!", 1), ("take the two flips", 0))]
     elif pos.stage == "tokens":
         pos.decision = "token"
-        if _holds(S, RB, p, TOKEN, (L.HELD, L.TURN)) >= 0:
+        if _holds(S, RB, p, TOKEN):
             pos.options = [(f"Token to {CORNER_NAMES[c]}", [(L.D_TOKEN, p, c, 0)])
                            for c in range(L.N_CORNERS) if S[L.CORNERS + c] < 0]
             if pos.options:
@@ -487,8 +485,7 @@ def _decision(pos: Position, tdoc: dict, turn_doc: dict, RB: np.ndarray, props: 
                 cash.setdefault(v, c)
 
         def legal(v: int, i: int) -> bool:
-            need = S[L.TOP_VALUE + i] if S[L.STACK_N + i] else RB[L.R_PROP_VALUE + i]
-            return not (S[L.T_BLOCKED] >> i) & 1 and (v > need or fp)
+            return not (S[L.T_BLOCKED] >> i) & 1 and (v > requirement(S, RB, i) or fp)
 
         if "placing" in tdoc:
             what = "[turn] placing"
@@ -509,7 +506,7 @@ def _decision(pos: Position, tdoc: dict, turn_doc: dict, RB: np.ndarray, props: 
                 raise UsageError(f"{what}: only an opponent on top of {props[i]} can answer with Nope!")
             turn_doc["placing"] = {"cash": v, "property": props[i]}
             pos.decision, pos.decider = "nope_cash", o
-            if _holds(S, RB, o, NOPE, (L.HELD,)) >= 0:
+            if kernel.find_card(S, RB, o, NOPE, L.HELD) >= 0:
                 pos.options = [(label, [(L.D_PLACE, p, cash[v], i), (L.D_NOPE_CASH, o, a, 0)])
                                for label, a in (("Nope!", 1), ("let it in", 0))]
         else:
@@ -518,10 +515,6 @@ def _decision(pos: Position, tdoc: dict, turn_doc: dict, RB: np.ndarray, props: 
                            for v, c in sorted(cash.items()) for i in range(len(props)) if legal(v, i)]
             if pos.options:
                 pos.options.append(("discard the rest", [(L.D_PLACE, p, -1, -1)]))
-
-
-def _holds_any(S: np.ndarray, RB: np.ndarray, p: int, place: int) -> bool:
-    return any(S[L.WHERE + p * L.MAX_DECK + c] == place for c in range(RB[L.R_DECK_SIZE + p]))
 
 
 def start_array(pos: Position, option: int | None = None) -> np.ndarray:

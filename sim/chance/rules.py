@@ -171,7 +171,7 @@ class ChanceRules(rule_changes.RulesMixin):
         if self.max_rounds < 1:
             raise ValueError("rules: max_rounds must be at least 1")
         for name, count in self.deck.items():
-            _card_kind_value(name)
+            card_kind_value(name)
             if count < 0:
                 raise ValueError(f"rules: deck count for {name!r} is negative")
         if sum(self.deck.values()) < 1:
@@ -194,11 +194,12 @@ class ChanceRules(rule_changes.RulesMixin):
 
     def deck_cards(self) -> list[tuple[int, int]]:
         """The token deck as (kind, value) pairs, cash first by value, then other kinds."""
-        cards = [_card_kind_value(n) for n, c in self.deck.items() for _ in range(c)]
+        cards = [card_kind_value(n) for n, c in self.deck.items() for _ in range(c)]
         return sorted(cards)
 
 
-def _card_kind_value(name: str) -> tuple[int, int]:
+def card_kind_value(name: str) -> tuple[int, int]:
+    """A token card's name (cashN or a kind) -> (kind, value); ValueError for a bad name."""
     if name.startswith("cash"):
         try:
             value = int(name[4:])
