@@ -68,12 +68,14 @@ class Kind:
 class Catalog:
     """The policy kinds and parameters of one game."""
 
-    def __init__(self, n_params: int, params: dict[str, Param], kinds: dict[str, Kind], game: str = ""):
+    def __init__(self, n_params: int, params: dict[str, Param], kinds: dict[str, Kind], game: str = "",
+                 note: str = ""):
         for name, kind in kinds.items():
             unknown = set(kind.defaults) - set(params)
             assert not unknown, f"kind {name} has undeclared parameters {unknown}"
         self.n_params, self.params, self.kinds = n_params, params, kinds
         self.game = game  # names the preset files; "" for no presets
+        self.note = note  # true of every kind; listed after them
         self._preset_cache: dict = {}
 
     def preset_files(self) -> list[Path]:
@@ -185,6 +187,8 @@ class Catalog:
                 f"{k}={self.params[k].show(v)}" for k, v in kind.defaults.items() if k not in common
             )
             lines += [f"{name} {own}".rstrip(), f"    {kind.doc}"]
+        if self.note:
+            lines.append(f"Every kind: {self.note}")
         lines.append("Parameters (default for every kind if one; range): meaning")
         for key, param in self.params.items():
             default = f"={param.show(common[key])}" if key in common else ""

@@ -55,6 +55,7 @@ from sim.chance.layout import (
     S_PILE_BANKRUPT,
     S_PILE_N,
     S_ROUND_ENDING,
+    S_AT_STAKE,
     S_USEFUL_CASH_SUM,
     S_USEFUL_PILE_SUM,
     SIT,
@@ -126,7 +127,8 @@ CATALOG = Catalog(
         "random": _kind(RANDOM, "random legal play; cash out with chance p_stop before each flip", "p_stop", 0.25),
         "max_flip": _kind(MAX_FLIP, "always flip to the number rolled"),
         "stop_after": _kind(STOP_AFTER, "cash out after n flips", "n", 2.0),
-        "bust_threshold": _kind(BUST_THRESHOLD, "cash out when the next flip busts with chance above p", "p", 0.2),
+        "bust_threshold": _kind(BUST_THRESHOLD, "cash out when the next flip busts with chance above p (never with "
+                                "nothing at stake)", "p", 0.2),
         "cash_target": _kind(CASH_TARGET, "cash out once the Cash flipped this turn reaches v", "v", 12.0),
         "smart": _kind(SMART, "flip while the expected gain of useful Cash beats risk x the expected loss", "risk", 1.0),
         "optimal": _kind(OPTIMAL, "the turn-optimal stopping rule (exact DP) for objective=value (total Cash kept), "
@@ -139,6 +141,8 @@ CATALOG = Catalog(
                         {"margin": 2.0, "rollouts": 40.0, "z": 2.0} | _TACTIC_DEFAULTS, slow=True),
     },
     game="chance",
+    note="never cashes out with nothing at stake (no card flipped this turn, no saved Token that a bust would "
+    "keep off the board): flipping then cannot lose",
 )
 parse_policy = CATALOG.parse
 
@@ -210,12 +214,12 @@ def max_value(S, first, n):
 @njit_no_refcount
 def p_bust_within(n_flips, pile_n, pile_bankrupt, lucky_held):
     """Chance that n forced flips from a pile holding pile_bankrupt Bankrupts among pile_n
-    cards draw more Bankrupts than the Lucky Breaks held (hypergeometric tail)."""
-    if pile_n == 0 or pile_bankrupt <= lucky_held:
-        return 0.0
+    cards draw more Bankrupts than the Lucky Breaks held (hypergeometric tail). The tail's
+    terms are summed, not subtracted from 1, so a bust that cannot happen has chance exactly 0
+    (decisions compare it with 0)."""
     n = min(n_flips, pile_n)
-    p_safe = 0.0
-    for k in range(0, min(lucky_held, n) + 1):
+    p_bust = 0.0
+    for k in range(lucky_held + 1, min(pile_bankrupt, n) + 1):
         # C(B, k) C(N - B, n - k) / C(N, n)
         term = 1.0
         for j in range(k):
@@ -224,8 +228,8 @@ def p_bust_within(n_flips, pile_n, pile_bankrupt, lucky_held):
             term *= (pile_n - pile_bankrupt - j) / (j + 1.0)
         for j in range(n):
             term /= (pile_n - j) / (j + 1.0)
-        p_safe += term
-    return max(0.0, 1.0 - p_safe)
+        p_bust += term
+    return min(1.0, p_bust)
 
 
 @njit_inline
@@ -331,8 +335,8 @@ def optimal_flip(pt, p, S):
 @njit_no_refcount
 def close_call(pp, pt, p, S):
     """Whether seat p, a rollout player, faces a close call: the stake the turn rule weighs
-    is within `margin` of its threshold (and there is a card to flip)."""
-    if pt.shape[0] == 0 or S[SIT + S_PILE_N] == 0:
+    is within `margin` of its threshold (and there is a card to flip, and something at stake)."""
+    if pt.shape[0] == 0 or S[SIT + S_PILE_N] == 0 or S[SIT + S_AT_STAKE] == 0:
         return False
     s, th = optimal_stake(pt, p, S)
     return abs(th - s) <= pp[p, 0]
@@ -370,7 +374,11 @@ def should_flip(pk, pp, pt, p, S, RB, rng):
 
 @njit_no_refcount
 def policy_flip(pk, pp, pt, p, S, rng):
-    """The decision of seat p's own policy (should_flip without a forced situation)."""
+    """The decision of seat p's own policy (should_flip without a forced situation). No kind
+    cashes out with nothing at stake: flipping then loses nothing (a Bankrupt only leaves the
+    pile) and may win a card."""
+    if S[SIT + S_AT_STAKE] == 0:
+        return True
     kind = pk[p]
     stop = pp[p, 0]
     if kind == OPTIMAL or kind == ROLLOUT:

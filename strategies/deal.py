@@ -25,6 +25,7 @@ from sim.deal.board import (
     can_build,
     can_place,
     can_take,
+    completes_after_swap,
     complete_mask,
     ctype,
     cvalue,
@@ -436,8 +437,6 @@ def find_steal(S, pp, p, forced):
             return best
     for j in range(1, n_players):
         t = seat_after(p, j, n_players)
-        if forced and completes_a_set(S, t, give):
-            continue  # never hand a victim a complete set (it may be the set that wins)
         w = threat(S, pp, p, t)
         m = held_mask(S, t) & ~complete_mask(S, t)
         while m != 0:
@@ -455,6 +454,8 @@ def find_steal(S, pp, p, forced):
                     seen |= 1 << kind
                 if forced and S[GROUP + give] == g and g < NC and can_take(S, theirs, g):
                     continue  # swapping within one colour gains little
+                if victim_completes(S, t, theirs, give):
+                    continue  # never hand a victim a complete set (it may be the set that wins)
                 _, gain = placing_option(S, pp, p, theirs)
                 gain += 0.5 * w * holding_value(S, pp, t, theirs)
                 score = pp[p, P_STEAL_W] * (gain - give_cost)
@@ -464,11 +465,14 @@ def find_steal(S, pp, p, forced):
 
 
 @njit_no_refcount
-def completes_a_set(S, t, card):
-    """Seat t receiving this property card could complete one of its sets (in any colour the
-    card may stand in, as t would choose for a wild)."""
+def victim_completes(S, t, take, give):
+    """Would seat t complete a set by losing card `take` and receiving `give` (-1: none), in any
+    colour give may stand in (t chooses a two-colour wild's)? board.completes_after_swap
+    follows the kernel's moves of the wilds this strands."""
+    if give < 0 or ctype(S, give) == WILD_ANY:
+        return completes_after_swap(S, t, take, give, -1)
     for c in range(NC):
-        if can_take(S, card, c) and not is_complete(S, t, c) and S[GRP_N + t * NG + c] + 1 >= S[R_SET_SIZE + c]:
+        if can_take(S, give, c) and completes_after_swap(S, t, take, give, c):
             return True
     return False
 

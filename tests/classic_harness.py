@@ -20,6 +20,7 @@ from sim.classic import kernel
 from sim.classic import layout as L
 from sim.classic.api import landing_weights
 from sim.classic.rules import IN_JAIL, ClassicRules, pack, square_index
+from sim.core.event_log import with_log
 from sim.core.rng import seed_state
 from strategies.classic import parse_policy
 
@@ -31,10 +32,13 @@ DECKS = {"chance": 0, "chest": 1}
 
 
 class Table:
-    def __init__(self, seats, rules: ClassicRules | None = None, seed: int = 0):
+    def __init__(self, seats, rules: ClassicRules | None = None, seed: int = 0, log_rows: int = 0):
+        """``log_rows`` > 0 gives the state an event log of that many rows (``events``)."""
         self.rules = rules or ClassicRules()
         self.n = len(seats)
         self.S = kernel.start_state(pack(self.rules, self.n))
+        if log_rows:
+            self.S = with_log(self.S, L.STATE_SIZE, log_rows)
         self.RB = self.S[: L.RULES_SIZE]  # the rules block (a view: writes change the game's rules)
         parsed = [parse_policy(s) for s in seats]
         self.S[L.R_KIND : L.R_KIND + self.n] = [k for _, k, _ in parsed]
@@ -229,6 +233,13 @@ class Table:
         assert status == kernel.OK, kernel.STATUS_NAMES[status]
         assert self.S[L.G_STATUS] == kernel.OK, kernel.STATUS_NAMES[self.S[L.G_STATUS]]
         return self
+
+    def events(self) -> list[str]:
+        """The sentences of the events logged so far (a table made with ``log_rows``)."""
+        from sim.classic.events import EVENTS
+        from sim.core.replay import logged_sentences
+
+        return logged_sentences(EVENTS, self.rules, self.RB, self.S[L.STATE_SIZE:])
 
     def total_money(self) -> int:
         return int(self.S[L.CASH : L.CASH + L.MAX_PLAYERS].sum() + self.S[L.G_POT] + self.S[L.G_BANK])

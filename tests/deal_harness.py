@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.event_log import with_log
 from sim.deal import kernel
 from sim.deal import layout as L
 from sim.deal.rules import COLOUR_NAMES, DealRules, card_names, pack
@@ -34,7 +35,9 @@ def colour(name) -> int:
 class Table:
     """One game set up for a scripted scenario. ``seats``: one policy spec per seat."""
 
-    def __init__(self, seats, rules: DealRules | None = None, seed: int = 0, deck_edits=None, current: int = 0):
+    def __init__(self, seats, rules: DealRules | None = None, seed: int = 0, deck_edits=None, current: int = 0,
+                 log_rows: int = 0):
+        """``log_rows`` > 0 gives the state an event log of that many rows (``events``)."""
         self.rules = rules or DealRules()
         self.n = len(seats)
         self.names = card_names(self.rules, deck_edits)
@@ -59,6 +62,9 @@ class Table:
         S[L.G_WINNER] = -1
         S[L.G_CURRENT] = current
         S[L.G_PLAYS_LEFT] = self.rules.plays_per_turn
+        if log_rows:
+            self.S = with_log(S, L.STATE_SIZE, log_rows)
+            self.RB = self.S[: L.RULES_SIZE]
 
     # ---- setting up ------------------------------------------------------------------------
 
@@ -213,3 +219,10 @@ class Table:
 
     def invariants(self) -> str:
         return kernel.STATUS_NAMES[kernel.check_invariants(self.S)]
+
+    def events(self) -> list[str]:
+        """The sentences of the events logged so far (a table made with ``log_rows``)."""
+        from sim.core.replay import logged_sentences
+        from sim.deal.events import EVENTS
+
+        return logged_sentences(EVENTS, self.rules, self.RB, self.S[L.STATE_SIZE:])

@@ -286,10 +286,10 @@ def score_placed(A, o, RB, impr, w0, w1, P):
 @njit_no_refcount
 def hand_score(A, o, RB, goer, P):
     """A hand's score (before the table-wide Mr. Monopoly and jackpot awards). Whoever went out
-    places its Chance cards where they score most; nobody else can use them. Up to two are
-    placed by trying every placement. With more (deck.chance=3, a card-value study) they first
-    complete the groups held, group by group while two are left, as `can_go_out` counts them,
-    and the last two are placed by the search: a hand complete enough to go out scores complete."""
+    places its Chance cards where they score most; nobody else can use them. Every placement is
+    tried: up to two cards by best_placement, more (deck.chance=3 or above, a card-value study)
+    by score_with_many_wilds. So a hand that may go out (`can_go_out`) scores every group it
+    holds as complete."""
     impr = goer or not RB[R_IMPR_GOER]
     wilds = A[o + K_WILD] if goer else 0
     if wilds > 2:
@@ -334,18 +334,51 @@ def best_placement(A, o, RB, impr, wilds, P):
 
 
 @njit_no_refcount
+def wild_options(A, o, RB, c):
+    """(first, count): the numbers of Chance cards worth placing in group c, besides none, are
+    first .. first + count - 1: enough to complete it, and more only while a railroad group
+    gains value (up to four cards). (0, 0) where no Chance card may stand."""
+    if not wild_fits(A, o, RB, c, 0):
+        return 0, 0
+    n = A[o + c]
+    top = 4 if c == RAIL else RB[R_SIZE + c]
+    first = max(1, need_of(RB, c) - n)
+    return first, max(0, top - n - first + 1)
+
+
+@njit_no_refcount
 def score_with_many_wilds(A, o, RB, impr, wilds, P):
-    """hand_score for more than two Chance cards: fill the held groups' gaps while at least two
-    are left for the search (counted into A for it, then taken out again), then search."""
-    filled = 0
-    fills = 0  # 4 bits per group: the wilds counted into it
+    """hand_score for more than two Chance cards: every placement that gives each group either
+    no Chance card or enough to complete it (wild_options), with no more cards than held. A
+    placement is counted into A (and taken out again), which score_placed may read as real
+    cards: every group given a card is complete, so no incomplete group is valued with one."""
+    placements = 1
     for c in range(NC):
-        gap = need_of(RB, c) - A[o + c]
-        if A[o + c] > 0 and gap > 0 and wilds - filled - gap >= 2:
-            A[o + c] += gap
-            filled += gap
-            fills |= int(gap) << (4 * c)  # int: as plain Python an int32 shift would wrap at 32 bits
-    best = best_placement(A, o, RB, impr, wilds - filled, P)
-    for c in range(NC):
-        A[o + c] -= (fills >> (4 * c)) & 15
+        placements *= 1 + wild_options(A, o, RB, c)[1]
+    best = score_placed(A, o, RB, impr, -1, -1, P)  # no card placed (placement 0): ties keep it
+    p0, p1, p2, p3 = P[0], P[1], P[2], P[3]
+    for i in range(1, placements):
+        fills = 0  # 4 bits per group: the cards placed in it
+        used = 0
+        rest = i
+        for c in range(NC):
+            first, count = wild_options(A, o, RB, c)
+            digit = rest % (count + 1)
+            rest //= count + 1
+            if digit > 0:
+                fills |= int(first + digit - 1) << (4 * c)  # int: as plain Python an int32 shift would wrap
+                used += first + digit - 1
+        if used > wilds:
+            continue
+        for c in range(NC):
+            A[o + c] += (fills >> (4 * c)) & 15
+        v = score_placed(A, o, RB, impr, -1, -1, P)
+        for c in range(NC):
+            A[o + c] -= (fills >> (4 * c)) & 15
+        if v > best:
+            best, p0, p1, p2, p3 = v, P[0], P[1], P[2], P[3]
+    P[0] = p0
+    P[1] = p1
+    P[2] = p2
+    P[3] = p3
     return best

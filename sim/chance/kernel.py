@@ -164,6 +164,7 @@ from sim.chance.layout import (
     S_PILE_LUCKY,
     S_PILE_N,
     S_ROUND_ENDING,
+    S_AT_STAKE,
     S_USEFUL_CASH_SUM,
     S_USEFUL_PILE_SUM,
     TOP_OWNER,
@@ -665,6 +666,8 @@ def fill_situation(S, RB, p, flips, limit):
     S[SIT + S_BEST_OPP_SKY] = best
     S[SIT + S_FINISH] = RB[R_FINISH]
     S[SIT + S_ROUND_ENDING] = S[G_ROUND_ENDING]
+    token_at_stake = RB[R_TOKEN_AFTER_BUST] == 0 and find_card(S, RB, p, TOKEN, HELD) >= 0
+    S[SIT + S_AT_STAKE] = 1 if S[T_N] > 0 or token_at_stake else 0
 
 
 @njit_no_refcount
@@ -673,6 +676,7 @@ def note_flip(S, RB, p, c, flips):
     the board does not change while a player flips)."""
     S[SIT + S_FLIPS_TAKEN] = flips
     S[SIT + S_FLIPS_LEFT] -= 1
+    S[SIT + S_AT_STAKE] = 1
     S[SIT + S_LUCKY_HELD] = S[T_LUCKY]
     S[SIT + S_PILE_N] -= 1
     kind = card_kind(RB, p, c)

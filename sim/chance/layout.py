@@ -157,7 +157,8 @@ D_FLIP, D_FLIP2, D_NOPE_FLIP2, D_NOPE_CASH, D_TOKEN, D_PLACE = range(1, 7)
     S_BEST_OPP_SKY,
     S_FINISH,
     S_ROUND_ENDING,
-) = range(17)
+    S_AT_STAKE,  # 1: a bust would cost something (a card flipped this turn, or a Token it keeps off the board)
+) = range(18)
 NO_TARGET = 1 << 20  # S_MIN_TARGET when no property is worth taking
 
 # ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------

@@ -18,7 +18,7 @@ def creditor(ctx, seat: int, t: int) -> str:
 
 
 def level(ctx, seat: int, lv: int) -> str:
-    return "a hotel" if lv == L.HOTEL else f"house {lv}"
+    return "a hotel" if lv == L.HOTEL else f"house {lv}" if lv > 0 else "no houses"
 
 
 def trade_text(f: dict) -> str:
@@ -50,7 +50,11 @@ EVENTS = EventBook(
         L.EV_MORTGAGE: Kind("mortgage", "{seat} mortgages {card} for ${amount}", card="square"),
         L.EV_LIFT: Kind("lift", "{seat} lifts the mortgage on {card} for ${amount}", card="square"),
         L.EV_BUILD: Kind("build", "{seat} builds {target} on {card} for ${amount}", card="square", target="level"),
-        L.EV_SELL: Kind("sell", "{seat} sells {target} on {card} back to the bank", card="square", target="level"),
+        L.EV_SELL: Kind("sell", "{seat} sells {target} on {card} back to the bank for ${amount}", card="square",
+                        target="level"),
+        L.EV_COMES_DOWN: Kind("comes_down", "{card} comes down to {target}, the bank short of houses (${amount} of it)",
+                              card="square", target="level"),
+        L.EV_INTEREST: Kind("interest", "{seat} owes ${amount} interest on the mortgaged {card}", card="square"),
         L.EV_TRADE: Kind("trade", trade_text, target="seat"),
         L.EV_DEED_MOVES: Kind("deed_moves", "{card} goes from {target} to {seat}", card="square", target="seat"),
         L.EV_BANKRUPT: Kind("bankrupt", "{seat} is bankrupt to {target}, with ${amount} cash", target="creditor"),

@@ -70,6 +70,8 @@ from sim.classic.layout import (
     EV_RENT,
     EV_SALARY,
     EV_SELL,
+    EV_INTEREST,
+    EV_COMES_DOWN,
     EV_TRADE,
     EV_UNSOLD,
     ALIVE,
@@ -417,19 +419,22 @@ def sell_one(S, p, sq):
     building) to the highest level the bank's houses allow, and every level removed is paid."""
     lv = S[LEVEL + sq]
     g = S[R_SQ_GROUP + sq]
-    log(S, EV_SELL, p, sq, 0, lv)
     board_changed(S, p)
     if lv < HOTEL:
+        log(S, EV_SELL, p, sq, sell_value(S, sq, 1), lv)
         S[LEVEL + sq] = lv - 1
         S[G_HOUSES] += 1
         bank_pays(S, p, sell_value(S, sq, 1))
     elif S[G_HOUSES] >= HOTEL - 1:
+        log(S, EV_SELL, p, sq, sell_value(S, sq, 1), lv)
         S[LEVEL + sq] = HOTEL - 1
         S[G_HOUSES] -= HOTEL - 1
         S[G_HOTELS] += 1
         bank_pays(S, p, sell_value(S, sq, 1))
     elif S[R_EVEN_BUILD] == 0:
         new = S[G_HOUSES]
+        log(S, EV_SELL, p, sq, sell_value(S, sq, HOTEL - new), lv)
+        log(S, EV_COMES_DOWN, p, sq, sell_value(S, sq, HOTEL - new), new)
         S[G_HOUSES] -= new
         S[G_HOTELS] += 1
         S[LEVEL + sq] = new
@@ -451,15 +456,20 @@ def sell_one(S, p, sq):
                 break
         money = 0
         for k in range(size):
+            lv2 = S[LEVEL + group_sq(S, g, k)]
+            money += sell_value(S, group_sq(S, g, k), lv2 - min(lv2, top))
+        log(S, EV_SELL, p, sq, money, lv)
+        for k in range(size):
             s2 = group_sq(S, g, k)
             lv2 = S[LEVEL + s2]
             new = min(lv2, top)
+            if new != lv2:
+                log(S, EV_COMES_DOWN, p, s2, sell_value(S, s2, lv2 - new), new)
             if lv2 == HOTEL:
                 S[G_HOTELS] += 1
                 S[G_HOUSES] -= new
             else:
                 S[G_HOUSES] += lv2 - new
-            money += sell_value(S, s2, lv2 - new)
             S[LEVEL + s2] = new
         bank_pays(S, p, money)
 
@@ -641,6 +651,7 @@ def pay_bank_or_fold(S, pp, pt, rng, p, amount):
 def receive_mortgaged(S, pp, pt, rng, c, sq):
     """c has just received mortgaged deed sq: it pays the interest at once and may lift the
     mortgage at once (paying the principal too). False if c went bankrupt paying."""
+    log(S, EV_INTEREST, c, sq, interest(S, sq), -1)
     if not pay_bank_or_fold(S, pp, pt, rng, c, interest(S, sq)):
         return False
     if S[CASH + c] >= S[R_SQ_MORTGAGE + sq] and lift_received_mortgage(pp, pt, c, S, rng, sq):
@@ -865,7 +876,8 @@ def draw_card(S, pp, pt, rng, p, d):
             if S[OWNER + sq] == p:
                 lv = S[LEVEL + sq]
                 total += b if lv == HOTEL else a * lv
-        log(S, EV_FEE, p, -1, total, -1)
+        if total > 0:  # nothing built: the card costs nothing
+            log(S, EV_FEE, p, -1, total, -1)
         pay(S, pp, pt, rng, p, total, fee_to(S))
     elif fx == FX_PAY_EACH:
         for i in range(1, S[R_PLAYERS]):

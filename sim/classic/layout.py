@@ -221,7 +221,7 @@ RNG_SIZE = 4 * N_STREAMS
     EV_MORTGAGE,  # seat mortgages square card for amount
     EV_LIFT,  # seat lifts the mortgage on square card for amount
     EV_BUILD,  # seat builds on square card for amount; target: the new level (5: hotel)
-    EV_SELL,  # seat sells a level of square card back to the bank; target: the level before
+    EV_SELL,  # seat sells a level of square card back to the bank for amount; target: the level before
     EV_TRADE,  # seat trades with target: amount cash from seat to target (negative: back)
     EV_DEED_MOVES,  # square card passes from target to seat in a trade
     EV_BANKRUPT,  # seat is bankrupt to target (-1: the bank)
@@ -229,6 +229,8 @@ RNG_SIZE = 4 * N_STREAMS
     EV_PAY_PLAYER,  # seat pays target amount (a card)
     EV_OFFER,  # seat offers target amount cash (negative: asks for it) for square card (and any others)
     EV_ANSWER,  # seat (the partner) values target's offer at amount: card 0 accepts, -1 rejects, c > 0 asks c more
-) = range(8, 32)
+    EV_INTEREST,  # seat owes amount interest on the mortgaged deed of square card it received
+    EV_COMES_DOWN,  # a sale short of houses: seat's square card comes down to level target, paid amount
+) = range(8, 34)
 # Why a game ended (EV_GAME_END's amount).
 END_LAST_STANDING, END_ROUND_LIMIT, END_ERROR = range(3)

@@ -10,6 +10,8 @@ Kinds below FIRST_GAME_KIND mean the same in every game; each game numbers its o
 (EV_* in sim/<game>/layout.py).
 """
 
+import numpy as np
+
 from sim.core.jit import njit_inline
 
 LOG_HEAD = 2  # cells before the first row: events counted, capacity in rows
@@ -38,3 +40,12 @@ def log_event(S, state_size, kind, seat, card, amount, target):
             S[row + 3] = amount
             S[row + 4] = target
         S[state_size] = n + 1
+
+
+def with_log(S: np.ndarray, state_size: int, rows: int) -> np.ndarray:
+    """A copy of state S (its first state_size cells) followed by an empty log of `rows` rows:
+    a scripted test's table that records what its kernel calls do."""
+    out = np.zeros(state_size + LOG_HEAD + rows * EVENT_WIDTH, S.dtype)
+    out[:state_size] = S[:state_size]
+    out[state_size + 1] = rows
+    return out

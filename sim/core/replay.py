@@ -118,6 +118,11 @@ def read_log(log: np.ndarray) -> np.ndarray:
     return log[LOG_HEAD:LOG_HEAD + n * EVENT_WIDTH].reshape(n, EVENT_WIDTH)
 
 
+def logged_sentences(book: EventBook, rules, rb: np.ndarray, log: np.ndarray) -> list[str]:
+    """The sentences of a log tail (a scripted test's table; sim.core.event_log.with_log)."""
+    return list(events_table(book, Context(rules, rb, {}, {}), 0, read_log(log))["text"])
+
+
 def events_table(book: EventBook, ctx: Context, game_index: int, rows: np.ndarray) -> pd.DataFrame:
     """The tidy events table of one game's log rows."""
     kind, seat, card, amount, target = rows.T  # the log's columns (event_log.EVENT_FIELDS)

@@ -23,7 +23,10 @@ def wilson(successes, n, confidence: float = CONFIDENCE):
     denom = 1 + z**2 / n
     centre = (p + z**2 / (2 * n)) / denom
     half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denom
-    return centre - half, centre + half
+    # At p = 0 (or 1) the bound is exactly 0 (or 1); rounding alone would leave it a hair outside.
+    low = np.where(p <= 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(p >= 1, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return (low[()], high[()])
 
 
 def wilson_of_shares(total: float, squares: float, n: int, confidence: float = CONFIDENCE):

@@ -29,6 +29,7 @@ from sim.deal.layout import (
     GRP_VAL,
     HELD_MASK,
     HOTEL,
+    LOOSE,
     HOUSE,
     MAX_GROUP,
     MAX_RENT,
@@ -69,6 +70,60 @@ from sim.deal.rules import (
     WILD,
     WILD_ANY,
 )
+
+
+@njit_no_refcount
+def wild_home_key(S, c, n):
+    """How far colour c, holding n cards with an ordinary property among them, is from being a
+    home for a stranded any-colour wild: the cards it lacks, and a complete colour only after
+    every incomplete one (the smallest key wins; kernel.home_for_any_wild)."""
+    key = S[R_SET_SIZE + c] - n
+    return 1000 - key if key <= 0 else key
+
+
+@njit_no_refcount
+def completes_after_swap(S, t, take, give, give_colour):
+    """Would seat t hold a complete set it does not hold now after losing property card `take`
+    (Sly Deal, Forced Deal) and receiving card `give` in colour give_colour (Forced Deal; -1
+    for no card)? Besides give itself, the any-colour wilds that losing `take` strands (its
+    colour's last ordinary property gone), an any-colour wild received, and those waiting in
+    LOOSE move at once to t's colour nearest completion (kernel.repair), and may complete it."""
+    g_take = S[GROUP + take]
+    lost_ord = g_take if ctype(S, take) == PROPERTY else -1
+    if give >= 0 and ctype(S, give) == WILD_ANY:
+        give_colour = -1  # it moves like a stranded wild
+    got_ord = give_colour if give >= 0 and ctype(S, give) == PROPERTY else -1
+    movers = 1 if give >= 0 and give_colour < 0 else 0
+    gidx = t * NG + g_take
+    if lost_ord >= 0 and S[GRP_ORD + gidx] == 1:
+        for k in range(S[GRP_N + gidx]):
+            movers += int(ctype(S, S[GRP + gidx * MAX_GROUP + k]) == WILD_ANY)
+    loose = t * NG + LOOSE
+    for k in range(S[GRP_N + loose]):
+        card = S[GRP + loose * MAX_GROUP + k]
+        movers += int(card != take and ctype(S, card) == WILD_ANY)
+    added = 0  # 4 bits per colour: the wilds moved into it
+    for _ in range(movers):
+        home = LOOSE
+        best_key = 1 << 20
+        for c in range(NC):
+            if S[GRP_ORD + t * NG + c] - int(c == lost_ord) + int(c == got_ord) > 0:
+                n = S[GRP_N + t * NG + c] - int(c == g_take) + int(c == give_colour) + ((added >> (4 * c)) & 15)
+                key = wild_home_key(S, c, n)
+                if key < best_key:
+                    home = c
+                    best_key = key
+        if home == LOOSE:
+            break
+        added += 1 << (4 * home)
+    for c in range(NC):
+        if is_complete(S, t, c):
+            continue
+        n = S[GRP_N + t * NG + c] - int(c == g_take) + int(c == give_colour) + ((added >> (4 * c)) & 15)
+        n_ord = S[GRP_ORD + t * NG + c] - int(c == lost_ord) + int(c == got_ord)
+        if n >= S[R_SET_SIZE + c] and (n_ord > 0 or S[R_NEEDS_PROPERTY] == 0):
+            return True
+    return False
 
 
 @njit_no_refcount

@@ -34,6 +34,7 @@ EVENTS = EventBook(
         L.EV_DRAW: Kind("draw", "{seat} draws {card}", card="card"),
         L.EV_BANK: Kind("bank", with_value("banks"), card="card"),
         L.EV_PLACE: Kind("place", "{seat} lays {card} as {target}", card="card", target="colour"),
+        L.EV_RENT_CARD: Kind("rent_card", "{seat} plays {card}", card="card"),
         L.EV_RENT: Kind("rent", "{seat} charges {amount}M rent on {card} from {target}", card="colour",
                         target="payer"),
         L.EV_DOUBLE: Kind("double_rent", "{seat} doubles it with {card}", card="card"),

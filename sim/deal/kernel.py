@@ -32,6 +32,7 @@ from sim.deal.board import (
     payable,
     rent_of,
     seat_after,
+    wild_home_key,
 )
 from sim.deal.layout import (
     END_ERROR,
@@ -55,6 +56,7 @@ from sim.deal.layout import (
     EV_PLACE,
     EV_RENT,
     EV_SET,
+    EV_RENT_CARD,
     EV_SLY,
     ANY_WILDS,
     ARRANGED_COLOURS,
@@ -527,14 +529,12 @@ def to_building(S, p, col, c):
 @njit_no_refcount
 def home_for_any_wild(S, p):
     """A colour where seat p's any-colour wild may stand (has an ordinary property), preferring
-    the incomplete colour closest to completion; LOOSE when there is none."""
+    the incomplete colour closest to completion (board.wild_home_key); LOOSE when there is none."""
     best = LOOSE
     best_key = 1 << 20
     for c in range(NC):
         if S[GRP_ORD + p * NG + c] > 0:
-            key = S[R_SET_SIZE + c] - S[GRP_N + p * NG + c]
-            if key <= 0:
-                key = 1000 - key  # complete already: only if nothing else
+            key = wild_home_key(S, c, S[GRP_N + p * NG + c])
             if key < best_key:
                 best = c
                 best_key = key
@@ -601,7 +601,9 @@ def repair_collection(S, p, own_turn):
                 card = S[GRP + gidx * MAX_GROUP + k]
                 if ctype(S, card) == WILD_ANY:
                     take_out(S, card)
-                    to_group(S, p, home_for_any_wild(S, p), card)
+                    home = home_for_any_wild(S, p)
+                    log(S, EV_MOVE_WILD, p, card, 0, home)
+                    to_group(S, p, home, card)
                 else:
                     k += 1
     gidx = p * NG + LOOSE
@@ -610,6 +612,7 @@ def repair_collection(S, p, own_turn):
         if home == LOOSE:
             break
         card = S[GRP + gidx * MAX_GROUP + S[GRP_N + gidx] - 1]
+        log(S, EV_MOVE_WILD, p, card, 0, home)
         take_out(S, card)
         to_group(S, p, home, card)
     if S[BUILDINGS + p] > 0:  # else no House or Hotel to check (the wilds above move none)
@@ -865,6 +868,7 @@ def play_card(S, pp, rng, p, k, mode, a, b, t):
         return True
     if typ == RENT or typ == RENT_ANY:
         amount = rent_of(S, p, a)
+        log(S, EV_RENT_CARD, p, c, 0, -1)
         log(S, EV_RENT, p, a, amount << b, t if typ == RENT_ANY else -1)
         take_from_hand(S, c)
         to_discard(S, c)

@@ -298,6 +298,7 @@ def load_float(S, at):
     EV_MOVE_WILD,  # seat moves wild card to colour target
     EV_DISCARD,  # seat discards card at the hand limit
     EV_SET,  # seat completes a set of colour card
-) = range(8, 26)
+    EV_RENT_CARD,  # seat plays rent card (the EV_RENT that follows says on which colour)
+) = range(8, 27)
 # Why a game ended (EV_GAME_END's amount).
 END_SETS, END_TURN_LIMIT, END_STALLED, END_ERROR = range(4)

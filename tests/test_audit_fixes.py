@@ -1,0 +1,206 @@
+"""The rule corners, bot slips and replay gaps a second outside audit found (issue 38), each as a
+scenario that failed before its fix."""
+
+import numpy as np
+import pytest
+
+from deal_harness import Table as DealTable
+from test_deal_rules import _two_sets
+
+
+# ---- Deal: a stranded any-colour wild moves at once, and the bots see where it goes -------------
+
+def _stranding_forced_deal(t: DealTable) -> None:
+    """Seat 1 holds two complete sets, an orange beside an any-colour wild, and one green.
+    Seat 0 holds two oranges and a green, and a Forced Deal: taking the orange completes its
+    oranges, and the card it gives costs it least. Taking seat 1's last orange strands the wild,
+    which moves at once to seat 1's colour nearest completion: green, holding two once seat 0's
+    green arrives, so the wild makes it complete."""
+    _two_sets(t, 1)
+    t.prop(1, "orange", "orange", "wild_any")
+    t.prop(1, "green", "green")
+    t.prop(0, "orange", "orange", "orange")
+    t.prop(0, "green", "green")
+    t.hand(0, "forced_deal")
+
+
+def test_a_stranded_wild_moves_at_once_and_the_move_is_logged():
+    t = DealTable(["set_builder", "set_builder"], log_rows=64)
+    _stranding_forced_deal(t)
+    assert t.play(0, "forced_deal", "action", ("orange", "prop", 1), ("green", "prop", 0), 1)
+    assert t.group(1, "green") == ["green", "green", "wild_any"] and t.group(1, "orange") == []
+    assert t.complete_sets(1) == 3 and t.winner == 1  # won on seat 0's turn (win_on_any_turn)
+    assert "seat 1 moves wild any to green" in t.events()
+    assert t.invariants() == "ok"
+
+
+@pytest.mark.parametrize("bot", ["smart", "set_builder", "aggressive"])
+def test_the_bots_never_hand_a_set_through_a_stranded_wild(bot):
+    t = DealTable([bot, "set_builder"])
+    _stranding_forced_deal(t)
+    t.empty_draw_pile()
+    t.turn(0)
+    assert t.complete_sets(1) == 2 and t.winner != 1
+    assert t.invariants() == "ok"
+
+
+# ---- the card game: going out and scoring agree on every small hand, however many Chance cards ---
+
+def _small_hands(max_cards: int):
+    """Every hand of up to max_cards property cards (kind counts over the colour groups)."""
+    from itertools import combinations_with_replacement
+
+    from sim.cardgame import layout as CL
+
+    for k in range(1, max_cards + 1):
+        for groups in combinations_with_replacement(range(CL.NC), k):
+            A = np.zeros(CL.NK, np.int32)
+            for c in groups:
+                A[c] += 1
+            yield A
+
+
+@pytest.mark.parametrize("edition", ["wiki", "video"])
+@pytest.mark.parametrize("any_group", [False, True])
+def test_going_out_and_scoring_agree_on_every_small_hand(edition, any_group):
+    """For every hand of up to four properties and up to four Chance cards: a hand that may go
+    out scores every group it holds as complete; with up to two Chance cards the search for many
+    cards finds what the two-card search finds; and a Chance card more never scores less."""
+    from sim.cardgame import layout as CL
+    from sim.cardgame.board import best_placement, can_go_out, full_value, hand_score, need_of, score_with_many_wilds
+    from sim.cardgame.game import GAME as CARDGAME
+    from sim.cardgame.rules import pack as card_pack
+
+    rules = CARDGAME.rules_from([f"edition={edition}", "deck.chance=4", f"wild_completes_any_group={any_group}"])
+    RB = card_pack(rules, 4)
+    P, Q = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    complete_hands = 0
+    for A in _small_hands(4):
+        for w in range(3):
+            assert score_with_many_wilds(A, 0, RB, True, w, P) == best_placement(A, 0, RB, True, w, Q), (A, w)
+            assert list(P) == list(Q)
+        before = -1
+        for w in range(5):
+            A[CL.K_WILD] = w
+            score = hand_score(A, 0, RB, True, P)
+            assert score >= before, (A, w)
+            before = score
+            if can_go_out(A, 0, RB):
+                complete_hands += 1
+                held = [c for c in range(CL.NC) if A[c] > 0]
+                assert P[0] >= sum(full_value(RB, c, max(int(A[c]), need_of(RB, c))) for c in held), (A, w, P)
+        A[CL.K_WILD] = 0
+    assert complete_hands > 1000
+
+
+# ---- Chance: a bust that cannot happen has chance 0, and no bot stops with nothing at stake ----
+
+def test_bust_chances_are_exact_and_impossible_busts_are_zero():
+    from fractions import Fraction
+    from math import comb
+
+    from strategies.chance import p_bust_within
+
+    assert p_bust_within(2, 8, 3, 2) == 0.0  # the audit's case: two flips, two Lucky Breaks held
+    for pile in range(0, 13):
+        for bankrupt in range(0, pile + 1):
+            for lucky in range(0, 4):
+                for flips in range(0, 5):
+                    n = min(flips, pile)
+                    exact = sum((Fraction(comb(bankrupt, k) * comb(pile - bankrupt, n - k), comb(pile, n))
+                                 for k in range(lucky + 1, n + 1)), Fraction(0))
+                    got = p_bust_within(flips, pile, bankrupt, lucky)
+                    if exact == 0:
+                        assert got == 0.0, (flips, pile, bankrupt, lucky)
+                    else:
+                        assert abs(got - float(exact)) < 1e-12, (flips, pile, bankrupt, lucky)
+
+
+@pytest.mark.parametrize("kind", ["bust_threshold p=0.2", "stop_after n=0", "cash_target v=0", "random p_stop=1"])
+def test_no_bot_cashes_out_with_nothing_at_stake(kind):
+    """Two Bankrupts in three cards: every kind that would stop there flips once with nothing in
+    front (flipping cannot lose), then stops or goes on by its own rule."""
+    from chance_harness import Table as ChanceTable
+    from test_chance_rules import pol, rules
+
+    t = ChanceTable([pol(kind.split()[0], **dict(w.split("=") for w in kind.split()[1:])), pol()], rules(die=(3,)))
+    t.deal(0, draw=["cash9", "bankrupt", "bankrupt"])
+    t.deal(1)
+    t.turn(0)
+    assert t.stat(0, "flips") >= 1
+    assert t.invariants() == "ok"
+
+
+def test_a_saved_token_is_at_stake_when_a_bust_keeps_it_off_the_board():
+    """With a saved Token (and token_after_bankrupt off) a bust would keep the Token off the board
+    this turn: that is something to lose, so bust_threshold stops before flipping."""
+    from chance_harness import Table as ChanceTable
+    from test_chance_rules import pol, rules
+
+    t = ChanceTable([pol("bust_threshold", p=0.2), pol()], rules(die=(3,)))
+    t.deal(0, draw=["cash9", "bankrupt", "bankrupt"], held=["token"])
+    t.deal(1)
+    t.turn(0)
+    assert t.stat(0, "flips") == 0
+
+
+# ---- classic replays: interest, a sale short of houses, repairs with nothing built ---------------
+
+CLASSIC_PASSIVE = "three_houses reserve=5000 bid=0 unmortgage=0 trade_share=0"
+
+
+def _classic(**house):
+    from classic_harness import Table as ClassicTable
+    from sim.classic.rules import ClassicRules
+
+    return ClassicTable([CLASSIC_PASSIVE, CLASSIC_PASSIVE], ClassicRules().replace(**house), log_rows=64)
+
+
+def test_the_interest_on_a_received_mortgaged_deed_is_logged():
+    t = _classic()
+    t.own(1, "Baltic Avenue", mortgaged=True)
+    t.set_cash(1, 10)
+    assert not t.pay(1, 500, 0)  # seat 1 is bankrupt to seat 0, who receives the mortgaged deed
+    assert t.owner("Baltic Avenue") == 0
+    assert "seat 0 owes $3 interest on the mortgaged Baltic Avenue" in t.events()
+    t.check()
+
+
+@pytest.mark.parametrize("even", [True, False])
+def test_a_hotel_sold_short_of_houses_logs_the_levels_it_comes_down_to(even):
+    from sim.classic import layout as CLL
+
+    t = _classic(even_building=even)
+    t.own(0, "Park Place", "Boardwalk")
+    t.build("Park Place", 5)
+    t.build("Boardwalk", 5)
+    t.set_supply(houses=3)
+    t.set_cash(0, 0)
+    assert t.pay(0, 100, CLL.BANK)
+    events = [e for e in t.events() if "comes down" in e or "sells" in e]
+    assert events[0].startswith("seat 0 sells a hotel on ") and events[0].endswith("back to the bank for $" + str(
+        t.cash(0) + 100))
+    down = {e.split(" comes down to ")[0]: e.split(" comes down to ")[1].split(",")[0] for e in events[1:]}
+    assert down == ({"Park Place": "house 1", "Boardwalk": "house 1"} if even else {"Park Place": "house 3"})
+    t.check()
+
+
+def test_repairs_on_an_estate_with_nothing_built_owe_nothing_and_say_nothing_of_it():
+    t = _classic()
+    t.own(0, "Baltic Avenue")
+    t.stack("chance", "Make general repairs")
+    t.draw(0, "chance")
+    events = t.events()
+    assert any("Make general repairs" in e for e in events)
+    assert not any("owes $0" in e for e in events)
+    t.check()
+
+
+def test_a_deal_rent_names_the_rent_card_it_used():
+    t = DealTable(["set_builder", "set_builder"], log_rows=16)
+    t.prop(0, "green", "green")
+    t.bank(1, "money5")
+    t.hand(0, "rent_green_dark_blue")
+    assert t.play(0, "rent_green_dark_blue", "action", "green")
+    events = t.events()
+    assert events[:2] == ["seat 0 plays rent green dark blue", "seat 0 charges 2M rent on green from everyone"]
