@@ -170,7 +170,7 @@ def report(results_dir: Annotated[Path, typer.Argument(help="A run folder, resul
 
 @app.command("replay")
 def replay(
-    results_dir: Annotated[Path, typer.Argument(help="A run folder, results/NAME/RUN-ID.")],
+    results_dir: Annotated[Path, typer.Argument(help="A run folder, results/NAME/RUN-ID, or a simulate --out folder.")],
     cell: Annotated[int, typer.Option(help="The cell (see the run's report) the game belongs to.")] = 0,
     game_index: GameIndex = None,
     where: Where = None,
@@ -180,15 +180,34 @@ def replay(
     out: EventsOut = None,
     check: CheckReplay = True,
 ) -> None:
-    """Replay a game of a stored run turn by turn, with the run's own settings: --game G, or
-    the first game matching --where, or the --longest or --shortest (default: game 0). The
-    replay is checked against the row the run stored for that game."""
+    """Replay a game of a stored run (a `monosim run` folder, or a `<game> simulate --out` folder)
+    turn by turn, with the run's own settings: --game G, or the first game matching --where, or
+    the --longest or --shortest (default: game 0). The replay is checked against the row the run
+    stored for that game."""
     from sim.core import runs
+    from sim.core.cli import simulate_folder_run
     from sim.core.game import deck_edits_of
     from sim.core.replay import GamePicker
 
+    picker = GamePicker(game_index, where, longest, shortest, "turns")
     if not runs.is_run_dir(results_dir):
-        raise UsageError(f"{results_dir} is not a run folder (no resolved.json / manifest.json)")
+        if cell != 0:
+            raise UsageError("--cell: a simulate --out folder holds one cell, 0")
+        run, games = simulate_folder_run(results_dir)
+        if games is None and picker.choosing:
+            raise UsageError(f"{results_dir} kept no games table (--keep none): give --game to replay one")
+
+        def feed_table(p) -> None:
+            import pyarrow.parquet as pq
+
+            for batch in pq.ParquetFile(games).iter_batches(batch_size=65_536):
+                p.add(batch.to_pandas())
+                if p.found:
+                    return
+
+        replay_game(run, picker, feed_table if games is not None else None, as_json, out, check,
+                    run_meta(run, run=str(results_dir)))
+        return
     run_dir = runs.RunDir(results_dir)
     plan = run_dir.plan()
     cells = {c["id"]: c for c in plan.cells}
@@ -201,7 +220,6 @@ def replay(
         raise UsageError(f"{results_dir}: cell {cell} has no stored games yet")
     seed = plan.spec["seed"]
     run = game.prepare(1, c["players"], c["seats"], game.rules_of(c["rules"]), seed, None, None, deck_edits_of(c))
-    picker = GamePicker(game_index, where, longest, shortest, "turns")
 
     def feed(p) -> None:
         for k in chunks:

@@ -30,8 +30,8 @@ def test_advise_agrees_with_the_exact_odds_and_the_turn_optimal_rule():
     assert a["p_bust_next"] == pytest.approx(o["p_bust_next"])
     # "one more flip, then cash out" is "commit to k = 1"
     assert a["one_more_flip"] == pytest.approx(o["flips"][0]["expected_cash_value"])
-    assert a["decision"] == ("flip" if TurnModel.from_situation(sit).should_flip() else "cash out")
-    assert a["decision"] == "cash out"  # 18 in hand, 22% bust: one flip loses 0.72 on average
+    assert a["advice"] == ("flip" if TurnModel.from_situation(sit).should_flip() else "cash out")
+    assert a["advice"] == "cash out"  # 18 in hand, 22% bust: one flip loses 0.72 on average
     ev = a["simulation"]
     assert ev["games_with_situation"] > 50
     lo, hi = ev["win_diff_flip_minus_stop_ci"]["low"], ev["win_diff_flip_minus_stop_ci"]["high"]

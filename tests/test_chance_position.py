@@ -240,7 +240,7 @@ def test_a_decided_round_matches_the_hand_calculation():
     assert stop["win_chance"] == 0.0
     n = a["rollouts_per_choice"]
     assert abs(flip["win_chance"] - 0.5) < 4 * (0.25 / n) ** 0.5
-    assert a["best"] == "flip" and a["clear"]
+    assert a["advice"] == "flip" and a["clear"]
 
 
 def test_a_sure_bust_says_cash_out_and_a_won_game_says_stop():
@@ -250,10 +250,10 @@ def test_a_sure_bust_says_cash_out_and_a_won_game_says_stop():
                        "flipped": ["cash3", "cash12"], "flips_left": 2})
     a = advise_position(position(doc), seed=1)
     flip, stop = a["choices"]
-    assert a["best"] == "cash out" and a["clear"]
+    assert a["advice"] == "cash out" and a["clear"]
     assert stop["win_chance"] == 1.0
     assert flip["minus_best_high"] < -0.2
-    assert a["turn"]["p_bust_next"] == 1.0 and a["turn"]["decision"] == "cash out"
+    assert a["turn"]["p_bust_next"] == 1.0 and a["turn"]["advice"] == "cash out"
 
 
 @pytest.mark.parametrize("turn, why", [
@@ -274,7 +274,7 @@ def test_precision_sets_the_rollouts():
     loose = advise_position(pos, precision=0.03, seed=2)
     tight = advise_position(pos, precision=0.01, seed=2)
     for a, target in ((loose, 0.03), (tight, 0.01)):
-        other = [c for c in a["choices"] if c["choice"] != a["best"]][0]
+        other = [c for c in a["choices"] if c["choice"] != a["advice"]][0]
         assert (other["minus_best_high"] - other["minus_best_low"]) / 2 <= target
     assert loose["rollouts_per_choice"] < tight["rollouts_per_choice"]
 

@@ -51,6 +51,11 @@ def test_an_illegal_move_is_refused_and_reported(game, monosim, tmp_path):
     out = tmp_path / "out"
     r = monosim(game, "simulate", "--games", "50", "--seat", checks(game, "Illegal"), "--no-progress",
                 "--out", str(out))
-    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    errors = [line for line in r.stderr.splitlines() if not line.startswith("monosim: compiled ")]
+    assert r.returncode == 2 and len(errors) == 1, r.stderr
     assert f"{game}_checks.py:" in r.stderr and "bot Illegal" in r.stderr and "illegal move refused" in r.stderr
     assert not out.exists()
+    if game == "deal":  # the refused play, with its numbers and card (a property sent to the bank)
+        shown = r.stderr.split("illegal move refused: (k, mode, a, b, t) = (0, 0, 0, 0, 0), card ")[1]
+        assert shown.split(" (must be")[0] in {"brown", "light blue", "pink", "orange", "red", "yellow", "green",
+                                               "dark blue", "railroad", "utility"}

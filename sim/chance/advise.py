@@ -56,11 +56,10 @@ def advise(
     can_flip = sit.flips > 0 and sit.pile_n > 0
     flip_opt = model.flip_value() if can_flip else float("nan")
     once = model.one_flip_value() if can_flip else float("nan")
-    decision = "flip" if can_flip and model.should_flip() else "cash out"
     out = {
         "situation": describe_situation(sit),
         "objective": objective,
-        "decision": decision,
+        "advice": "flip" if can_flip and model.should_flip() else "cash out",
         "p_bust_next": p_bust_next(sit),
         "in_hand": stop,
         "one_more_flip": once,
@@ -110,7 +109,7 @@ def render_advice(a: dict) -> str:
     obj = {"value": "total Cash value kept", "count": "Cash cards kept",
            "board": "Cash that beats the board"}[a["objective"]]
     lines = [a["situation"], ""]
-    lines.append(f"Advice: {a['decision'].upper()}  (turn-optimal for {obj})")
+    lines.append(f"Advice: {a['advice'].upper()}  (turn-optimal for {obj})")
     lines.append(f"Chance the next flip busts: {a['p_bust_next']:.1%}")
     if not np.isnan(a["one_more_flip"]):
         g = a["one_more_flip_gain"]
@@ -229,9 +228,9 @@ def advise_position(pos, precision: float = DEFAULT_PRECISION, max_rollouts: int
         choices.append({"choice": label, "win_chance": means[k], "ci_low": float(lo), "ci_high": float(hi),
                         "minus_best": d, "minus_best_low": d - half, "minus_best_high": d + half})
     runner_up = max((c for k, c in enumerate(choices) if k != best), key=lambda c: c["win_chance"])
-    out = {"decision": pos.decision, "decider": seat, "decider_policy": pos.policies[seat], "stage": pos.stage,
+    out = {"decision_kind": pos.decision, "decider": seat, "decider_policy": pos.policies[seat], "stage": pos.stage,
            "rollouts_per_choice": n, "seed": seed, "precision": precision, "choices": choices,
-           "best": choices[best]["choice"], "clear": runner_up["minus_best_high"] < 0}
+           "advice": choices[best]["choice"], "clear": runner_up["minus_best_high"] < 0}
     sit = turn_situation(pos) if pos.decision == "flip" else None
     if sit is not None:
         out["turn"] = advise(sit, games=0, rules=pos.rules)
@@ -269,6 +268,25 @@ def describe_position(pos, path) -> str:
             f"({pos.policies[pos.turn]}) to move, {pos.stage}: {what}")
 
 
+def advice_verdict(choices: list[dict], best: str) -> str:
+    """The advice in words: the best choice when every other is clearly worse; else the choices
+    the evidence cannot tell from the best (a tie named as such), and how much the rest lose."""
+    others = [c for c in choices if c["choice"] != best]
+    tied = [c for c in others if c["minus_best_high"] >= 0]
+    worse = [c for c in others if c["minus_best_high"] < 0]
+    gap = -max(c["minus_best"] for c in others) * 100 + 0.0  # + 0.0: never "-0.0"
+    if not tied:
+        return f"{best.upper()}: it wins {gap:.1f} points more than the next best choice"
+    names = " or ".join([best.upper(), *(c["choice"].upper() for c in tied)])
+    verdict = (f"{names}: no clear difference between them ({best} leads by {gap:.1f} points, within the "
+               "noise)")
+    if worse:
+        least = -max(c["minus_best_high"] for c in worse) * 100
+        verdict += (f"; {', '.join(c['choice'] for c in worse)} {'is' if len(worse) == 1 else 'are'} clearly worse, "
+                    f"by {least:.1f} points at least")
+    return verdict
+
+
 def render_position_odds(r: dict, pos, path) -> str:
     lines = [describe_position(pos, path), "",
              f"Win chances from here ({r['rollouts']:,} rollouts, seed {r['seed']}; unseen cards dealt afresh each time):",
@@ -287,18 +305,15 @@ def render_position_advice(a: dict, pos, path) -> str:
     if turn is not None:
         lines += [f"The turn alone (exact): the next flip busts with chance {turn['p_bust_next']:.1%}; one more flip "
                   f"then cash out keeps {turn['one_more_flip']:.2f} in Cash on average against {turn['in_hand']:.0f} in "
-                  f"hand; the turn-optimal rule says {turn['decision'].upper()}.", ""]
-    lines += [f"Player {a['decider']} ({a['decider_policy']}) decides: {QUESTION[a['decision']]}. "
+                  f"hand; the turn-optimal rule says {turn['advice'].upper()}.", ""]
+    lines += [f"Player {a['decider']} ({a['decider_policy']}) decides: {QUESTION[a['decision_kind']]}. "
               f"{a['rollouts_per_choice']:,} paired rollouts per choice, seed {a['seed']}; target "
               f"±{a['precision'] * 100:.1f} points:", "",
               "| choice | win chance | 95% CI | minus the best (95% CI) |", "|---|---:|---|---|"]
     for c in a["choices"]:
-        diff = ("best" if c["choice"] == a["best"] else
+        diff = ("best" if c["choice"] == a["advice"] else
                 f"{c['minus_best'] * 100:+.1f} points ({c['minus_best_low'] * 100:+.1f} to {c['minus_best_high'] * 100:+.1f})")
         lines.append(f"| {c['choice']} | {c['win_chance']:.1%} | {c['ci_low']:.1%} - {c['ci_high']:.1%} | {diff} |")
-    others = [c for c in a["choices"] if c["choice"] != a["best"]]
-    gap = -max(c["minus_best"] for c in others) * 100
-    verdict = (f"{a['best'].upper()}: it wins {gap:.1f} points more than the next best choice"
-               if a["clear"] else f"no clear difference: {a['best']} leads by {gap:.1f} points, within the noise")
+    verdict = advice_verdict(a["choices"], a["advice"])
     lines += ["", f"Advice: {verdict}."]
     return "\n".join(lines) + "\n"

@@ -41,11 +41,16 @@ EventsOut = Annotated[Optional[Path], typer.Option(help="Also write the events, 
 CheckReplay = Annotated[bool, typer.Option(help="Check invariants after every turn of the replay.")]
 
 
-def rules_with_preset(game: Game, preset: str | None, changes: list[str] | None):
-    """The game's rules after --edition (a preset the other changes modify) and --rule."""
+def rule_args(game: Game, preset: str | None, changes: list[str] | None) -> list[str]:
+    """--edition (a preset the other changes modify) and --rule as one list of rule changes."""
     if preset is not None and preset not in game.presets:
         raise UsageError(f"--edition must be one of {', '.join(game.presets)} (got {preset!r})")
-    return game.rules_from(([f"edition={preset}"] if preset else []) + list(changes or []))
+    return ([f"edition={preset}"] if preset else []) + list(changes or [])
+
+
+def rules_with_preset(game: Game, preset: str | None, changes: list[str] | None):
+    """The game's rules after --edition and --rule."""
+    return game.rules_from(rule_args(game, preset, changes))
 
 
 def preset_option(game: Game):
@@ -71,11 +76,13 @@ KEEP = ("none", "games", "seats")
 KEEP_SEATS_UP_TO = 100_000
 
 
-def run_simulation(run: PreparedRun, out: Path | None, keep: str, as_json: bool, check: bool, progress: bool) -> None:
+def run_simulation(run: PreparedRun, out: Path | None, keep: str, as_json: bool, check: bool, progress: bool,
+                   rule_changes: list[str] = ()) -> None:
     """Every `<game> simulate`: play the games chunk by chunk, adding each chunk to the summary's
     tally and, with --out, appending it to the kept tables (games.parquet; with keep=seats
     seats.parquet too; and the game's detail tables), so memory is bounded by the chunk. Then
-    write the summary tables, report, plot and manifest, and print the report or the JSON."""
+    write the summary tables, report, plot and manifest, and print the report or the JSON. The
+    manifest keeps the rule changes as given, so that `monosim replay` can play a game again."""
     from sim.core import results
 
     game, tally = run.game, Tally()
@@ -101,7 +108,8 @@ def run_simulation(run: PreparedRun, out: Path | None, keep: str, as_json: bool,
                 summary[name].to_csv(folder / f"{name}_by_seat.csv", index=False)
             (folder / "report.md").write_text(report)
             game.plot_win_rates(tally, summary, folder / "win_rate_by_seat.png")
-            results.write_json(results.manifest(games=run.games, keep=keep, **tally.attrs))(folder / "manifest.json")
+            results.write_json(results.manifest(games=run.games, keep=keep, rule_changes=list(rule_changes),
+                                                **tally.attrs))(folder / "manifest.json")
     if as_json:
         emit(f"{game.name} simulate", run_meta(run), summary_json(summary))
     else:
@@ -131,6 +139,36 @@ def replay_game(run: PreparedRun, picker, feed, as_json: bool, out: Path | None,
             raise UsageError(f"the replay of game {index} differs from the stored row in {', '.join(mismatch[:5])}: "
                              "the run was made by another version of monosim")
     replay.show(r, as_json, out, f"{run.game.name} replay", {**meta, "game_index": index})
+
+
+def simulate_folder_run(folder: Path) -> tuple[PreparedRun, Path | None]:
+    """The run a `<game> simulate --out` folder holds, prepared to play one game again, and its
+    games table (None when the run kept none). UsageError when the folder is not such a run or
+    its rules cannot be rebuilt."""
+    import json
+
+    from sim.core.game import GAME_NAMES, get
+
+    path = folder / "manifest.json"
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, ValueError):
+        manifest = None
+    if not isinstance(manifest, dict) or manifest.get("game") not in GAME_NAMES or "policies" not in manifest:
+        raise UsageError(f"{folder} is not a run folder (no resolved.json / manifest.json) nor a simulate --out "
+                         "folder")
+    game = get(manifest["game"])
+    try:
+        rules = game.rules_from(manifest.get("rule_changes", []))
+        if json.loads(json.dumps(game.describe_rules(rules), default=str)) != manifest.get("rules"):
+            raise UsageError("its rules")
+        deck_edits = {int(s): e for s, e in manifest.get("deck_edits", {}).items()}
+        run = game.prepare(1, int(manifest["players"]), list(manifest["policies"]), rules, int(manifest["seed"]),
+                           None, None, deck_edits)
+    except (UsageError, KeyError, TypeError, ValueError):
+        raise UsageError(f"{path}: cannot rebuild the run from it (written by another version of monosim?)") from None
+    games = folder / "games.parquet"
+    return run, games if games.is_file() else None
 
 
 def add_game(app: typer.Typer, game: Game) -> typer.Typer:
@@ -167,11 +205,11 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         keep = keep or ("seats" if games <= KEEP_SEATS_UP_TO else "games")
         if keep not in KEEP:
             raise UsageError(f"--keep must be one of {', '.join(KEEP)} (got {keep!r})")
-        rules = rules_with_preset(game, preset.get("edition"), rule)
-        run = game.prepare(games, players, seat, rules, seed, threads, chunk_size, None)  # bad input fails first
-        if out is not None:
+        changes = rule_args(game, preset.get("edition"), rule)
+        run = game.prepare(games, players, seat, game.rules_from(changes), seed, threads, chunk_size, None)
+        if out is not None:  # bad input fails before anything is played or written
             results.check_new_dir(out)
-        run_simulation(run, out, keep, as_json, check, progress and not as_json)
+        run_simulation(run, out, keep, as_json, check, progress and not as_json, changes)
 
     def rules(as_json: Annotated[bool, typer.Option("--json")] = False, **preset) -> None:
         """Show the components and house rules, with their defaults."""

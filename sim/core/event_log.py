@@ -23,6 +23,7 @@ EV_TURN = 0  # seat's turn starts
 EV_ROUND = 1  # amount: the round that starts (1 is the first)
 EV_SEAT_STATE = 2  # a seat's standing at the end of a round; card, amount, target: the game's
 EV_GAME_END = 3  # seat: the winner (-1: shared or none); amount: why it ended (the game's codes)
+EV_REFUSED = 4  # a bot's refused answer, three of its numbers a row (card, amount, target), in order
 FIRST_GAME_KIND = 8
 
 

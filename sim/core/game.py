@@ -337,11 +337,29 @@ class PreparedRun:
         return {"game": g.name, **g.frame_attrs(self.rules), "rules": g.describe_rules(self.rules),
                 "rules_version": g.rules_version, "deck_edits": {str(s): e for s, e in self.deck_edits.items()}}
 
+    def explain_refusal(self, status: int, game_index: int) -> None:
+        """Raise the BotError of a game that ended on a bot's refused move, with the move: the
+        game is played again with its events logged, which the refusal writes into."""
+        from sim.core.event_log import EV_REFUSED
+        from sim.core.replay import Context, read_log
+
+        k, g = self.inputs, self.game
+        log = self.kernel_call("play_logged", k.rules, k.start, self.kinds, k.params, k.tables, np.uint64(self.seed),
+                               game_index, False, False, *g.outputs(1, self.players, False), 10**6)
+        rows = read_log(log)
+        values = rows[rows[:, 0] == EV_REFUSED][:, 2:].ravel().tolist()  # the head (count, card, 0), the answer
+        answer, card = values[3:3 + values[0]] if values else [], values[1] if values else -1
+        card_name = None
+        if card >= 0 and "card" in g.events.namers:
+            card_name = g.events.namer("card")(Context(self.rules, k.rules, self.deck_edits, {}), -1, card)
+        raise userbot.BotError(f"{self.bots.refusal(status, answer, card_name)} in game {game_index} of seed "
+                               f"{self.seed}")
+
     def frame(self, outputs: tuple, first_game: int) -> pd.DataFrame:
         """The per-game table of games first_game .. held in the outputs."""
         g = self.game
-        if self.bots is not None:
-            self.bots.check_statuses(outputs[0][g.kernel.G_STATUS_OUT], self.seed, first_game)
+        if self.bots is not None and (i := self.bots.first_refusal(outputs[0][g.kernel.G_STATUS_OUT])) is not None:
+            self.explain_refusal(int(outputs[0][g.kernel.G_STATUS_OUT][i]), first_game + i)
         return table.games_frame(g.kernel, outputs[0], outputs[1], g.seat_cols, g.win_col, self.specs, self.seed,
                                  first_game, **self.attrs)
 

@@ -89,13 +89,20 @@ def yes_no(call: str) -> str:
     return f"answer = {{bot}}({call})\nif answer == FALLBACK:\n    return {{builtin}}\nreturn bool(answer)\n"
 
 
-def checked(answer: str, call: str, legal: str) -> str:
+def checked(answer: str, call: str, legal: str, card: str = "") -> str:
     """The wrapper body of a decision whose bot function takes `call` and returns `answer` (its
     names: "k" or "k, i"), legal when `legal` holds: the bot's answer, the built-in one after
-    FALLBACK (in the answer's first place), or a refused move and the built-in answer."""
+    FALLBACK (in the answer's first place), or a refused move and the built-in answer. A refused
+    answer is logged (EV_REFUSED rows, read when its game is replayed for the message), with the
+    card it plays where `card` says which (an expression, -1 for none)."""
     first = answer.split(",")[0]
+    values = [f"int({v.strip()})" for v in answer.split(",")]
+    values = [str(len(values)), f"int({card})" if card else "-1", "0"] + values  # a head row: count, card
+    values += ["0"] * (-len(values) % 3)
+    log = "".join(f"log_event(S, STATE_SIZE, EV_REFUSED, -1, {', '.join(values[i:i + 3])})\n"
+                  for i in range(0, len(values), 3))
     return (f"{answer} = {{bot}}({call})\nif {first} == FALLBACK:\n    return {{builtin}}\n"
-            f"if {legal}:\n    return {answer}\n{{refuse}}\nreturn {{builtin}}\n")
+            f"if {legal}:\n    return {answer}\n{{refuse}}\n{log}return {{builtin}}\n")
 
 
 @dataclass(frozen=True)
@@ -352,6 +359,8 @@ def _policy_source(game: str, bots: list[Bot]) -> str:
         f"from strategies.{game} import *",
         f"import strategies.{game} as builtin",
         "from sim.core.jit import compile_bot_function, compile_decision",
+        "from sim.core.event_log import EV_REFUSED, log_event",
+        f"from sim.{game}.layout import STATE_SIZE",
         "from sim.core.userbot import FALLBACK, decision_function, load_module",
         f"from sim.{game} import bots as api",
         "globals().update({k: v for k, v in vars(api).items() if not k.startswith('__')})  # the wrappers' names",
@@ -431,20 +440,24 @@ class BotKernel:
     bots: list[Bot]
     compiled: set = field(default_factory=set)  # the entry points compiled (or loaded) so far
 
-    def refused(self, status: int) -> str | None:
-        """The message of a refused-move status, None for any other status."""
-        if status < REFUSED:
-            return None
+    def first_refusal(self, statuses: np.ndarray) -> int | None:
+        """The first of these games that ended on a refused move, None if none did."""
+        refused = np.flatnonzero(statuses >= REFUSED)
+        return int(refused[0]) if len(refused) else None
+
+    def refusal(self, status: int, answer: list[int], card_name: str | None) -> str:
+        """A refused move's message with the refused answer (its numbers) and card, if known."""
         bot = self.bots[(status - REFUSED) // MAX_DECISIONS]
         d = api(bot.game).decisions[(status - REFUSED) % MAX_DECISIONS]
-        return f"{bot.where(d.name)}: bot {bot.name}, decision {d.name}: illegal move refused (must be {d.answer})"
-
-    def check_statuses(self, statuses: np.ndarray, seed: int, first_game: int) -> None:
-        """BotError for the first game that ended on a refused move."""
-        refused = np.flatnonzero(statuses >= REFUSED)
-        if len(refused):
-            i = int(refused[0])
-            raise BotError(f"{self.refused(int(statuses[i]))} in game {first_game + i} of seed {seed}")
+        call = re.search(r"([\w, ]+) = \{bot\}\(", d.body)
+        names = [n.strip() for n in call.group(1).split(",")] if call else []
+        shown = ""
+        if answer and names:
+            values = ", ".join(map(str, answer[:len(names)]))
+            shown = f": ({', '.join(names)}) = ({values})" if len(names) > 1 else f": {names[0]} = {values}"
+        card = f", card {card_name}" if card_name else ""
+        return (f"{bot.where(d.name)}: bot {bot.name}, decision {d.name}: illegal move refused{shown}{card} "
+                f"(must be {d.answer})")
 
     def call(self, entry: str, *args):
         """The kernel's `entry` on these arguments: compiled on first use, with the compile time

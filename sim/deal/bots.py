@@ -324,7 +324,8 @@ API = BotApi(
     fallback="smart",
     decisions=(
         Decision("play", "choose_play", "p", ("view", "params"),
-                 checked("k, mode, a, b, t", "View(S, p), {params}", "k == -1 or play_legal(S, p, k, mode, a, b, t)"),
+                 checked("k, mode, a, b, t", "View(S, p), {params}", "k == -1 or play_legal(S, p, k, mode, a, b, t)",
+                         "S[HAND_ + p * MAX_HAND + k] if 0 <= k < S[HAND_N + p] else -1"),
                  "a play (k, mode, a, b, t) that legal() allows, or (-1, 0, 0, 0, 0) to end the turn",
                  "Your next play this turn; asked while you have plays left."),
         Decision("pay", "choose_payment", "p", ("view", "params", "owed", "creditor", "n_candidates"), _PAY,
