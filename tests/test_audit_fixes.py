@@ -204,3 +204,133 @@ def test_a_deal_rent_names_the_rent_card_it_used():
     assert t.play(0, "rent_green_dark_blue", "action", "green")
     events = t.events()
     assert events[:2] == ["seat 0 plays rent green dark blue", "seat 0 charges 2M rent on green from everyone"]
+
+
+# ---- replays, advice and intervals ---------------------------------------------------------------
+
+def test_a_game_of_a_simulate_out_folder_replays(monosim, tmp_path):
+    import json
+
+    args = ["--games", "300", "--edition", "video", "--rule", "go_out_when=next_turn", "--seed", "4"]
+    r = monosim("cardgame", "simulate", *args, "--out", str(tmp_path / "run"), "--no-progress")
+    assert r.returncode == 0, r.stderr
+    stored = monosim("replay", str(tmp_path / "run"), "--longest", "--json")
+    direct = monosim("cardgame", "replay", "--games", "300", "--edition", "video", "--rule", "go_out_when=next_turn",
+                     "--seed", "4", "--longest", "--json")
+    assert stored.returncode == direct.returncode == 0, stored.stderr + direct.stderr
+    assert json.loads(stored.stdout)["results"] == json.loads(direct.stdout)["results"]
+    r = monosim("cardgame", "simulate", "--games", "30", "--keep", "none", "--out", str(tmp_path / "bare"),
+                "--no-progress")
+    assert monosim("replay", str(tmp_path / "bare"), "--game", "7").returncode == 0
+    refused = monosim("replay", str(tmp_path / "bare"), "--longest")
+    assert refused.returncode == 2 and "kept no games table" in refused.stderr
+
+
+def test_advice_has_one_key_for_the_advice_and_names_the_kind_apart(monosim):
+    import json
+
+    plain = json.loads(monosim("chance", "advise", "--flipped", "7,11", "--flips-left", "2", "--games", "0",
+                               "--json").stdout)["results"]
+    assert plain["advice"] == "cash out" and "decision" not in plain
+    at = json.loads(monosim("chance", "advise", "--position", "experiments/chance-position.toml", "--precision", "5",
+                            "--json").stdout)["results"]
+    assert at["decision_kind"] == "flip" and at["advice"] in ("flip", "cash out")
+    assert "decision" not in at and "best" not in at and at["turn"]["advice"] == "cash out"
+
+
+def test_a_tie_for_best_is_named_with_what_the_others_lose():
+    from sim.chance.advise import advice_verdict
+
+    def choice(name, d, half):
+        return {"choice": name, "minus_best": d, "minus_best_low": d - half, "minus_best_high": d + half}
+
+    tie = [choice("flip", 0.0, 0.0), choice("cash out", -0.002, 0.01), choice("pass", -0.2, 0.01)]
+    assert advice_verdict(tie, "flip") == ("FLIP or CASH OUT: no clear difference between them (flip leads by 0.2 "
+                                           "points, within the noise); pass is clearly worse, by 19.0 points at least")
+    clear = [choice("flip", 0.0, 0.0), choice("cash out", -0.05, 0.01)]
+    assert advice_verdict(clear, "flip") == "FLIP: it wins 5.0 points more than the next best choice"
+    even = [choice("flip", 0.0, 0.0), choice("cash out", 0.0, 0.01)]
+    assert "leads by 0.0 points" in advice_verdict(even, "flip")
+
+
+def test_wilson_bounds_stay_within_0_and_1():
+    from sim.core.stats import wilson
+
+    for n in (1, 7, 100, 10**6):
+        low, high = wilson(0, n)
+        assert low == 0.0 and 0 < high < 1
+        low, high = wilson(n, n)
+        assert high == 1.0 and 0 < low < 1
+    lows, highs = wilson(np.arange(11), 10)
+    assert (lows >= 0).all() and (highs <= 1).all()
+
+
+# ---- the Python API ------------------------------------------------------------------------------
+
+def test_the_api_takes_rules_as_changes_a_dict_or_an_object():
+    from sim.core.game import get, simulate
+
+    chance = get("chance")
+    by_object = simulate("chance", 200, rules=chance.rules_from(["finish_mark=20"]), seed=3)
+    for rules in (["finish_mark=20"], {"finish_mark": 20}):
+        same = simulate("chance", 200, rules=rules, seed=3)
+        assert same.attrs["rules"]["finish_mark"] == 20 and same.equals(by_object)
+
+
+@pytest.mark.parametrize("call, message", [
+    (dict(games=0), "games must be at least 1 (got 0)"),
+    (dict(players=9), "players must be 2 to 4"),
+    (dict(players=2, seats=["smart"] * 3), "3 seats given for 2 players"),
+    (dict(chunk_size=0), "chunk_size must be at least 1"),
+    (dict(rules=7), "rules: give a list of \"KEY=VALUE\" changes"),
+    (dict(rules=["no_such=1"]), "unknown rule 'no_such'"),
+])
+def test_api_errors_name_the_parameter_not_a_flag(call, message):
+    from sim.core.game import simulate
+    from sim.core.runner import UsageError
+
+    with pytest.raises(UsageError) as e:
+        simulate("chance", **({"games": 10} | call))
+    assert message in str(e.value) and "--" not in str(e.value)
+
+
+def test_summaries_and_replays_plot_themselves():
+    from sim.core.game import get, simulate
+    from sim.core.replay import replay
+
+    summary = get("deal").summarize(simulate("deal", 300, seed=2))
+    assert len(summary.plot().axes[0].patches) == 4  # a bar a seat
+    r = replay("classic", 3, seed=2, players=3)
+    table = r.standings()
+    assert list(table.columns) == [0, 1, 2] and table.index.max() >= r.row["rounds"].iloc[0]
+    assert len(r.plot().axes[0].lines) == 3
+
+
+def test_the_public_api_is_declared():
+    import sim.core.game
+    import sim.core.replay
+    import sim.core.stats
+
+    for module in (sim.core.game, sim.core.replay, sim.core.stats):
+        assert module.__all__ and all(hasattr(module, name) for name in module.__all__)
+
+
+# ---- text replays --------------------------------------------------------------------------------
+
+def test_a_text_replay_names_its_rules_and_edition_and_each_game_speaks_its_own_words():
+    from sim.core.replay import replay
+
+    card = replay("cardgame", 2, rules=["edition=video", "go_out_when=next_turn"])
+    header = card.text().splitlines()[:2]
+    assert header[0].startswith("# Monopoly: The Card Game (video edition): game 2 of seed 0")
+    assert header[1].startswith("Rules changed from the defaults:") and "go_out_when" in header[1]
+    assert "\n== hand 1\n" in card.text() and "== round" not in card.text()
+    out = card.events[card.events["kind"] == "go_out"]
+    assert len(out) and card.events.loc[out.index[0] + 1, "kind"] == "hand"
+    shown = card.events[(card.events["kind"] == "hand") & (card.events["round"] == out["round"].iloc[0])]
+    assert shown["amount"].sum() >= 4  # the goer's whole hand, kind by kind
+    chance = replay("chance", 3)
+    assert chance.text().splitlines()[1] == "Rules: the defaults."
+    rounds = int(chance.row["rounds"].iloc[0])
+    ends = chance.events[chance.events["kind"] == "round_end"]
+    assert list(ends["amount"]) == list(range(1, rounds + 1))

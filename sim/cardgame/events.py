@@ -17,7 +17,7 @@ def pile(ctx, seat: int, q: int) -> str:
 
 EVENTS = EventBook(
     kinds={
-        **common_kinds("{seat}: ${card} this hand, ${amount} in all"),
+        **common_kinds("{seat}: ${card} this hand, ${amount} in all", round_word="hand"),
         L.EV_DRAW: Kind("draw", "{seat} draws {card}", card="card"),
         L.EV_DISCARD: Kind("discard", "{seat} discards {card}", card="card"),
         L.EV_TRADE: Kind("trade", "{seat} trades {amount} card(s) with {target}", target="pile"),
@@ -30,8 +30,10 @@ EVENTS = EventBook(
         L.EV_REWARD: Kind("reward", "{seat} takes {card} as its reward", card="card"),
         L.EV_STALL: Kind("stall", "the hand ends with nobody out"),
         L.EV_JACKPOT: Kind("jackpot", "{seat} wins the Free Parking jackpot, ${amount}"),
+        L.EV_HAND: Kind("hand", "{seat} shows {amount} x {card}", card="kind"),
     },
-    namers={"card": card, "pile": pile, "special": lambda ctx, seat, m: ("swap", "double")[m]},
+    namers={"card": card, "kind": lambda ctx, seat, k: KIND_NAMES[k].replace("_", " "), "pile": pile, "special": lambda ctx, seat, m: ("swap", "double")[m]},
     end_reasons=("a player reached the money target", "every hand was played", "the hand limit",
                  "an invariant failed"),
+    standing=("amount", "score in all ($)"),
 )

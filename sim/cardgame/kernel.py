@@ -30,6 +30,7 @@ from sim.cardgame.layout import (
     EV_REWARD,
     EV_SPECIAL,
     EV_STALL,
+    EV_HAND,
     EV_TAKE,
     EV_TRADE,
     DECK_KC,
@@ -716,6 +717,10 @@ def run_hand(S, RB, pk, pp, rng, W, check, hand_row, kind_row, record):
         return
     S[G_OUT] = goer
     log(S, EV_GO_OUT if goer >= 0 else EV_STALL, goer, 0, 0, -1)
+    if goer >= 0 and recording(S):
+        for k in range(NK):
+            if S[KC + goer * NK + k] > 0:
+                log(S, EV_HAND, goer, k, S[KC + goer * NK + k], -1)
     score_hand(S, RB, goer, hand_row, kind_row, record)
     if recording(S):
         if S[G_POT_WON] >= 0:

@@ -223,6 +223,7 @@ def rng_policy(p):
     EV_REWARD,  # seat takes card as its reward for going out
     EV_STALL,  # the hand ends with nobody out
     EV_JACKPOT,  # seat wins the Free Parking jackpot, amount
-) = range(8, 19)
+    EV_HAND,  # the goer's hand as it goes out: amount cards of kind card (one event a kind)
+) = range(8, 20)
 # Why a match ended (EV_GAME_END's amount).
 END_TARGET, END_HANDS, END_HAND_LIMIT, END_ERROR = range(4)

@@ -71,6 +71,8 @@ EVENTS = EventBook(
         L.EV_BUILDING: Kind("building", "{seat} wins a building of {card}", card="property"),
         L.EV_GRAY: Kind("gray", "{seat} wins a gray building for its {card} pair", card="colour"),
         L.EV_STALLED: Kind("stalled", "the round is closed: nobody can change anything any more"),
+        L.EV_ROUND_END: Kind("round_end", "round {amount} ends: the top Cash card of each covered property wins a "
+                             "building"),
     },
     namers={"deck": deck_card, "property": prop, "building": building, "chance": chance_card,
             "colour": colour, "corner": lambda ctx, seat, c: CORNER_WORDS[c],
@@ -78,4 +80,5 @@ EVENTS = EventBook(
             "face": lambda ctx, seat, f: str(f) if f else "'?'"},
     end_reasons=("a skyline reached the finish mark", "no buildings were left to win", "the round limit",
                  "an invariant failed"),
+    standing=("amount", "skyline length"),
 )

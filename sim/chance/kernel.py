@@ -33,6 +33,7 @@ from sim.chance.layout import (
     EV_PLACE_FP,
     EV_ROLL,
     EV_STALLED,
+    EV_ROUND_END,
     EV_STEAL,
     EV_STOP,
     EV_TAKE,
@@ -1152,6 +1153,7 @@ def play_rounds(S, RB, pk, pp, pt, rng, check, stage):
             S[G_CURRENT] = (S[G_CURRENT] + 1) % n_players
             if S[G_REMAINING] == 0:
                 break
+        log(S, EV_ROUND_END, -1, 0, S[G_N_ROUNDS], -1)
         end_round(S, RB, S[G_FIRST])
         for p in range(n_players):
             log(S, EV_SEAT_STATE, p, S[N_BLD + p], S[SKY_LEN + p], RB[R_FINISH])

@@ -274,6 +274,7 @@ RNG_SIZE = 4 * N_STREAMS
     EV_BUILDING,  # seat wins a building of property card at the round's end
     EV_GRAY,  # seat wins a gray building for its colour card
     EV_STALLED,  # the round is closed: nobody can change anything
-) = range(8, 27)
+    EV_ROUND_END,  # round amount ends: its buildings are won (EV_BUILDING, EV_GRAY) and standings follow
+) = range(8, 28)
 # Why a game ended (EV_GAME_END's amount).
 END_FINISH, END_NO_BUILDINGS, END_ROUND_LIMIT, END_ERROR = range(4)

@@ -71,4 +71,5 @@ EVENTS = EventBook(
             "jail_choice": lambda ctx, seat, c: ("uses a Get Out of Jail Free card", "pays the fine",
                                                  "tries for doubles")[c]},
     end_reasons=("the last player left", "the round limit (richest player)", "an invariant failed"),
+    standing=("target", "net worth ($)"),
 )

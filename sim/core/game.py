@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -38,6 +39,8 @@ from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, play_in_s
 from strategies.catalog import Catalog, PolicyError
 
 # The registry: each name is a folder sim/<name>/ whose game.py defines GAME.
+__all__ = ["GAME_NAMES", "Game", "PreparedRun", "Summary", "games", "get", "seat_table", "simulate"]  # the public API
+
 GAME_NAMES = ("chance", "deal", "classic", "cardgame")
 
 NO_START = np.zeros(0, np.int32)
@@ -51,6 +54,27 @@ class KernelInputs(NamedTuple):
     params: np.ndarray  # pp
     start: np.ndarray = NO_START  # S0
     tables: np.ndarray = NO_TABLES  # pt
+
+
+# The Python names of the flags whose name differs in the API.
+API_NAMES = {"--seat policies": "seats", "--seat": "seats", "--rule": "rules", "--game": "game_index"}
+
+
+def api_errors(function: Callable) -> Callable:
+    """`function` with its UsageErrors worded for a Python caller: the parameter's name where
+    the command line's message names a flag ("games must be ...", not "--games must be ...")."""
+
+    def flag_to_name(match) -> str:
+        return API_NAMES.get(match.group(0), match.group(0)[2:].replace("-", "_"))
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except UsageError as e:
+            raise type(e)(re.sub(r"--seat policies|--[a-z][a-z-]*\b", flag_to_name, str(e))) from None
+
+    return call
 
 
 @dataclass(frozen=True)
@@ -169,6 +193,7 @@ class Game:
         if deck_edits and not self.deck_edits:
             raise UsageError(f"{self.title} has no per-seat cards to edit (drop the deck axis)")
 
+    @api_errors
     def simulate(self, games: int = 10_000, players: int | None = None, seats: list[str] | None = None,
                  rules=None, seed: int = 0, threads: int | None = None, chunk_size: int | None = None,
                  check: bool = False, progress: bool = False, deck_edits: dict | None = None, first_game: int = 0,
@@ -187,6 +212,7 @@ class Game:
         df = run.frame(outputs, first_game)
         return (df, self.detail_tables(df, outputs[2])) if detail else df
 
+    @api_errors
     def stream(self, consume: Callable[[pd.DataFrame, dict], None], games: int, players: int | None = None,
                seats: list[str] | None = None, rules=None, seed: int = 0, threads: int | None = None,
                chunk_size: int | None = None, check: bool = False, progress: bool = False,
@@ -197,10 +223,25 @@ class Game:
         self.prepare(games, players, seats, rules, seed, threads, chunk_size, deck_edits, **options).stream(
             consume, check, progress, detail)
 
+    def rules_given(self, rules):
+        """The rules a caller gave: None (the defaults), a rules object, a list of "KEY=VALUE"
+        changes (as --rule takes them) or a dict {key: value} (as a spec's [rules] table)."""
+        if rules is None:
+            return self.default_rules()
+        if isinstance(rules, self.rules_class):
+            return rules
+        if isinstance(rules, (list, tuple)) and all(isinstance(r, str) for r in rules):
+            return self.rules_from(list(rules))
+        if isinstance(rules, dict):
+            return self.rules_of(rules)
+        raise UsageError(f"rules: give a list of \"KEY=VALUE\" changes, a dict {{key: value}} or a "
+                         f"{self.rules_class.__name__} (got {type(rules).__name__})")
+
     def prepare(self, games: int, players: int | None, seats, rules, seed: int, threads: int | None,
                 chunk_size: int | None, deck_edits: dict | None, **options) -> "PreparedRun":
-        """Check a run's settings (UsageError on a mistake) and build the kernel's inputs."""
-        rules = self.default_rules() if rules is None else rules
+        """Check a run's settings (UsageError on a mistake) and build the kernel's inputs. Rules
+        are taken in any form rules_given accepts."""
+        rules = self.rules_given(rules)
         players = players or self.default_players
         chunk_size = self.chunk_size if chunk_size is None else chunk_size
         check_run_args(games, seed, chunk_size, threads)
@@ -267,6 +308,11 @@ class Summary(dict):
 
     def __repr__(self) -> str:
         return self.report()
+
+    def plot(self, path=None):
+        """The win rate of each seat with its 95% interval and the fair share: a matplotlib
+        Figure (written to `path` when given), the plot `simulate --out` writes."""
+        return self.game.plot_win_rates(self.tally, self, path)
 
     def to_frame(self, name: str = "by_seat") -> pd.DataFrame:
         """One summary table (default: win rates by seat), a copy."""
@@ -375,6 +421,7 @@ def games() -> list[Game]:
     return [get(name) for name in GAME_NAMES]
 
 
+@api_errors
 def simulate(game: str, games: int = 10_000, players: int | None = None, seats: list[str] | None = None,
              rules=None, seed: int = 0, threads: int | None = None, chunk_size: int | None = None,
              check: bool = False, progress: bool = False, deck_edits: dict | None = None, first_game: int = 0,
@@ -389,7 +436,8 @@ def simulate(game: str, games: int = 10_000, players: int | None = None, seats: 
     policies, rules and deck edits.
 
     players: default the game's; seats: one policy spec per seat, the rest from the game's
-    default table; rules: the game's rules object (default rules if None); deck_edits: seat ->
+    default table; rules: the defaults if None, else a list of "KEY=VALUE" changes (as --rule
+    takes them), a dict {key: value} or the game's rules object; deck_edits: seat ->
     {card: change}; first_game: play games first_game .. (a long run in pieces); with
     `detail`, returns (table, {name: detail table}) for a game that records more (the card
     game's hands, classic's colour groups). Options are a game's own (Chance ``force``,

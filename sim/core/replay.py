@@ -20,7 +20,10 @@ import numpy as np
 import pandas as pd
 
 from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_WIDTH, LOG_HEAD
+from sim.core.game import api_errors
 from sim.core.runner import UsageError
+
+__all__ = ["EventBook", "Kind", "Replay", "replay", "replay_run"]  # the public API
 
 FIRST_LOG_ROWS = 4096  # rows of the first try; a longer game is played again with room for all
 # card is the number the game logged (a card, a square, a count: docs/replays.md lists each
@@ -65,6 +68,9 @@ class EventBook:
     kinds: dict[int, Kind]
     namers: dict[str, Callable[[Context, int, int], str]]
     end_reasons: tuple[str, ...]
+    # The field of a `standing` event (card, amount or target) that measures how a seat stands,
+    # and its label: what a replay's standings table and plot show.
+    standing: tuple[str, str] = ("amount", "standing")
 
     def namer(self, name: str | None):
         if name is None:
@@ -99,6 +105,38 @@ class Replay:
     row: pd.DataFrame  # the per-game table row, as a run writes it
     events: pd.DataFrame  # one row per event (EVENT_COLUMNS)
     header: str
+
+    def standings(self) -> pd.DataFrame:
+        """How each seat stood at the end of every round (the game's headline measure: Chance
+        skylines, Deal complete sets, classic net worth, the card game's running score): one
+        row per round, one column per seat."""
+        from sim.core.game import get
+
+        field, _ = get(self.game_name).events.standing
+        s = self.events[self.events["kind"] == "standing"]
+        table = s.pivot_table(index="round", columns="seat", values=field, aggfunc="last")
+        table.columns.name = "seat"
+        return table
+
+    def plot(self, path=None):
+        """Each seat's standing round by round (standings()): a matplotlib Figure, written to
+        `path` when given."""
+        from sim.core.game import get
+        from sim.core.summary import figure
+
+        _, label = get(self.game_name).events.standing
+        table = self.standings()
+        fig = figure(figsize=(7, 4))
+        ax = fig.subplots()
+        for seat in table.columns:
+            ax.plot(table.index, table[seat], marker="o" if len(table) < 30 else None, label=f"seat {seat}")
+        ax.set_xlabel(get(self.game_name).events.kinds[EV_ROUND].text.split()[0])  # the card game's are hands
+        ax.set_ylabel(label)
+        ax.set_title(self.header.splitlines()[0].lstrip("# ").split(" players (")[0] + " players", fontsize=10)
+        ax.legend(fontsize=8)
+        if path is not None:
+            fig.savefig(path, dpi=120, bbox_inches="tight")
+        return fig
 
     def text(self) -> str:
         lines = [self.header]
@@ -144,6 +182,7 @@ def events_table(book: EventBook, ctx: Context, game_index: int, rows: np.ndarra
     }, columns=list(EVENT_COLUMNS))
 
 
+@api_errors
 def replay(game: str, game_index: int, seed: int = 0, players: int | None = None, seats: list[str] | None = None,
            rules=None, deck_edits: dict | None = None, check: bool = True, **options) -> Replay:
     """Game `game_index` of a run of `game` with these settings (those of ``simulate``), played
@@ -171,8 +210,13 @@ def replay_run(run, game_index: int, check: bool = True) -> Replay:
         rows = int(log[0])
     row = run.frame(outputs, game_index)
     events = events_table(g.events, Context(run.rules, k.rules, run.deck_edits, {}), game_index, read_log(log))
+    from sim.core.json_output import rules_sentence
+
     policies = ", ".join(f"seat {s}: {p}" for s, p in enumerate(run.specs))
-    header = f"# {g.title}: game {game_index} of seed {run.seed}, {run.players} players ({policies})"
+    edition = g.frame_attrs(run.rules).get("edition")
+    title = f"{g.title} ({edition} edition)" if edition else g.title
+    header = (f"# {title}: game {game_index} of seed {run.seed}, {run.players} players ({policies})\n"
+              f"{rules_sentence(g, g.describe_rules(run.rules))}")
     return Replay(g.name, game_index, row, events, header)
 
 

@@ -6,6 +6,8 @@ from statistics import NormalDist
 
 import numpy as np
 
+__all__ = ["CONFIDENCE", "mean_ci", "paired_diff", "wilson", "wilson_of_shares", "z_value"]  # the public API
+
 CONFIDENCE = 0.95
 
 

@@ -57,4 +57,5 @@ EVENTS = EventBook(
     },
     namers={"card": card, "colour": colour, "payer": payer},
     end_reasons=("enough complete sets", "the turn limit", "no card left to draw or play", "an invariant failed"),
+    standing=("card", "complete sets"),
 )
