@@ -295,11 +295,25 @@ def bench(
 PLAIN_FLAG = "--plain"
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        from sim import __version__
+        from sim.core.results import git_commit
+
+        commit = git_commit()
+        print(f"monosim {__version__}" + (f" (git {commit[:12]})" if commit else ""))
+        raise typer.Exit(0)
+
+
 @app.callback()
-def options(plain: Annotated[bool, typer.Option(
+def options(
+    plain: Annotated[bool, typer.Option(
         PLAIN_FLAG, help="Run everything as plain Python, not compiled (NUMBA_DISABLE_JIT=1): slow, for stepping "
                          "through your own bot in a debugger with a handful of games; the same games as compiled.")]
-            = False) -> None:
+        = False,
+    version: Annotated[bool, typer.Option("--version", help="Print monosim's version and exit.", is_eager=True,
+                                          callback=_print_version)] = False,
+) -> None:
     """Monte Carlo strategy simulator for the Monopoly family of games."""
 
 

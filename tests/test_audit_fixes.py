@@ -334,3 +334,52 @@ def test_a_text_replay_names_its_rules_and_edition_and_each_game_speaks_its_own_
     rounds = int(chance.row["rounds"].iloc[0])
     ends = chance.events[chance.events["kind"] == "round_end"]
     assert list(ends["amount"]) == list(range(1, rounds + 1))
+
+
+# ---- a new user's friction -------------------------------------------------------------------
+
+def test_house_rules_write_nothing_to_stderr_outside_a_terminal(monosim):
+    r = monosim("deal", "house-rules", "-n", "30")
+    assert r.returncode == 0 and r.stderr == ""
+    assert "| baseline |" in r.stdout and "| reshuffle_discards=false |" in r.stdout
+
+
+def test_a_ladder_shows_its_progress_on_a_terminal(monkeypatch):
+    import io
+    import sys
+
+    from sim.core.game import get
+    from sim.core.ladder import play_ladder
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    play_ladder(get("deal"), 2, games=30, progress=True)
+    assert "tables" in screen.getvalue()
+
+
+def test_value_tables_come_most_valuable_first(monosim):
+    import json
+
+    deal = json.loads(monosim("deal", "values", "-n", "60", "--players", "2", "--json").stdout)["results"]
+    diffs = [c["diff"] for c in deal["cards"]]
+    assert len(diffs) > 20 and diffs == sorted(diffs, reverse=True)
+    card = json.loads(monosim("cardgame", "values", "-n", "60", "--json").stdout)["results"]["kinds"]
+    scores = [k["goer_score_if_held"] for k in card if k["goer_score_if_held"] is not None]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_version_and_the_seats_the_default_table_fills(monosim):
+    from sim import __version__
+
+    r = monosim("--version")
+    assert r.returncode == 0 and r.stdout.startswith(f"monosim {__version__}")
+    r = monosim("deal", "simulate", "-n", "20", "--seat", "smart", "--seat", "aggressive", "--no-progress")
+    assert r.returncode == 0
+    assert "seats not given take the default table's bots (seat 2: aggressive, seat 3: banker)" in r.stderr
+    r = monosim("deal", "simulate", "-n", "20", "--players", "2", "--seat", "smart", "--seat", "aggressive",
+                "--no-progress")
+    assert "default table" not in r.stderr

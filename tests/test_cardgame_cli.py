@@ -116,10 +116,14 @@ def test_rules_policies_and_analyses_print(capsys):
     assert sorted({r["players"] for r in t}) == [3, 5] and len(t) == 8
 
 
-def test_house_rule_effects_share_their_seeds():
-    t = api.house_rule_effects(30, 4, None, "video", 0, 1, variants={"max_trade=10": {"max_trade": 10}})
-    assert list(t["rules"]) == ["defaults", "max_trade=10"]
-    assert all(len(api.default_variants(e)) >= 15 for e in ("wiki", "video"))
+def test_house_rule_variants_cover_each_edition():
+    from sim.core import house_rules
+
+    for edition in ("wiki", "video"):
+        names = house_rules.variants(GAME, CardGameRules.preset(edition))
+        assert len(names) >= 15 and ("max_trade=2" in names) == (edition == "wiki")
+    t = house_rules.effects(GAME, 30, 4, ["smart"] * 4, ["edition=video"], 0, 1, chosen={"max_trade=10": ["max_trade=10"]})
+    assert list(t["rules"]) == ["baseline", "max_trade=10"]
 
 
 @pytest.mark.parametrize("edition", ["wiki", "video"])

@@ -10,7 +10,8 @@ from sim.classic.rules import GROUP_NAMES, ClassicRules
 def test_property_values_report():
     df, detail = GAME.simulate(3000, 3, seed=2, detail=True)
     t = api.property_values(df, detail["groups"])
-    assert list(t["set"]) == list(GROUP_NAMES)
+    assert sorted(t["set"]) == sorted(GROUP_NAMES)
+    assert list(t["win_rate_if_held"]) == sorted(t["win_rate_if_held"], reverse=True)  # most valuable first
     assert ((t["share_of_games_held"] >= 0) & (t["share_of_games_held"] <= 1)).all()
     assert (t["rent_per_game"] >= 0).all() and t["rent_per_game"].sum() > 0
     held = t[t["share_of_games_held"] > 0.05]
@@ -24,14 +25,19 @@ def test_property_values_report():
     assert "## 3 players" in api.render_property_values({3: t})
 
 
-def test_house_rule_effects_uses_the_same_seeds_in_every_row():
-    t = api.house_rule_effects(200, 4, seed=1, variants={"no_trading": {"trading": False},
-                                                         "double_go_salary": {"double_go_salary": True}})
-    assert list(t["rules"]) == ["official", "no_trading", "double_go_salary"]
-    official, no_trading = t.iloc[0], t.iloc[1]
-    assert no_trading["trades"] == 0 and official["trades"] > 0
-    assert no_trading["hit_turn_limit"] > official["hit_turn_limit"]
-    assert "| official |" in api.render_house_rules(t, 200, 4)
+def test_house_rule_effects_use_the_same_seeds_in_every_row():
+    from sim.core import house_rules
+
+    t = house_rules.effects(GAME, 200, 4, ["strong"] * 4, [], seed=1,
+                            chosen={"trading=false": ["trading=false"], "double_go_salary=true": ["double_go_salary=true"]})
+    assert list(t["rules"]) == ["baseline", "trading=false", "double_go_salary=true"]
+    baseline, no_trading = t.iloc[0], t.iloc[1]
+    assert no_trading["unfinished"] > baseline["unfinished"] and no_trading["turns_diff_low"] > 0
+    assert np.isnan(baseline["turns_diff_low"]) and baseline["turns_diff"] == 0
+    names = house_rules.variants(GAME, ClassicRules())
+    assert "trading=false" in names and names["snake_eyes_bonus=500"] == ["snake_eyes_bonus=500"]
+    text = house_rules.render(GAME, t, 200, 4, ["strong"] * 4, "Baseline: the defaults.")
+    assert "| baseline |" in text and "| trading=false |" in text
 
 
 def test_report_mentions_the_turn_limit_and_per_game_counts():

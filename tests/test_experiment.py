@@ -281,6 +281,11 @@ def test_card_values_and_usage(tmp_path):
     run = run_spec(tmp_path, spec)
     cv = pd.read_csv(run / "card_values.csv")
     assert list(cv["edit"]) == ["lucky_break+1", "nope-1"]
+    assert list(cv["diff"]) == sorted(cv["diff"], reverse=True)  # most valuable first
+    from sim.core import analysis, runs as run_dirs
+
+    title = analysis.plot_card_values(run_dirs.RunDir(run).plan(), cv).axes[0].get_title()
+    assert title.endswith("what each card edit is worth")
     base = GAME.simulate(1200, 2, ["smart", "bust_threshold p=0.3"], seed=11)
     more = GAME.simulate(1200, 2, ["smart", "bust_threshold p=0.3"], seed=11, deck_edits={0: {"lucky_break": 1}})
     assert cv["diff"].iloc[0] == pytest.approx((more["win_0"] - base["win_0"]).mean())

@@ -43,6 +43,9 @@ COMMANDS = {
     "cardgame values": ["cardgame", "values", "-n", "100", "--no-progress"],
     "cardgame seats": ["cardgame", "seats", "-n", "50", "--players", "3", "--no-progress"],
     "cardgame house-rules": ["cardgame", "house-rules", "-n", "20", "--no-progress"],
+    "deal house-rules": ["deal", "house-rules", "-n", "20", "--no-progress"],
+    "chance house-rules": ["chance", "house-rules", "-n", "20", "--players", "2", "--no-progress"],
+    "deal values": ["deal", "values", "-n", "20", "--players", "3", "--no-progress"],
     "bench": ["bench", "-n", "200", "--game", "deal"],
     "deal ladder": ["deal", "ladder", "--games", "40", "--players", "2"],
 }

@@ -51,7 +51,7 @@ def test_an_illegal_move_is_refused_and_reported(game, monosim, tmp_path):
     out = tmp_path / "out"
     r = monosim(game, "simulate", "--games", "50", "--seat", checks(game, "Illegal"), "--no-progress",
                 "--out", str(out))
-    errors = [line for line in r.stderr.splitlines() if not line.startswith("monosim: compiled ")]
+    errors = [line for line in r.stderr.splitlines() if line.startswith("monosim: error")]
     assert r.returncode == 2 and len(errors) == 1, r.stderr
     assert f"{game}_checks.py:" in r.stderr and "bot Illegal" in r.stderr and "illegal move refused" in r.stderr
     assert not out.exists()

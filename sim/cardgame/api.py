@@ -9,9 +9,8 @@ import numpy as np
 import pandas as pd
 
 from sim.cardgame.layout import SEAT_COLS
-from sim.cardgame.rules import HOUSE_CHOICES, CardGameRules, kind_of
+from sim.cardgame.rules import CardGameRules, kind_of
 from sim.core import summary as core
-from sim.core.stats import mean_ci, wilson
 
 DEFAULT_TABLE = ("smart", "trader", "cautious", "greedy", "random", "smart")
 LENGTH_COLS = ("hands", "turns")
@@ -94,7 +93,9 @@ def kind_values(games: pd.DataFrame, kinds: pd.DataFrame) -> pd.DataFrame:
             "other_holds": r["other_held"] / max(n_hands * (players - 1), 1),
             "other_score_if_held": r["other_score"] / r["other_held"] if r["other_held"] else float("nan"),
         })
-    return pd.DataFrame(rows)
+    # Most valuable first: by the score of the hand that went out holding it (none held: last).
+    return pd.DataFrame(rows).sort_values("goer_score_if_held", ascending=False, kind="stable", na_position="last",
+                                          ignore_index=True)
 
 
 def chance_risk(games: pd.DataFrame) -> dict[str, float]:
@@ -197,70 +198,3 @@ def render_seat_advantage(t: pd.DataFrame, games: int, policy: str, edition: str
         lines.append(f"| {r.players} | {r.seat} | {r.win_rate:.1%} | {r.ci_low:.1%} - {r.ci_high:.1%} "
                      f"| {r.fair_share:.1%} | {r.hands:.2f} |")
     return "\n".join(lines) + "\n"
-
-
-# ---------------------------------------------------------------------------------------------
-# Edition differences and house rules
-
-
-def default_variants(edition: str) -> dict[str, dict]:
-    """One change at a time from the edition's defaults: each house rule flipped, and (for the
-    wiki edition) each of the video edition's differences."""
-    base = CardGameRules.preset(edition)
-    out = {}
-    for name, value in vars(base.house).items():
-        if isinstance(value, bool):
-            out[f"{name}={str(not value).lower()}"] = {name: not value}
-    for name, choices in HOUSE_CHOICES.items():
-        for choice in choices:
-            if choice != getattr(base.house, name):
-                out[f"{name}={choice}"] = {name: choice}
-    if edition == "wiki":
-        out["max_trade=2"] = {"max_trade": 2}
-        out["reward_cards=0"] = {"reward_cards": 0}
-        out["face_up=2"] = {"face_up": 2}
-        out["railroad_min=2"] = {"railroad_min": 2}
-    else:
-        out["max_trade=10"] = {"max_trade": 10}
-        out["reward_cards=5"] = {"reward_cards": 5}
-    return out
-
-
-def house_rule_effects(games: int, players: int, seats, edition: str, seed: int, threads, progress=False,
-                       variants: dict[str, dict] | None = None) -> pd.DataFrame:
-    """Each variant against the edition's defaults on the same match seeds (common random
-    numbers): match length in hands and turns, seat 0's win rate (the first player's
-    advantage with the same bot everywhere), ties and hands nobody went out of."""
-    from sim.cardgame.game import GAME
-
-    base = CardGameRules.preset(edition)
-    variants = variants if variants is not None else default_variants(edition)
-    seats = list(seats or []) or ["smart"] * players
-    rows = []
-    for label, change in {"defaults": {}, **variants}.items():
-        rules = base.replace(**change)
-        df = GAME.simulate(games, players, seats, rules, seed, threads, progress=progress)
-        hands, hands_ci = mean_ci(df["hands"])
-        turns, turns_ci = mean_ci(df["turns"])
-        w0 = df["win_0"].to_numpy()
-        w_lo, w_hi = wilson(w0.sum(), len(df))
-        ties = df["tie"].to_numpy()
-        lo, hi = wilson(ties.sum(), len(df))
-        rows.append({"rules": label, "hands": hands, "hands_ci": hands_ci, "turns": turns, "turns_ci": turns_ci,
-                     "seat0_win": float(w0.mean()), "seat0_win_low": float(w_lo), "seat0_win_high": float(w_hi),
-                     "tie": float(ties.mean()), "tie_low": float(lo), "tie_high": float(hi),
-                     "stalled_hands": float(df["stalled_hands"].sum() / max(df["hands"].sum(), 1))})
-    return pd.DataFrame(rows)
-
-
-def render_house_rules(t: pd.DataFrame, games: int, players: int, edition: str) -> str:
-    lines = [(f"# Edition differences and house rules: {edition} edition, {games:,} matches each, {players} players, "
-             "same seeds in every row"), "",
-             f"Seat 0 plays first in the first hand; with the same bot in every seat a fair share is {1 / players:.1%}.", "",
-             "| rules | hands | 95% CI | turns | 95% CI | seat 0 win | 95% CI | ties | hands nobody went out |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for r in t.itertuples():
-        lines.append(f"| {r.rules} | {r.hands:.2f} | +-{r.hands_ci:.2f} | {r.turns:.1f} | +-{r.turns_ci:.1f} "
-                     f"| {r.seat0_win:.1%} | {r.seat0_win_low:.1%} - {r.seat0_win_high:.1%} | {r.tie:.2%} | {r.stalled_hands:.2%} |")
-    return "\n".join(lines) + "\n"
-

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from sim.cardgame.game import GAME
-from sim.core.json_output import emit, game_meta, intervals_from_half_widths, with_rules_line
+from sim.core.json_output import emit, game_meta, with_rules_line
 from sim.core.cli import AsJson, Games, Progress, Seats, Seed, Threads, preset_option, rules_with_preset
 
 CardEdition = preset_option(GAME)
@@ -19,10 +19,9 @@ CardRule = Annotated[
 
 
 def register(app: typer.Typer) -> None:
-    """Add values, seats and house-rules to the `monosim cardgame` group."""
+    """Add values and seats to the `monosim cardgame` group."""
     app.command("values")(cardgame_values)
     app.command("seats")(cardgame_seats)
-    app.command("house-rules")(cardgame_house_rules)
 
 
 def _card_rules(edition: str, rule):
@@ -78,30 +77,3 @@ def cardgame_seats(
                                          policies=[policy]), t)
     else:
         print(with_rules_line(api.render_seat_advantage(t, games, policy, rules.edition), GAME, rules), end="")
-
-
-def cardgame_house_rules(
-    games: Games = 10_000,
-    players: CardPlayers = 4,
-    edition: CardEdition = "wiki",
-    seat: Seats = None,
-    seed: Seed = 0,
-    threads: Threads = None,
-    as_json: AsJson = False,
-    progress: Progress = True,
-) -> None:
-    """Effect of each edition difference and house rule, one at a time, on match length and
-    balance (same seeds in every row; smart in every seat unless --seat is given)."""
-    from sim.cardgame import api
-
-    rules = _card_rules(edition, [])
-    policies = GAME.make_table(players, seat or ["smart"] * players, rules)[0]  # checks the table before any game
-    from sim.core.runner import check_run_args
-
-    check_run_args(games, seed, 1, threads)
-    t = api.house_rule_effects(games, players, seat, edition, seed, threads, progress=progress and not as_json)
-    if as_json:
-        emit("cardgame house-rules", game_meta(GAME, rules, games=games, seed=seed, players=players, policies=policies),
-             intervals_from_half_widths(t, {"hands_ci": "hands", "turns_ci": "turns"}))
-    else:
-        print(api.render_house_rules(t, games, players, edition), end="")

@@ -129,4 +129,9 @@ GAME = Game(
     # fixed number of hands (video) always finishes, so the column is 0 there.
     unfinished_cols=("hit_hand_limit",),
     edit_meaning="extra cards dealt into its hand at the start of every hand, on top of the shared deck's deal",
+    # The numbers in which the editions differ, each set to the other edition's.
+    house_variants=lambda rules: ({f"{k}={v}": [f"{k}={v}"] for k, v in (("max_trade", 2), ("reward_cards", 0),
+                                                                          ("face_up", 2), ("railroad_min", 2))}
+                                  if rules.edition == "wiki" else
+                                  {f"{k}={v}": [f"{k}={v}"] for k, v in (("max_trade", 10), ("reward_cards", 5))}),
 )

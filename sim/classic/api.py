@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 
 from sim.classic import layout as L
-from sim.classic.rules import GROUP_NAMES, HOUSE_RULE_DOC, ClassicRules
+from sim.classic.rules import GROUP_NAMES, ClassicRules
 from sim.core import summary as core
-from sim.core.stats import mean_ci, wilson
+from sim.core.stats import wilson
 
 LENGTH_COLS = ("rounds", "turns")
 DEFAULT_TABLE = ("strong", "trader", "three_houses", "buy_all", "jail_stayer", "trader", "three_houses", "buy_all")
@@ -99,7 +99,8 @@ def property_values(games: pd.DataFrame, g: np.ndarray) -> pd.DataFrame:
     win rate of a seat that held the whole set while every player was still in (before the
     first bankruptcy, so sets collected from bankrupt players do not count) vs one that did
     not (with 95% intervals), the rent the set earned its holders per game, and the payback
-    time (money put into the set divided by its rent per turn held)."""
+    time (money put into the set divided by its rent per turn held). Most valuable first (by the
+    win rate of a seat that held it)."""
     n, players = g.shape[:2]
     wins = np.stack([games[f"win_{s}"].to_numpy() for s in range(players)], axis=1)
     out = np.stack([games[f"out_turn_{s}"].to_numpy() for s in range(players)], axis=1)
@@ -130,7 +131,7 @@ def property_values(games: pd.DataFrame, g: np.ndarray) -> pd.DataFrame:
             "invested_when_held": float(invested[held].mean()) if n_held else float("nan"),
             "payback_turns": float(invested[held].mean() / rent_per_turn) if n_held and rent_per_turn > 0 else float("nan"),
         })
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).sort_values("win_rate_if_held", ascending=False, kind="stable", ignore_index=True)
 
 
 def render_property_values(tables_by_players: dict[int, pd.DataFrame]) -> str:
@@ -150,71 +151,6 @@ def render_property_values(tables_by_players: dict[int, pd.DataFrame]) -> str:
             )
         lines.append("")
     return "\n".join(lines)
-
-
-# ---------------------------------------------------------------------------------------------
-# House-rule effects
-
-
-def house_rule_effects(games: int = 20_000, players: int = 4, seats: list[str] | None = None,
-                       seed: int = 0, threads: int | None = None, progress: bool = False,
-                       variants: dict[str, dict] | None = None) -> pd.DataFrame:
-    """Each house rule switched on alone (common random numbers: the same game seeds in every
-    cell) against the official rules: game length, seat-0 advantage, share of games stopped at
-    the turn limit, each with a 95% interval. The same bot sits in every seat (default
-    ``strong``), so seat 0's win rate against the fair share 1/players is the first player's
-    advantage."""
-    from sim.classic.game import GAME
-
-    variants = variants or default_variants()
-    seats = list(seats or []) or ["strong"] * players
-    rows = []
-    for label, change in {"official": {}, **variants}.items():
-        rules = ClassicRules().replace(**change)
-        df = GAME.simulate(games, players, seats, rules, seed, threads, progress=progress)
-        turns, turns_ci = mean_ci(df["turns"])
-        capped = df["hit_turn_limit"].to_numpy()
-        lo, hi = wilson(capped.sum(), len(df))
-        w0 = df["win_0"].to_numpy()
-        w_lo, w_hi = wilson(w0.sum(), len(df))
-        rows.append({"rules": label, "turns": turns, "turns_ci": turns_ci, "rounds": float(df["rounds"].mean()),
-                     "hit_turn_limit": float(capped.mean()), "limit_ci_low": float(lo), "limit_ci_high": float(hi),
-                     "seat0_win": float(w0.mean()), "seat0_win_low": float(w_lo), "seat0_win_high": float(w_hi),
-                     "trades": float(df["trades"].mean())})
-    return pd.DataFrame(rows)
-
-
-def default_variants() -> dict[str, dict]:
-    return {
-        "free_parking_jackpot": {"free_parking_jackpot": True},
-        "free_parking_jackpot+500": {"free_parking_jackpot": True, "free_parking_seed": 500},
-        "no_auctions": {"auctions": False},
-        "double_go_salary": {"double_go_salary": True},
-        "uneven_building": {"even_building": False},
-        "no_rent_in_jail": {"rent_in_jail": False},
-        "no_speeding": {"speeding": False},
-        "no_trading": {"trading": False},
-        "first_lap_no_buying": {"first_lap_no_buying": True},
-        "income_tax_percent": {"income_tax_percent": True},
-        "snake_eyes_bonus_500": {"snake_eyes_bonus": 500},
-        "no_double_rent": {"double_rent_on_monopoly": False},
-        "own_turn_dealing": {"deal_any_time": False},
-    }
-
-
-def render_house_rules(t: pd.DataFrame, games: int, players: int) -> str:
-    lines = [f"# House-rule effects: {games:,} games each, {players} players, same seeds in every row", "",
-             f"Seat 0 moves first; with the same bot in every seat a fair share is {1 / players:.1%}.", "",
-             "| rules | turns | 95% CI | rounds | hit turn limit | 95% CI | seat 0 win | 95% CI | trades |",
-             "|---|---:|---:|---:|---:|---|---:|---:|---:|"]
-    for r in t.itertuples():
-        lines.append(f"| {r.rules} | {r.turns:.1f} | +-{r.turns_ci:.1f} | {r.rounds:.1f} | {r.hit_turn_limit:.2%} "
-                     f"| {r.limit_ci_low:.2%} - {r.limit_ci_high:.2%} | {r.seat0_win:.1%} | {r.seat0_win_low:.1%} - {r.seat0_win_high:.1%} "
-                     f"| {r.trades:.2f} |")
-    return "\n".join(lines) + "\n"
-
-
-assert set(HOUSE_RULE_DOC) >= {k for v in default_variants().values() for k in v}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,16 +10,14 @@ import typer
 
 from sim.core.cli import Games, Progress, Seed, Threads
 from sim.core.runner import UsageError
-from sim.core.game import get
-from sim.core.json_output import emit, game_meta, intervals_from_half_widths, with_rules_line
+from sim.core.json_output import emit, game_meta, with_rules_line
 
 
 def register(app: typer.Typer) -> None:
-    """Add landing, position, values and house-rules to the `monosim classic` group."""
+    """Add landing, position and values to the `monosim classic` group."""
     app.command("landing")(classic_landing)
     app.command("position")(classic_position)
     app.command("values")(classic_values)
-    app.command("house-rules")(classic_house_rules)
 
 
 ClassicRule = Annotated[
@@ -111,25 +109,3 @@ def classic_values(
                                          policies=list(seat or [])), {str(n): t for n, t in result.items()})
     else:
         print(with_rules_line(api.render_property_values(result), GAME, rules), end="")
-
-
-def classic_house_rules(
-    games: Games = 20_000,
-    players: Annotated[int, typer.Option(help="Players at the table, 2 to 8.")] = 4,
-    seat: ClassicSeat = None,
-    seed: Seed = 0,
-    threads: Threads = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
-    progress: Progress = True,
-) -> None:
-    """Effect of each house rule on game length, seat advantage and never-ending games (same bot
-    in every seat unless --seat is given: default strong)."""
-    from sim.classic import api
-
-    t = api.house_rule_effects(games, players, seat, seed, threads, progress=progress and not as_json)
-    if as_json:
-        emit("classic house-rules", game_meta(get("classic"), games=games, seed=seed, players=players,
-                                              policies=list(seat or [])),
-             intervals_from_half_widths(t, {"turns_ci": "turns"}))
-    else:
-        print(api.render_house_rules(t, games, players), end="")

@@ -88,4 +88,7 @@ GAME = Game(
                 "rent_received", "jail_turns"),
     length_cols=api.LENGTH_COLS,
     unfinished_cols=("hit_turn_limit",),
+    house_variants=lambda rules: {"free_parking_jackpot=true, free_parking_seed=500":
+                                  ["free_parking_jackpot=true", "free_parking_seed=500"],
+                                  "snake_eyes_bonus=500": ["snake_eyes_bonus=500"]},
 )

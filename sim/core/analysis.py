@@ -175,7 +175,11 @@ def card_values(plan: Plan, summary: pd.DataFrame, pairs: dict) -> pd.DataFrame:
             "reference_win_rate": float(rate[ref["id"]]), "win_rate": float(rate[cell["id"]]),
             **paired_row(pairs[(ref["id"], cell["id"])]),
         })
-    return pd.DataFrame(rows)
+    if not rows:
+        return pd.DataFrame(rows)
+    # Grouped by the other axes, each group's most valuable edit first.
+    return pd.DataFrame(rows).sort_values([*others, "diff"], ascending=[True] * len(others) + [False], kind="stable",
+                                          ignore_index=True)
 
 
 def add_usage(usage: dict, df: pd.DataFrame, cell: dict, counters) -> None:
@@ -414,7 +418,9 @@ def plot_tournament(plan: Plan, summary: pd.DataFrame, path: Path) -> None:
     fig.savefig(path, dpi=120, format="png")
 
 
-def plot_card_values(plan: Plan, cv: pd.DataFrame, path: Path) -> None:
+def plot_card_values(plan: Plan, cv: pd.DataFrame, path: Path | None = None):
+    """Each card edit's paired change to the key seat's win rate (a Figure; written to `path`
+    when given), in the table's order: most valuable first."""
     n = len(cv)
     fig = figure(figsize=(8, 1.2 + 0.3 * n))
     ax = fig.subplots()
@@ -426,9 +432,11 @@ def plot_card_values(plan: Plan, cv: pd.DataFrame, path: Path) -> None:
     ax.set_yticks(y, [", ".join([*(str(r[a]) for a in others), r["edit"]]) for _, r in cv.iterrows()], fontsize=7)
     ax.axvline(0, color="gray", lw=1)
     ax.set_xlabel(f"change in seat {int(cv['seat'].iloc[0])}'s win rate (points; paired 95% CI)")
-    ax.set_title(f"{plan.name}: value of one card more or fewer", fontsize=10)
+    ax.set_title(f"{plan.name}: what each card edit is worth", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=120, format="png")
+    if path is not None:
+        fig.savefig(path, dpi=120, format="png")
+    return fig
 
 
 # ---- compare --------------------------------------------------------------------------------

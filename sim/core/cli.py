@@ -13,7 +13,7 @@ import typer
 from sim.core.game import Game, PreparedRun, summary_json
 from sim.core.json_output import emit, game_meta, run_meta
 from sim.core.summary import Tally
-from sim.core.runner import UsageError
+from sim.core.runner import UsageError, check_run_args
 
 Games = Annotated[int, typer.Option("--games", "-n", help="Number of complete games to play.")]
 Seed = Annotated[int, typer.Option(help="Master seed; game g is seeded from (seed, g).")]
@@ -141,6 +141,15 @@ def replay_game(run: PreparedRun, picker, feed, as_json: bool, out: Path | None,
     replay.show(r, as_json, out, f"{run.game.name} replay", {**meta, "game_index": index})
 
 
+def note_default_seats(given: list[str] | None, run: PreparedRun) -> None:
+    """Say on stderr which seats the default table filled, when --seat gave some but not all."""
+    import sys
+
+    if given and len(given) < run.players:
+        filled = ", ".join(f"seat {s}: {run.specs[s]}" for s in range(len(given), run.players))
+        print(f"monosim: the seats not given take the default table's bots ({filled})", file=sys.stderr)
+
+
 def simulate_folder_run(folder: Path) -> tuple[PreparedRun, Path | None]:
     """The run a `<game> simulate --out` folder holds, prepared to play one game again, and its
     games table (None when the run kept none). UsageError when the folder is not such a run or
@@ -209,6 +218,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         run = game.prepare(games, players, seat, game.rules_from(changes), seed, threads, chunk_size, None)
         if out is not None:  # bad input fails before anything is played or written
             results.check_new_dir(out)
+        note_default_seats(seat, run)
         run_simulation(run, out, keep, as_json, check, progress and not as_json, changes)
 
     def rules(as_json: Annotated[bool, typer.Option("--json")] = False, **preset) -> None:
@@ -245,6 +255,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         if picker.choosing and games < 1:
             raise UsageError(f"--games must be at least 1 (got {games})")
         run = game.prepare(games if picker.choosing else 1, players, seat, rules, seed, None, None, None)
+        note_default_seats(seat, run)
 
         def feed(p) -> None:  # games 0 .. N - 1, chunk by chunk: the picker keeps only the row it chooses
             run.stream(lambda df, detail: p.add(df))
@@ -262,6 +273,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         seat: Annotated[Optional[list[str]], typer.Option(
             "--seat", help="Add a bot to the ladder: a policy spec or your own, FILE.py:NAME k=v (repeatable).")]
             = None,
+        progress: Progress = True,
         **preset,
     ) -> None:
         """Rate every built-in bot and preset (and the bots you add) against all the others:
@@ -269,13 +281,12 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         ratings with 95% intervals and the head-to-head table (docs/ladders.md)."""
         from sim.core import results
         from sim.core.ladder import play_ladder
-        from sim.core.runner import check_run_args
 
         check_run_args(games, seed, 1, threads)
         rules = rules_with_preset(game, preset.get("edition"), rule)
         if out is not None:
             results.check_new_dir(out)
-        result = play_ladder(game, players, games, seed, rules, threads, entrants=seat)
+        result = play_ladder(game, players, games, seed, rules, threads, progress and not as_json, entrants=seat)
         report = result.report(game.title)
         if out is not None:
             with results.new_dir(out) as folder:
@@ -293,6 +304,38 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
             if out is not None:
                 print(f"\nWrote {out}/ (report.md, ladder.csv, head_to_head.csv, head_to_head.png)")
 
+    def house_rules(
+        games: Annotated[int, typer.Option("--games", "-n", help="Games a rule set.")] = 10_000,
+        players: Annotated[int, typer.Option(help=players_help + ".")] = game.default_players,
+        seat: Annotated[Optional[list[str]], typer.Option(
+            "--seat", help=f"The bots at the table (default: {game.default_table[0]} in every seat); repeatable.")]
+            = None,
+        rule: Annotated[Optional[list[str]], typer.Option(
+            "--rule", help="The baseline's rule changes, KEY=VALUE (repeatable): the variants change it.")] = None,
+        seed: Seed = 0,
+        threads: Threads = None,
+        as_json: AsJson = False,
+        progress: Progress = True,
+        **preset,
+    ) -> None:
+        """What each house rule does, switched alone from the baseline: game length (mean and
+        median), unfinished games and the first seat's edge, each with its paired difference to
+        the baseline (the same games in every row)."""
+        from sim.core import house_rules
+        from sim.core.json_output import rules_sentence
+
+        changes = rule_args(game, preset.get("edition"), rule)
+        base = game.rules_from(changes)
+        seats = game.make_table(players, list(seat or []) or [game.default_table[0]] * players, base)[0]
+        check_run_args(games, seed, 1, threads)
+        t = house_rules.effects(game, games, players, seats, changes, seed, threads, progress and not as_json)
+        if as_json:
+            emit(f"{game.name} house-rules", game_meta(game, base, games=games, seed=seed, players=players,
+                                                       policies=seats), t)
+        else:
+            print(house_rules.render(game, t, games, players, seats,
+                                     rules_sentence(game, game.describe_rules(base), "Baseline")), end="")
+
     def policies() -> None:
         """List the bot policies and their parameters."""
         print("\n".join(game.catalog.listing()))
@@ -302,6 +345,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
     group.command("policies")(policies)
     group.command("replay")(_with_preset_option(game, replay))
     group.command("ladder")(_with_preset_option(game, ladder))
+    group.command("house-rules")(_with_preset_option(game, house_rules))
     if game.verbs is not None:
         importlib.import_module(game.verbs).register(group)
     return group

@@ -129,6 +129,9 @@ class Game:
     minutes: Callable[[pd.DataFrame], pd.Series] | None = None  # estimated minutes at a real table
     midgame_last_col: str | None = None  # per-seat stem: 1 for the seat(s) last at mid-game
     edit_meaning: str = "the seat's own cards"  # what a deck edit changes, for reports
+    # `house-rules` tries every house rule flipped (sim/core/house_rules.py) and these: label ->
+    # rule changes, for rules that are numbers or go together.
+    house_variants: Callable[[object], dict[str, list[str]]] = lambda rules: {}
 
     # ---- rules and seats ----
 
@@ -193,7 +196,6 @@ class Game:
         if deck_edits and not self.deck_edits:
             raise UsageError(f"{self.title} has no per-seat cards to edit (drop the deck axis)")
 
-    @api_errors
     def simulate(self, games: int = 10_000, players: int | None = None, seats: list[str] | None = None,
                  rules=None, seed: int = 0, threads: int | None = None, chunk_size: int | None = None,
                  check: bool = False, progress: bool = False, deck_edits: dict | None = None, first_game: int = 0,
@@ -212,7 +214,6 @@ class Game:
         df = run.frame(outputs, first_game)
         return (df, self.detail_tables(df, outputs[2])) if detail else df
 
-    @api_errors
     def stream(self, consume: Callable[[pd.DataFrame, dict], None], games: int, players: int | None = None,
                seats: list[str] | None = None, rules=None, seed: int = 0, threads: int | None = None,
                chunk_size: int | None = None, check: bool = False, progress: bool = False,

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.ranking import bradley_terry
-from sim.core.runner import UsageError
+from sim.core.runner import UsageError, progress_bar
 
 
 def bots(game) -> list[str]:
@@ -121,9 +121,13 @@ def play_ladder(game, players: int | None = None, games: int = 2000, seed: int =
         raise UsageError(f"--games must be at least 1 (got {games})")
     rows = []
     plan = tables(names, players)
-    for seats in plan:
-        df = game.simulate(games, players, list(seats), rules, seed=seed, threads=threads, progress=progress)
-        rows += pairwise(df, seats)
+    bar = progress_bar(progress)
+    with bar:
+        task = bar.add_task(f"{len(plan)} tables", total=len(plan) * games)
+        for seats in plan:
+            df = game.simulate(games, players, list(seats), rules, seed=seed, threads=threads)
+            rows += pairwise(df, seats)
+            bar.advance(task, games)
     results = pd.DataFrame(rows, columns=["first", "second", "wins", "games"])
     results = results.groupby(["first", "second"], as_index=False).sum()
     decided = results[results["games"] > 0]

@@ -145,7 +145,8 @@ class _RateColumn(ProgressColumn):
 
 
 def progress_bar(enabled: bool):
-    """A rich progress bar on stderr (games done, rate, time left), or a silent stand-in."""
+    """A rich progress bar on stderr (games done, rate, time left), or a silent stand-in. Shown on
+    a terminal only: elsewhere (a log file, a pipe) it would leave a blank line behind."""
     if not enabled:
         return _Quiet()
     return Progress(
@@ -156,4 +157,5 @@ def progress_bar(enabled: bool):
         TimeRemainingColumn(),
         console=Console(file=sys.stderr),
         transient=True,
+        disable=not sys.stderr.isatty(),
     )

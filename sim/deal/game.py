@@ -47,7 +47,7 @@ def rules_text(rules: DealRules) -> str:
 GAME = Game(
     name="deal",
     title="Monopoly Deal",
-    cli_help="Monopoly Deal: simulate, inspect the rules and bots.",
+    cli_help="Monopoly Deal: simulate, inspect the rules and bots, card values and house rules.",
     rules_class=DealRules,
     rule_parsers=RULE_PARSERS,
     rules_version=RULES_VERSION,
@@ -72,4 +72,5 @@ GAME = Game(
     length_cols=api.LENGTH_COLS,
     unfinished_cols=("hit_turn_limit", "stalled"),
     edit_meaning="extra cards dealt into its opening hand, on top of the shared deck",
+    verbs="sim.deal.cli",
 )
