@@ -454,12 +454,12 @@ def find_steal(S, pp, p, forced):
                     seen |= 1 << kind
                 if forced and S[GROUP + give] == g and g < NC and can_take(S, theirs, g):
                     continue  # swapping within one colour gains little
-                if victim_completes(S, t, theirs, give):
-                    continue  # never hand a victim a complete set (it may be the set that wins)
                 _, gain = placing_option(S, pp, p, theirs)
                 gain += 0.5 * w * holding_value(S, pp, t, theirs)
                 score = pp[p, P_STEAL_W] * (gain - give_cost)
-                if score > best[0]:
+                # Never hand a victim a complete set (it may be the set that wins); asked only of
+                # a card that would be chosen, since the question costs more than the score.
+                if score > best[0] and not victim_completes(S, t, theirs, give):
                     best = (score, int(theirs), int(give), int(t))
     return best
 

@@ -8,6 +8,7 @@ property group g is a colour or LOOSE.
 
 from sim.core.jit import njit_no_refcount, trailing_zeros
 from sim.deal.layout import (
+    ANY_WILDS,
     G_PLAYS_LEFT,
     HAND_,
     HAND_N,
@@ -94,14 +95,15 @@ def completes_after_swap(S, t, take, give, give_colour):
         give_colour = -1  # it moves like a stranded wild
     got_ord = give_colour if give >= 0 and ctype(S, give) == PROPERTY else -1
     movers = 1 if give >= 0 and give_colour < 0 else 0
-    gidx = t * NG + g_take
-    if lost_ord >= 0 and S[GRP_ORD + gidx] == 1:
-        for k in range(S[GRP_N + gidx]):
-            movers += int(ctype(S, S[GRP + gidx * MAX_GROUP + k]) == WILD_ANY)
-    loose = t * NG + LOOSE
-    for k in range(S[GRP_N + loose]):
-        card = S[GRP + loose * MAX_GROUP + k]
-        movers += int(card != take and ctype(S, card) == WILD_ANY)
+    if S[ANY_WILDS + t] > 0:  # else no wild of t's can move (the usual case)
+        gidx = t * NG + g_take
+        if lost_ord >= 0 and S[GRP_ORD + gidx] == 1:
+            for k in range(S[GRP_N + gidx]):
+                movers += int(ctype(S, S[GRP + gidx * MAX_GROUP + k]) == WILD_ANY)
+        loose = t * NG + LOOSE
+        for k in range(S[GRP_N + loose]):
+            card = S[GRP + loose * MAX_GROUP + k]
+            movers += int(card != take and ctype(S, card) == WILD_ANY)
     added = 0  # 4 bits per colour: the wilds moved into it
     for _ in range(movers):
         home = LOOSE
@@ -116,8 +118,10 @@ def completes_after_swap(S, t, take, give, give_colour):
         if home == LOOSE:
             break
         added += 1 << (4 * home)
+    # Only a colour that gained a card can become complete: give's, and the wilds' homes.
+    gained = added | (1 << (4 * give_colour) if give_colour >= 0 else 0)
     for c in range(NC):
-        if is_complete(S, t, c):
+        if (gained >> (4 * c)) & 15 == 0 or is_complete(S, t, c):
             continue
         n = S[GRP_N + t * NG + c] - int(c == g_take) + int(c == give_colour) + ((added >> (4 * c)) & 15)
         n_ord = S[GRP_ORD + t * NG + c] - int(c == lost_ord) + int(c == got_ord)
