@@ -3,8 +3,10 @@ sim/core/cli.py, plus the commands across games: run, tune, report, compare and 
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
+import threading
 import traceback
 from pathlib import Path
 from typing import Annotated, Optional
@@ -16,7 +18,8 @@ from sim.core.cli import replay_game
 from sim.core.json_output import emit, run_meta
 from sim.core.game import GAME_NAMES
 from sim.core.game import games as registered_games
-from sim.core.runner import UsageError
+from sim.core.runner import UsageError, keeping
+from sim.core.userbot import KERNEL_THREAD
 
 SpecSets = Annotated[Optional[list[str]], typer.Option(
     "--set", help="Change a spec entry, KEY=VALUE with KEY a dotted path and VALUE a TOML value "
@@ -70,17 +73,12 @@ def run(
             m["resumed"] = m.get("resumed", []) + [runs.utc_now()]
             run_dir.write_manifest(m)
         print(f"{plan.name}: {len(plan.cells)} cells, {pool.description}; writing {run_dir.path}/", file=sys.stderr)
+        keeping(f"finished chunks are kept in {run_dir.path}; complete the run with: monosim run {run_dir.path} "
+                "--resume")
         try:
             # A Dask worker runs one chunk per thread, so its chunks take one numba thread each.
             chunk_threads = threads if isinstance(pool, runs.LocalPool) else (threads or 1)
             runs.execute(plan, run_dir, pool, chunk_threads, progress)
-        except KeyboardInterrupt:
-            print(
-                f"monosim: interrupted; finished chunks are kept in {run_dir.path}; "
-                f"complete the run with: monosim run {spec} --resume",
-                file=sys.stderr,
-            )
-            sys.exit(130)
         except Exception as e:
             if isinstance(pool, runs.LocalPool):
                 raise  # a bug in process: keep the traceback
@@ -93,6 +91,7 @@ def run(
             sys.exit(1)
     finally:
         pool.close()
+    keeping(f"every game is kept in {run_dir.path}; complete the run with: monosim run {run_dir.path} --resume")
     report = analysis.finish(plan, run_dir)
     print(report, end="")
     print(f"\nWrote {run_dir.path}/ (report.md, summary.csv, games/, manifest.json)")
@@ -118,17 +117,18 @@ def tune(
     overrides: SpecSets = None,
 ) -> None:
     """Search house-rule or policy parameters for the values that meet a table's goals."""
-    from sim.core import results, runs
+    from sim.core import results, runs, userbot
     from sim.core import tune as tuner
     from sim.core.runner import check_run_args
 
     check_run_args(1, 0, 1, threads)
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be at least 1 (got {workers})")
-    plan = tuner.load(spec, overrides)
-    if check:
-        print(tuner.describe_plan(plan), end="")
+    if check:  # the spec's bot files are read, not run
+        with userbot.without_running():
+            print(tuner.describe_plan(tuner.load(spec, overrides)), end="")
         return
+    plan = tuner.load(spec, overrides)
     if save_preset and not plan.spec["preset"]:
         raise UsageError(f"--save-preset: {spec.name} names no preset (add preset = \"NAME\" to a bot tuning spec)")
     if resume:
@@ -142,13 +142,11 @@ def tune(
     log = tuner.stderr_log  # rung lines always; --no-progress hides only the bar
     log(f"{plan.spec['name']}: {len(plan.candidates)} candidates; working in {tuner.work_dir(out)}/")
     pool = runs.DaskPool(workers, None) if workers else runs.LocalPool()
+    keeping(f"finished games are kept in {tuner.work_dir(out)}; finish with: monosim tune {spec} --out {out} "
+            "--resume")
     try:
         report = tuner.tune(plan, out, pool, threads if workers is None else (threads or 1), progress, resume,
                             save_preset, log)
-    except KeyboardInterrupt:
-        print(f"monosim: interrupted; finished games are kept in {tuner.work_dir(out)}; "
-              f"finish with: monosim tune {spec} --out {out} --resume", file=sys.stderr)
-        sys.exit(130)
     finally:
         pool.close()
     print(report, end="")
@@ -210,6 +208,7 @@ def replay(
         return
     run_dir = runs.RunDir(results_dir)
     plan = run_dir.plan()
+    run_dir.check_bot_files()
     cells = {c["id"]: c for c in plan.cells}
     game = plan.game
     if cell not in cells:
@@ -318,14 +317,23 @@ def options(
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: user mistakes become one line on stderr and exit code 2."""
+    """Entry point: user mistakes become one line on stderr and exit code 2; an interrupt, one
+    line saying what was kept and exit code 130."""
+    from sim.core.runner import NOTHING_KEPT, kept
+
+    keeping(NOTHING_KEPT)
     args = sys.argv[1:] if argv is None else list(argv)
     if PLAIN_FLAG in args[:1] and os.environ.get("NUMBA_DISABLE_JIT") != "1":
-        # numba reads the switch when it is imported, long before the options: start again with it.
+        # numba reads the switch when it is imported, long before the options: start again with
+        # it. Ctrl-C reaches both processes; the child says what it kept, and this one waits.
+        import signal
         import subprocess
 
         env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-        sys.exit(subprocess.call([sys.executable, "-m", "sim.cli", *args], env=env))
+        child = subprocess.Popen([sys.executable, "-m", "sim.cli", *args], env=env)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        code = child.wait()
+        sys.exit(128 - code if code < 0 else code)  # killed by signal N: 128 + N, as a shell says
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
         import warnings
 
@@ -333,12 +341,11 @@ def main(argv: list[str] | None = None) -> None:
         warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)
     command = typer.main.get_command(app)
     try:
-        command.main(args=args, prog_name="monosim", standalone_mode=False)
+        code = command.main(args=args, prog_name="monosim", standalone_mode=False)
     except typer.Exit as e:
-        sys.exit(e.exit_code)
+        code = e.exit_code
     except typer.Abort:
-        print("monosim: interrupted", file=sys.stderr)
-        sys.exit(130)
+        code = 130
     except typer.TyperException as e:  # typer's parsing errors: bad option, bad value
         print(f"monosim: error: {e.format_message()}", file=sys.stderr)
         sys.exit(2)
@@ -346,16 +353,32 @@ def main(argv: list[str] | None = None) -> None:
         print(f"monosim: error: {e}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
-        print("monosim: interrupted", file=sys.stderr)
-        sys.exit(130)
-    except Exception as e:  # a bug, not the user's mistake: one line, the traceback on request
-        if os.environ.get("MONOSIM_DEBUG"):
-            raise
-        where = traceback.extract_tb(e.__traceback__)[-1]
-        first_line = (str(e).splitlines() or [""])[0]
-        print(f"monosim: internal error: {type(e).__name__}: {first_line} (at {Path(where.filename).name}:{where.lineno}; "
-              "MONOSIM_DEBUG=1 shows the traceback; please report it)", file=sys.stderr)
+        code = 130
+    except OSError as e:
+        if e.errno != errno.ENOSPC:
+            _internal_error(e)
+        where = f" while writing {e.filename}" if e.filename else ""
+        print(f"monosim: error: the disk is full{where}; {kept()}", file=sys.stderr)
         sys.exit(1)
+    except Exception as e:  # a bug, not the user's mistake: one line, the traceback on request
+        _internal_error(e)
+    if code == 130:  # typer turns Ctrl-C into this code
+        print(f"monosim: interrupted; {kept()}", file=sys.stderr)
+        sys.stderr.flush()
+        if any(t.name == KERNEL_THREAD for t in threading.enumerate()):
+            os._exit(130)  # a bot's decision still running in its kernel thread would hold the exit up
+    if isinstance(code, int) and code != 0:
+        sys.exit(code)
+
+
+def _internal_error(e: Exception) -> None:
+    if os.environ.get("MONOSIM_DEBUG"):
+        raise e
+    where = traceback.extract_tb(e.__traceback__)[-1]
+    first_line = (str(e).splitlines() or [""])[0]
+    print(f"monosim: internal error: {type(e).__name__}: {first_line} (at {Path(where.filename).name}:{where.lineno}; "
+          "MONOSIM_DEBUG=1 shows the traceback; please report it)", file=sys.stderr)
+    sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -130,6 +130,10 @@ class Catalog:
         words = spec.split()
         if not words:
             raise PolicyError("empty policy; use one of: " + ", ".join(self.kinds))
+        given = [w.partition("=")[0] for w in words[1:]]
+        if len(set(given)) < len(given):
+            twice = sorted({k for k in given if given.count(k) > 1})
+            raise PolicyError(f"policy {words[0]}: {', '.join(twice)} given more than once")
         if self.game and is_bot_spec(spec):
             return parse_bot(self, spec)
         if words[0] not in self.kinds:

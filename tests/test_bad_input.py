@@ -36,7 +36,7 @@ TABLE = [
     # rules and replay
     (["deal", "rules", "--edition", "x"], "No such option"),
     (["chance", "replay", "--game", "-5"], "--game must be a game number"),
-    (["deal", "replay", "--where", "turns >", "--games", "10"], "--where: cannot use"),
+    (["deal", "replay", "--where", "turns >", "--games", "10"], "cannot read it"),
     (["replay", "OUT"], "is not a run folder"),
     # Chance's own commands
     (["chance", "odds", "--flips", "1000000"], "--flips must be at most 64"),
@@ -58,11 +58,37 @@ TABLE = [
     (["cardgame", "house-rules", "--games", "0"], "--games must be at least 1"),
     (["chance", "ladder", "--players", "9"], "--players must be"),
     (["deal", "ladder", "--games", "0"], "--games must be at least 1"),
+    # hostile or impossible input (issue 39): --where is a condition, never code
+    (["chance", "replay", "--games", "20", "--where", "@pd.io.common.os.system('touch OUT') == 0"], "cannot read it"),
+    (["chance", "replay", "--games", "20", "--where", "__import__('os').system('touch OUT') == 0"], "a call is not allowed"),
+    (["chance", "replay", "--games", "20", "--where", "winner.__class__ == 1"], "an attribute is not allowed"),
+    (["chance", "replay", "--games", "20", "--where", "turns[0] == 1"], "a subscript is not allowed"),
+    (["chance", "replay", "--games", "20", "--where", "(lambda: 1)() == 1"], "not allowed"),
+    (["chance", "replay", "--games", "20", "--where", "winner"], "is not a condition"),
+    (["chance", "replay", "--games", "20", "--where", "turns*0"], "is not a condition"),
+    (["chance", "replay", "--games", "20", "--where", "nothing == 1"], "has no column 'nothing'"),
+    (["chance", "simulate", "--games", str(2**63)], "--games must be at most 2**62"),
+    (["chance", "advise", "--games", str(10**13)], "more than this command can hold in memory"),
+    (["deal", "ladder", "--games", str(10**13)], "more than this command can hold in memory"),
+    (["bench", "--games", str(10**14), "--game", "deal"], "more than this command can hold in memory"),
+    (["chance", "position", "experiments/chance-position.toml", "-n", str(10**13)], "can hold in memory"),
+    (["chance", "simulate", "--seat", "bust_threshold p=0.1 p=0.9"], "p given more than once"),
+    (["chance", "advise", "--policy", ""], "--policy: give a policy"),
+    (["chance", "advise", "--beat", "-1"], "--beat must be 0 or more"),
+    (["chance", "odds", "--flipped", "\u0667,11"], "comma-separated whole numbers"),
+    (["chance", "simulate", "--games", "10", "--chunk-size", "100"], "a chunk is at most the whole run"),
+    (["chance", "simulate", "--keep", "", "--out", "OUT"], "--keep must be one of"),
+    (["chance", "simulate", "--rule", "die=3000000000", "--out", "OUT"], "out of range"),
+    (["chance", "simulate", "--rule", "deck.cash3000000000=1", "--out", "OUT"], "out of range"),
+    (["cardgame", "simulate", "--rule", "group_values=3000000000,150,200,250,300,350,400,500,400,200", "--out", "OUT"],
+     "out of range"),
+    (["chance", "simulate", "--out", ""], "give the folder a name of its own"),
+    (["chance", "simulate", "--out", "/proc/monosim-out"], "cannot make a folder in /proc"),
     # the commands across games
-    (["run", "OUT"], "cannot read spec"),
+    (["run", "OUT"], "cannot read it"),
     (["run", str(SPEC), "--workers", "0", "--out-root", "OUT"], "--workers must be at least 1"),
     (["run", str(SPEC), "--workers", "1", "--scheduler", "tcp://x:1", "--out-root", "OUT"], "not both"),
-    (["tune", "OUT"], "cannot read spec"),
+    (["tune", "OUT"], "cannot read it"),
     (["report", "OUT"], "is not a run folder"),
     (["compare", "OUT", "OUT"], "is not a run folder"),
     (["bench", "--games", "0"], "--games must be at least 1"),
@@ -158,3 +184,69 @@ def test_a_bug_is_one_line_with_exit_1_and_the_traceback_on_request(monkeypatch,
     monkeypatch.setenv("MONOSIM_DEBUG", "1")
     with pytest.raises(RuntimeError):
         main(["chance", "simulate", "-n", "5"])
+
+
+def test_files_that_are_not_regular_files_or_too_deep_are_refused(tmp_path, capsys):
+    """A FIFO would block the read, a device would never end, deep nesting would overflow the
+    parser's stack: each is one line, at once."""
+    fifo = tmp_path / "spec.toml"
+    os.mkfifo(fifo)
+    deep_json = write(tmp_path, "deep.json", b"[" * 100_000 + b"]" * 100_000)
+    deep_toml = write(tmp_path, "deep.toml", b"x = " + b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    cases = [
+        (["run", str(fifo)], "not a regular file"),
+        (["tune", "/dev/zero"], "not a regular file"),
+        (["classic", "position", str(fifo)], "not a regular file"),
+        (["chance", "position", "/dev/urandom"], "not a regular file"),
+        (["chance", "simulate", "-n", "5", "--seat", f"{fifo}.py"], "not a regular file"),
+        (["chance", "position", str(deep_json)], "nested too deeply"),
+        (["classic", "position", str(deep_toml)], "nested too deeply"),
+        (["run", str(deep_toml)], "nested too deeply"),
+    ]
+    os.mkfifo(f"{fifo}.py")
+    for args, message in cases:
+        code, err = run_main(capsys, args)
+        assert code == 2 and err.count("\n") == 1 and message in err, (args, err)
+
+
+def test_a_symlinked_or_dangling_out_folder_is_refused_before_playing(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (tmp_path / "link").symlink_to(empty)
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    for name in ("link", "dangling"):
+        code, err = run_main(capsys, ["chance", "simulate", "-n", "10", "--out", str(tmp_path / name)])
+        assert code == 2 and "is a symbolic link" in err, err
+    assert not list(empty.iterdir()) and not (tmp_path / "nowhere").exists()
+
+
+def test_damaged_run_folders_name_the_file(tmp_path, capsys):
+    import json
+
+    import pandas as pd
+
+    spec = write(tmp_path, "d.toml", b'name = "d"\ngame = "deal"\nseed = 1\nplayers = 2\n[run]\ngames = 40\n'
+                 b'chunk_size = 20\n[outputs]\nplots = false\n')
+    assert run_main(capsys, ["run", str(spec), "--out-root", str(tmp_path / "r"), "--no-progress"])[0] == 0
+    run = next((tmp_path / "r" / "d").iterdir())
+    resolved = json.loads((run / "resolved.json").read_text())
+
+    def damaged(change) -> str:
+        data = json.loads(json.dumps(resolved))
+        change(data)
+        (run / "resolved.json").write_text(json.dumps(data))
+        errors = []
+        for args in (["report", str(run)], ["replay", str(run)], ["compare", str(run), str(run)]):
+            code, err = run_main(capsys, args)
+            assert code == 2 and err.count("\n") == 1, (args, err)
+            errors.append(err)
+        return errors[0]
+
+    assert "no cells" in damaged(lambda d: d.update(cells=[]))
+    assert "seed 'x'" in damaged(lambda d: d["spec"].update(seed="x"))
+    (run / "resolved.json").write_text(json.dumps(resolved))
+    chunk = run / "games" / "cell=000" / "chunk-00000.parquet"
+    pd.read_parquet(chunk).rename(columns={"winner": "victor"}).to_parquet(chunk)
+    for args in (["report", str(run)], ["replay", str(run), "--longest"]):
+        code, err = run_main(capsys, args)
+        assert code == 2 and f"{chunk}: no column winner" in err, (args, err)

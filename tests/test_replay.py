@@ -161,8 +161,8 @@ def test_replay_of_a_stored_run_uses_its_settings_and_checks_its_row(tmp_path, m
     for args, message in [
         (["--cell", "7"], "--cell must be one of"),
         (["--game", "60"], "--game 60 is not one of the games played"),
-        (["--where", "turns >"], "--where: cannot use"),
-        (["--where", "no_such_column == 1"], "--where: cannot use"),
+        (["--where", "turns >"], "cannot read it"),
+        (["--where", "no_such_column == 1"], "has no column 'no_such_column'"),
         (["--where", "turns < 0"], "no game matches"),
         (["--game", "1", "--longest"], "--game names one game"),
         (["--longest", "--shortest"], "give one of --longest, --shortest"),
@@ -177,7 +177,7 @@ def test_replay_of_a_stored_run_uses_its_settings_and_checks_its_row(tmp_path, m
     (["chance", "replay", "--players", "9"], "--players must be"),
     (["chance", "replay", "--seat", "nobody"], "nobody"),
     (["deal", "replay", "--longest", "--games", "0"], "--games must be at least 1"),
-    (["classic", "replay", "--where", "winner =="], "--where: cannot use"),
+    (["classic", "replay", "--where", "winner =="], "cannot read it"),
     (["cardgame", "replay", "--out", "events.csv"], "--out: write the events to a .parquet file"),
     (["replay", "no/such/run"], "is not a run folder"),
 ])

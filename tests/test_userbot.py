@@ -69,7 +69,7 @@ def test_a_bad_bot_file_is_one_line_exit_2_and_writes_nothing(text, fragments, m
 
 
 @pytest.mark.parametrize("seat, message", [
-    ("tests/bots/nowhere.py", "bot file tests/bots/nowhere.py: No such file"),
+    ("tests/bots/nowhere.py", "tests/bots/nowhere.py: cannot read it (No such file"),
     ("tests/bots/chance_checks.py", "name the bot as chance_checks.py:NAME, one of: Fallback, StopAfter"),
     ("tests/bots/chance_checks.py:Nobody", "no bot class 'Nobody'"),
     ("tests/bots/chance_checks.py:StopAfter m=2", "unknown parameter 'm'; known: n"),

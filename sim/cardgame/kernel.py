@@ -875,7 +875,7 @@ def new_state():
     return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64), np.empty((2, NK))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: Ctrl-C ends a bot's endless decision (userbot.interruptible)
 def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, log_rows):
     """Match `game` of a run, as play_batch plays it, into column 0 of the outputs (and row 0
     of detail_out), with its events logged (sim/core/event_log.py): returns the log."""
@@ -889,7 +889,7 @@ def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_ou
     return S[STATE_SIZE:]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)  # nogil: see play_logged
 def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, detail_out, row0):
     """The batch entry every game shares (sim/core/game.py): play matches first .. first +
     n_games - 1 into columns row0 .. of game_out and seat_out and, when `detail`, into rows

@@ -31,10 +31,9 @@ def _values(flag: str, raw: Optional[str]) -> Optional[list[int]]:
         part = part.strip()
         if not part:
             continue
-        try:
-            out.append(int(part))
-        except ValueError:
-            raise UsageError(f"{flag} takes comma-separated whole numbers such as 7,11 (got {raw!r})") from None
+        if not (part.isascii() and part.lstrip("+-").isdigit()):  # int() would read other scripts' digits too
+            raise UsageError(f"{flag} takes comma-separated whole numbers such as 7,11 (got {raw!r})")
+        out.append(int(part))
     return out
 
 
@@ -119,7 +118,11 @@ def chance_advise(
         _advise_position(position, precision, MAX_ROLLOUTS if games is None else games, seed, rule, threads, as_json)
         return
     games = 20_000 if games is None else games
+    if policy is not None and not policy.strip():
+        raise UsageError("--policy: give a policy (default: optimal)")
     policy = policy or "optimal"
+    if beat < 0:
+        raise UsageError(f"--beat must be 0 or more (got {beat})")
 
     OBJECTIVES = ("value", "count", "board")  # sim.chance.optimal.OBJECTIVES; checked before heavy imports
     if objective not in OBJECTIVES:

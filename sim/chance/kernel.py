@@ -1370,7 +1370,7 @@ def rollout_scratch(pk):
     return np.zeros(STATE_SIZE, np.int32), np.zeros(RNG_SIZE, np.uint64), pk2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: Ctrl-C ends a bot's endless decision (userbot.interruptible)
 def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, log_rows):
     """Game `game` of a run, as play_batch plays it, into column 0 of the outputs, with its
     events logged (sim/core/event_log.py): returns the log."""
@@ -1383,7 +1383,7 @@ def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_ou
     return S[STATE_SIZE:]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)  # nogil: see play_logged
 def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, detail_out, row0):
     """The batch entry every game shares (sim/core/game.py): play games first .. first +
     n_games - 1 into columns row0 .. of game_out and seat_out, contiguous blocks of games, one

@@ -10,10 +10,11 @@ from typing import Annotated, Optional
 
 import typer
 
+from sim.core import userbot
 from sim.core.game import Game, PreparedRun, summary_json
 from sim.core.json_output import emit, game_meta, run_meta
 from sim.core.summary import Tally
-from sim.core.runner import UsageError, check_run_args
+from sim.core.runner import UsageError, check_run_args, keeping
 
 Games = Annotated[int, typer.Option("--games", "-n", help="Number of complete games to play.")]
 Seed = Annotated[int, typer.Option(help="Master seed; game g is seeded from (seed, g).")]
@@ -34,7 +35,8 @@ Rules = Annotated[
 # The options of every replay command.
 GameIndex = Annotated[Optional[int], typer.Option("--game", help="The game to replay: its number in the run (0 on).")]
 Where = Annotated[Optional[str], typer.Option(
-    help="Replay the first game whose row matches this pandas query, e.g. \"winner == 2 and turns > 100\".")]
+    help="Replay the first game whose row meets this condition, e.g. \"winner == 2 and turns > 100\" "
+         "(comparisons, and / or / not, arithmetic, numbers, strings and the games table's columns).")]
 Longest = Annotated[bool, typer.Option("--longest", help="Replay the longest game (by turns; of those --where matches).")]
 Shortest = Annotated[bool, typer.Option("--shortest", help="Replay the shortest game (by turns; of those --where matches).")]
 EventsOut = Annotated[Optional[Path], typer.Option(help="Also write the events, one row each, to this .parquet file.")]
@@ -86,6 +88,8 @@ def run_simulation(run: PreparedRun, out: Path | None, keep: str, as_json: bool,
     from sim.core import results
 
     game, tally = run.game, Tally()
+    if out is not None:
+        keeping(f"nothing was kept: {out} is written only once every game is played")
     with contextlib.ExitStack() as stack:
         folder = stack.enter_context(results.new_dir(out)) if out is not None else None
         names = [] if folder is None or keep == "none" else [
@@ -109,7 +113,8 @@ def run_simulation(run: PreparedRun, out: Path | None, keep: str, as_json: bool,
             (folder / "report.md").write_text(report)
             game.plot_win_rates(tally, summary, folder / "win_rate_by_seat.png")
             results.write_json(results.manifest(games=run.games, keep=keep, rule_changes=list(rule_changes),
-                                                **tally.attrs))(folder / "manifest.json")
+                                                bot_files=userbot.bot_files(run.specs), **tally.attrs))(
+                folder / "manifest.json")
     if as_json:
         emit(f"{game.name} simulate", run_meta(run), summary_json(summary))
     else:
@@ -167,6 +172,8 @@ def simulate_folder_run(folder: Path) -> tuple[PreparedRun, Path | None]:
         raise UsageError(f"{folder} is not a run folder (no resolved.json / manifest.json) nor a simulate --out "
                          "folder")
     game = get(manifest["game"])
+    recorded = manifest.get("bot_files", {})
+    userbot.check_unchanged(recorded if isinstance(recorded, dict) else {}, f"the run {folder}")
     try:
         rules = game.rules_from(manifest.get("rule_changes", []))
         if json.loads(json.dumps(game.describe_rules(rules), default=str)) != manifest.get("rules"):
@@ -211,7 +218,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         summarized and written chunk by chunk: memory does not grow with --games."""
         from sim.core import results
 
-        keep = keep or ("seats" if games <= KEEP_SEATS_UP_TO else "games")
+        keep = ("seats" if games <= KEEP_SEATS_UP_TO else "games") if keep is None else keep
         if keep not in KEEP:
             raise UsageError(f"--keep must be one of {', '.join(KEEP)} (got {keep!r})")
         changes = rule_args(game, preset.get("edition"), rule)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sim.core.game import Game
 from sim.core.game import get as get_game
-from sim.core.runner import MAX_SEED, UsageError
+from sim.core.runner import MAX_GAMES, MAX_SEED, UsageError, check_in_memory, read_input
 
 
 # ---- the spec's keys ------------------------------------------------------------------------
@@ -50,7 +50,7 @@ RUN_DEFAULTS = {
 RUN_TYPES = {"games": int, "chunk_size": int, "precision": (int, float), "key_seat": int, "key_policy": str,
              "baseline_by": list}
 OUTPUT_DEFAULTS = {"plots": True, "all_pairs": False, "card_values": False, "usage": True}
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+NAME_RE = re.compile(r"^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9_.-]*(?<!\.)$")  # no "..", no "." at the end
 MAX_NAME = 100  # characters: the name is a folder name, and file systems allow 255 bytes
 DECK_EDIT_RE = re.compile(r"^([a-z][a-z0-9_]*)([+-][0-9]+)$")
 NO_EDIT = "none"
@@ -73,7 +73,12 @@ class Plan:
         return get_game(self.spec["game"])
 
     def resolved(self) -> dict:
-        return {"spec": self.spec, "cells": self.cells}
+        """What a run folder stores (resolved.json): the spec, the cells, and the digest of every
+        bot file the cells seat, so that the run is resumed and replayed only with those."""
+        from sim.core.userbot import bot_files
+
+        return {"spec": self.spec, "cells": self.cells,
+                "bot_files": bot_files(s for c in self.cells for s in c["seats"])}
 
 
 TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", list: "a list", dict: "a table"}
@@ -133,15 +138,15 @@ def load_with(path: Path, resolve_fn: Callable[[dict], object], overrides: list[
     problem raises UsageError prefixed with the file name."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise UsageError(f"cannot read spec {path}: {e.strerror or e}") from None
+        text = read_input(path, "spec").decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{path.name}: not UTF-8 text (a spec is a TOML file)") from None
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"{path.name}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise UsageError(f"{path.name}: nested too deeply to be a spec") from None
     raw = apply_overrides(raw, list(overrides or []))
     try:
         plan = resolve_fn(raw)
@@ -164,7 +169,8 @@ def check_top(raw: dict, top_keys: dict, required) -> tuple[Game, int]:
         if key not in raw:
             raise UsageError(f"{key}: missing (required)")
     if len(raw["name"]) > MAX_NAME or not NAME_RE.match(raw["name"]):
-        raise UsageError(f"name: {raw['name']!r} must be letters, digits, '-', '_' or '.' (it names a folder)")
+        raise UsageError(f"name: {raw['name']!r} must be letters, digits, '-', '_' or '.' (not two dots together, "
+                         "nor one at the end: it names a folder)")
     seed = raw.get("seed", 0)
     game = get_game(raw["game"])
     if not 0 <= seed <= MAX_SEED:
@@ -187,10 +193,13 @@ def resolve(raw: dict) -> Plan:
     for key, value in raw.get("run", {}).items():
         _check_type(f"run.{key}", value, RUN_TYPES[key])
         run[key] = value
-    if run["games"] < 1:
-        raise UsageError(f"run.games: must be at least 1 (got {run['games']})")
+    if not 1 <= run["games"] <= MAX_GAMES:
+        raise UsageError(f"run.games: must be 1 to 2**62 (got {run['games']:,})")
     if run["chunk_size"] < 1:
         raise UsageError(f"run.chunk_size: must be at least 1 (got {run['chunk_size']})")
+    if "chunk_size" in raw.get("run", {}) and run["chunk_size"] > run["games"]:
+        raise UsageError(f"run.chunk_size: {run['chunk_size']:,} is more than run.games ({run['games']:,}); a chunk is "
+                         "at most the whole run")
     if run["precision"] is not None and not 0 < run["precision"] < 1:
         raise UsageError(f"run.precision: must be a width between 0 and 1 (got {run['precision']})")
     if "key_policy" in raw.get("run", {}) and "key_seat" in raw.get("run", {}):
@@ -261,6 +270,11 @@ def resolve(raw: dict) -> Plan:
             (c["id"] for c in cells if all(c["labels"][k] == cell["labels"][k] for k in run["baseline_by"])), i
         )
         cells.append(cell)
+    chunk = min(run["chunk_size"], run["games"])  # a chunk's tables are held in memory while it plays
+    try:
+        check_in_memory(chunk, 8 * (game.kernel.N_GAME_COLS + max(c["players"] for c in cells) * len(game.seat_cols)))
+    except UsageError:
+        raise UsageError(f"run.chunk_size: {chunk:,} games is more than a chunk can hold in memory here") from None
     return Plan(spec=spec, cells=cells)
 
 

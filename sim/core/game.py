@@ -35,7 +35,15 @@ from sim.core import rule_changes
 from sim.core import summary as core_summary
 from sim.core import table, userbot
 from sim.core.summary import Tally
-from sim.core.runner import DEFAULT_CHUNK, UsageError, check_run_args, play_in_slices, run_chunks
+from sim.core.runner import (
+    DEFAULT_CHUNK,
+    MAX_GAMES,
+    UsageError,
+    check_in_memory,
+    check_run_args,
+    play_in_slices,
+    run_chunks,
+)
 from strategies.catalog import Catalog, PolicyError
 
 # The registry: each name is a folder sim/<name>/ whose game.py defines GAME.
@@ -205,6 +213,9 @@ class Game:
         whose columns the table then uses without a copy: fast, and memory grows with the games
         (``stream`` plays any number in the memory of a chunk)."""
         run = self.prepare(games, players, seats, rules, seed, threads, chunk_size, deck_edits, **options)
+        if not 0 <= first_game <= MAX_GAMES - games:
+            raise UsageError(f"first_game must be 0 to 2**62 - games (got {first_game})")
+        check_in_memory(games, 8 * (self.kernel.N_GAME_COLS + run.players * len(self.seat_cols)))
         outputs = self.outputs(games, run.players, detail)
         def play_chunk(first: int, n: int, advance) -> None:
             play_in_slices(lambda o, k: run.play(first_game + first + o, k, check, detail, outputs, first + o), n,
@@ -244,6 +255,9 @@ class Game:
         are taken in any form rules_given accepts."""
         rules = self.rules_given(rules)
         players = players or self.default_players
+        if chunk_size is not None and chunk_size > games >= 1:
+            raise UsageError(f"--chunk-size {chunk_size:,} is more than the {games:,} games; a chunk is at most the "
+                             "whole run")
         chunk_size = self.chunk_size if chunk_size is None else chunk_size
         check_run_args(games, seed, chunk_size, threads)
         specs, kinds, params = self.make_table(players, seats, rules)
@@ -283,8 +297,8 @@ class Game:
         self.check_deck_edits(deck_edits)
         rules = self.rules_of(cell["rules"])
         as_usage_error(lambda: self.pack(rules, cell["players"], deck_edits))
-        if any(userbot.is_bot_spec(s) for s in cell["seats"]):  # compiles them now, before any output
-            self.prepare(1, cell["players"], cell["seats"], rules, 0, None, None, deck_edits)
+        if any(userbot.is_bot_spec(s) for s in cell["seats"]) and userbot.running_bots():
+            self.prepare(1, cell["players"], cell["seats"], rules, 0, None, None, deck_edits)  # compiles them now
 
     def play(self, cell: dict, seed: int, first: int, n: int, threads: int | None) -> pd.DataFrame:
         """Games first .. first + n - 1 of a cell."""
@@ -476,13 +490,16 @@ def summary_json(summary: dict) -> dict:
 
 def as_usage_error(call: Callable):
     """call(), with a ValueError from the rules (a cell or table that cannot be played) turned
-    into the user's mistake it is."""
+    into the user's mistake it is, and a number too large for the kernels' int32 too."""
     try:
         return call()
     except ValueError as e:
         if isinstance(e, UsageError):
             raise
         raise UsageError(str(e)) from None
+    except OverflowError:
+        raise UsageError(f"a number in the rules is out of range (the kernels hold at most "
+                         f"{rule_changes.LARGEST_VALUE:,} either way)") from None
 
 
 def rule_strings(rules: dict, parsers: dict) -> list[str]:

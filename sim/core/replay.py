@@ -12,6 +12,9 @@ per event) and the play-by-play text.
 
 from __future__ import annotations
 
+import ast
+import io
+import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -226,7 +229,7 @@ def replay_run(run, game_index: int, check: bool = True) -> Replay:
 class GamePicker:
     """Chooses the game to replay from a run's per-game tables, fed one chunk at a time: --game
     as given (it must be one of them; game 0 when nothing is asked); or among the games matching
-    the pandas query --where (all games without one), the --longest or --shortest by length_col,
+    the condition --where (query) (all games without one), the --longest or --shortest by length_col,
     else the first (the first of equals). `row` is the chosen game's row of the table fed."""
 
     def __init__(self, game: int | None, where: str | None, longest: bool, shortest: bool, length_col: str):
@@ -270,17 +273,124 @@ class GamePicker:
                          else "no games to choose from")
 
 
+# --where: a condition on the games table, parsed here and computed column by column. Input is
+# data, never code: nothing reaches eval, pandas' query (which resolves @names) or a shell.
+_COMPARE = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less, ast.LtE: np.less_equal,
+            ast.Gt: np.greater, ast.GtE: np.greater_equal}
+_ARITHMETIC = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.true_divide,
+               ast.FloorDiv: np.floor_divide, ast.Mod: np.mod, ast.Pow: np.power}
+_ALLOWED = "comparisons, and / or / not, arithmetic, numbers, strings and the table's columns"
+MAX_WHERE = 1000  # characters
+
+
+def _shown(where: str) -> str:
+    return repr(where if len(where) <= 60 else where[:57] + "...")
+
+
+def _where_value(node, df: pd.DataFrame, where: str):
+    def fail(what: str):
+        raise UsageError(f"--where {_shown(where)}: {what} is not allowed; use {_ALLOWED}")
+
+    def value(n):
+        if isinstance(n, ast.Constant):
+            if isinstance(n.value, (bool, int, float, str)):
+                return n.value
+            fail(f"the constant {n.value!r}")
+        if isinstance(n, ast.Name):
+            if n.id not in df.columns:
+                raise UsageError(f"--where {_shown(where)}: the games table has no column {n.id!r}; its columns: "
+                                 f"{', '.join(map(str, df.columns[:12]))}, ...")
+            return df[n.id].to_numpy()
+        if isinstance(n, ast.BoolOp):
+            parts = [condition(v) for v in n.values]
+            join = np.logical_and if isinstance(n.op, ast.And) else np.logical_or
+            out = parts[0]
+            for p in parts[1:]:
+                out = join(out, p)
+            return out
+        if isinstance(n, ast.UnaryOp):
+            if isinstance(n.op, ast.Not):
+                return np.logical_not(condition(n.operand))
+            if isinstance(n.op, (ast.USub, ast.UAdd)):
+                x = number(n.operand)
+                return -x if isinstance(n.op, ast.USub) else x
+            fail("the operator ~")
+        if isinstance(n, ast.BinOp):
+            if type(n.op) not in _ARITHMETIC:
+                fail(f"the operator {type(n.op).__name__}")
+            with np.errstate(all="ignore"):
+                return _ARITHMETIC[type(n.op)](number(n.left), number(n.right))
+        if isinstance(n, ast.Compare):
+            out, left = None, value(n.left)
+            for op, right_node in zip(n.ops, n.comparators):
+                if isinstance(op, (ast.In, ast.NotIn)):
+                    if not isinstance(right_node, (ast.List, ast.Tuple)):
+                        fail("`in` without a list of values")
+                    choices = [value(e) for e in right_node.elts]
+                    if any(not np.isscalar(c) for c in choices):
+                        fail("a column inside an `in` list")
+                    step = np.isin(left, choices, invert=isinstance(op, ast.NotIn))
+                    right = None
+                elif type(op) in _COMPARE:
+                    right = value(right_node)
+                    step = _COMPARE[type(op)](left, right)
+                else:
+                    fail(f"the comparison {type(op).__name__}")
+                out = step if out is None else np.logical_and(out, step)
+                left = right
+            return out
+        if isinstance(n, ast.Attribute):
+            fail("an attribute")
+        if isinstance(n, ast.Call):
+            fail("a call")
+        if isinstance(n, ast.Subscript):
+            fail("a subscript")
+        fail(f"{type(n).__name__.lower()}")
+
+    def number(n):
+        x = value(n)
+        if isinstance(x, str) or (isinstance(x, np.ndarray) and x.dtype.kind not in "biuf"):
+            raise UsageError(f"--where {_shown(where)}: arithmetic needs numbers, not text")
+        return x
+
+    def condition(n):
+        x = value(n)
+        if not (isinstance(x, (bool, np.bool_)) or (isinstance(x, np.ndarray) and x.dtype == bool)):
+            raise UsageError(f"--where {_shown(where)}: {ast.unparse(n)!r} is not a condition (true or false for each "
+                             "game); compare it, e.g. \"winner == 2\"")
+        return x
+
+    return condition(node)
+
+
+def _pandas_and_or(where: str) -> str:
+    """`&` and `|` (pandas' query writes and / or so, at their precedence) as `and` and `or`."""
+    tokens = []
+    for tok in tokenize.generate_tokens(io.StringIO(where).readline):
+        if tok.type == tokenize.OP and tok.string in ("&", "|"):
+            tok = tok._replace(type=tokenize.NAME, string="and" if tok.string == "&" else "or")
+        tokens.append((tok.type, tok.string))
+    return tokenize.untokenize(tokens)
+
+
 def query(df: pd.DataFrame, where: str) -> pd.DataFrame:
-    """df.query(where), with any mistake in the query as one UsageError line."""
+    """The rows of the games table where the condition `where` holds: comparisons (chained too,
+    and `in [...]`), and / or / not (or pandas' & / |), arithmetic, numbers, strings and the table's
+    columns; anything else, or a value that is not true or false for each game, is one
+    UsageError line."""
+    if len(where) > MAX_WHERE:
+        raise UsageError(f"--where: at most {MAX_WHERE} characters (got {len(where):,})")
     try:
-        hits = df.query(where, engine="python")
-    except Exception as e:  # pandas raises many kinds for a bad expression
-        detail = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise UsageError(f"--where: cannot use {where!r} on the games table ({detail}); its columns: "
-                         f"{', '.join(df.columns[:12])}, ...") from None
-    if not isinstance(hits, pd.DataFrame) or len(hits.columns) != len(df.columns):
-        raise UsageError(f"--where: {where!r} is not a condition on the games table's rows")
-    return hits
+        tree = ast.parse(_pandas_and_or(where.strip()), mode="eval")
+        keep = np.broadcast_to(np.asarray(_where_value(tree.body, df, where)), (len(df),))
+    except UsageError:
+        raise
+    except (SyntaxError, ValueError, tokenize.TokenError) as e:
+        raise UsageError(f"--where {_shown(where)}: cannot read it ({e.msg if isinstance(e, SyntaxError) else e}); "
+                         f"use {_ALLOWED}") from None
+    except (RecursionError, MemoryError):
+        raise UsageError("--where: the condition is nested too deeply") from None
+    return df[keep]
 
 
 def check_events_out(out) -> None:

@@ -29,11 +29,25 @@ LIBRARIES = ("monosim", "numpy", "numba", "pandas", "pyarrow", "scipy", "matplot
 
 
 def check_new_dir(out: Path) -> None:
-    """Refuse, before any game runs, an output folder that cannot be written: one that already
-    holds something, a file in its place, or a parent that is a file or not writable."""
+    """Refuse, before any game runs, an output folder that cannot be written: no name, a symbolic
+    link, one that already holds something, a file in its place, or a parent where no folder can
+    be made (a file, not writable, a system folder such as /proc): a folder is made there and
+    removed again to find out."""
+    if Path(out).name in ("", ".", ".."):
+        raise UsageError(f"output folder {str(out)!r}: give the folder a name of its own")
+    if out.is_symlink():
+        raise UsageError(f"output folder {out} is a symbolic link; give the folder itself")
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"output folder {out} already exists and is not empty; choose another --out")
-    check_writable(out.absolute().parent, f"output folder {out}")
+    parent = out.absolute().parent
+    check_writable(parent, f"output folder {out}")
+    existing = parent
+    while not existing.exists():
+        existing = existing.parent
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".monosim-probe.", dir=existing))
+    except OSError as e:
+        raise UsageError(f"output folder {out}: cannot make a folder in {existing} ({e.strerror})") from None
 
 
 def check_writable(folder: Path, what: str) -> None:

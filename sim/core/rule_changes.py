@@ -40,6 +40,13 @@ def choice(options: tuple[str, ...]) -> Callable[[str], str]:
     return parse
 
 
+def _in_range(value) -> bool:
+    """Every whole number in a parsed rule value (a list's items too) fits the kernels' int32."""
+    if isinstance(value, (list, tuple)):
+        return all(_in_range(v) for v in value)
+    return not isinstance(value, int) or isinstance(value, bool) or -LARGEST_VALUE <= value <= LARGEST_VALUE
+
+
 def apply_rule_changes(rules, changes: list[str], parsers: dict[str, Callable[[str], object]]):
     """A copy of `rules` with each 'KEY=VALUE' in `changes` applied. Raises UsageError naming
     the key on any mistake."""
@@ -61,7 +68,7 @@ def apply_rule_changes(rules, changes: list[str], parsers: dict[str, Callable[[s
                     raise UsageError(f"a count must be 0 to {MAX_CARD_COUNT} (got {raw})")
             else:
                 fields[key] = parsers[key](raw)
-                if isinstance(fields[key], int) and not -LARGEST_VALUE <= fields[key] <= LARGEST_VALUE:
+                if not _in_range(fields[key]):
                     raise UsageError(f"{raw} is out of range (at most {LARGEST_VALUE:,} either way)")
         except UsageError as e:
             raise UsageError(f"rule {key}: {e}") from None

@@ -27,9 +27,51 @@ from rich.text import Text
 DEFAULT_CHUNK = 100_000
 MAX_SEED = 2**64 - 1
 
+# What the running command has kept so far: the one line an interrupt (exit 130) or a full disk
+# (exit 1) ends with, in sim.cli.main. Commands that keep work as they go say so (keeping).
+NOTHING_KEPT = "nothing was kept"
+_kept = [NOTHING_KEPT]
+
+
+def keeping(note: str) -> None:
+    """Say what an interrupt or a failure from now on leaves behind, and how to go on."""
+    _kept[0] = note
+
+
+def kept() -> str:
+    return _kept[0]
+
 
 class UsageError(ValueError):
     """Bad input from a user: reported as one line, exit code 2."""
+
+
+MAX_INPUT_BYTES = 4 * 1024 * 1024  # a spec, position or bot file; larger is surely not one
+
+
+def read_input(path, what: str) -> bytes:
+    """The bytes of a file the user names (a spec, a position, a bot file): a regular file of at
+    most MAX_INPUT_BYTES, so that a FIFO, a device or a huge file is refused at once rather
+    than waited on or read into memory. UsageError names `what` and the path."""
+    import os
+    import stat
+    from pathlib import Path
+
+    path = Path(path)
+    try:
+        with open(path, "rb", opener=lambda p, flags: os.open(p, flags | os.O_NONBLOCK)) as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise UsageError(f"{what} {path}: not a regular file")
+            if info.st_size > MAX_INPUT_BYTES:
+                raise UsageError(f"{what} {path}: {info.st_size:,} bytes is too large (at most "
+                                 f"{MAX_INPUT_BYTES:,})")
+            data = f.read(MAX_INPUT_BYTES + 1)
+    except OSError as e:
+        raise UsageError(f"{what} {path}: cannot read it ({e.strerror or e})") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise UsageError(f"{what} {path}: too large (at most {MAX_INPUT_BYTES:,} bytes)")
+    return data
 
 
 def read_document(path, what: str) -> dict:
@@ -41,9 +83,7 @@ def read_document(path, what: str) -> dict:
 
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise UsageError(f"{what} {path}: cannot read it ({e.strerror or e})") from None
+        text = read_input(path, what).decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{what} {path}: not UTF-8 text") from None
     is_json = path.suffix.lower() == ".json"
@@ -51,11 +91,18 @@ def read_document(path, what: str) -> dict:
         return json.loads(text) if is_json else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
         raise UsageError(f"{what} {path}: not valid {'JSON' if is_json else 'TOML'}: {str(e).splitlines()[0]}") from None
+    except RecursionError:
+        raise UsageError(f"{what} {path}: nested too deeply to be a {what}") from None
+
+
+MAX_GAMES = 2**62  # game indices stay exact int64 seeds for the kernels (and replays) below this
 
 
 def check_run_args(n_games: int, seed: int, chunk_size: int, threads: int | None) -> None:
     if n_games < 1:
         raise UsageError(f"--games must be at least 1 (got {n_games})")
+    if n_games > MAX_GAMES:
+        raise UsageError(f"--games must be at most 2**62 (got {n_games:,})")
     if not 0 <= seed <= MAX_SEED:
         raise UsageError(f"--seed must be between 0 and 2**64 - 1 (got {seed})")
     if chunk_size < 1:
@@ -64,6 +111,27 @@ def check_run_args(n_games: int, seed: int, chunk_size: int, threads: int | None
         raise UsageError(
             f"--threads must be between 1 and {numba.config.NUMBA_NUM_THREADS} (got {threads})"
         )
+
+
+def memory_bytes() -> int:
+    """The machine's physical memory in bytes (0 where the system does not say)."""
+    import os
+
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+def check_in_memory(n_games: int, bytes_per_game: int) -> None:
+    """Refuse, before any game, a command that would hold more games in memory than half the
+    machine's memory: it would end in MemoryError after a long wait, or swap."""
+    total = memory_bytes()
+    if total and n_games * bytes_per_game > total // 2:
+        most = total // 2 // bytes_per_game
+        raise UsageError(f"--games {n_games:,} is more than this command can hold in memory here (at most {most:,}: "
+                         f"{bytes_per_game} bytes a game, half of {total / 2**30:.0f} GiB); simulate --out and run "
+                         "specs stream any number of games")
 
 
 @contextlib.contextmanager

@@ -29,7 +29,7 @@ import pandas as pd
 from sim.core import results
 from sim.core.experiment import OUTPUT_DEFAULTS, RUN_DEFAULTS, Plan, load_spec
 from sim.core.game import get as get_game
-from sim.core.runner import UsageError, progress_bar
+from sim.core.runner import UsageError, progress_bar, read_input
 from sim.core.stats import wilson
 
 CHUNK_RE = re.compile(r"^chunk-(\d{5,})\.parquet$")  # five digits or more: chunk 100000 and on
@@ -85,12 +85,34 @@ class RunDir:
         return pd.concat(parts, ignore_index=True)
 
     def read_chunk(self, cell: int, k: int, columns=None) -> pd.DataFrame:
+        """Chunk k of a cell (only `columns`, if given); a file that is not what monosim wrote
+        there (unreadable, or without the columns every games table has) is a UsageError."""
         path = self.chunk_path(cell, k)
         try:
-            return pd.read_parquet(path, columns=columns)
+            df = pd.read_parquet(path, columns=columns)
         except (OSError, ValueError) as e:  # pyarrow's errors for a damaged file are both kinds
             raise UsageError(f"{path}: cannot read it ({type(e).__name__}); the run folder is damaged "
                              "(delete the file and --resume to play that chunk again)") from None
+        if columns is None:
+            missing = self.expected_columns(cell) - set(df.columns)
+            if missing:
+                raise UsageError(f"{path}: no column {', '.join(sorted(missing)[:3])}: not a games table monosim "
+                                 "wrote; the run folder is damaged (delete the file and --resume to play that "
+                                 "chunk again)")
+        return df
+
+    def expected_columns(self, cell: int) -> set[str]:
+        """Columns every games table of the cell has: game, seed, winner, length, each seat's win
+        (none known in a tuning's folder, which keeps its plan elsewhere)."""
+        if not (self.path / "resolved.json").is_file():
+            return set()
+        if not hasattr(self, "_expected"):
+            plan = self.plan()
+            players = {c["id"]: c["players"] for c in plan.cells}
+            g = plan.game
+            self._expected = {i: {"seed", "game", "winner", *g.length_cols, *(f"win_{s}" for s in range(n))}
+                              for i, n in players.items()}
+        return self._expected.get(cell, set())
 
     def read_json(self, name: str) -> dict:
         try:
@@ -111,6 +133,15 @@ class RunDir:
     def resolved(self) -> dict:
         return self.read_json("resolved.json")
 
+    def check_bot_files(self) -> None:
+        """Refuse, before any of them runs, a bot file that is not the one the run recorded."""
+        from sim.core.userbot import check_unchanged
+
+        recorded = self.resolved().get("bot_files", {})
+        if not isinstance(recorded, dict):
+            raise UsageError(f"{self.path / 'resolved.json'}: not what monosim writes there; the run folder is damaged")
+        check_unchanged(recorded, f"the run {self.path}")
+
     def plan(self) -> Plan:
         """The plan stored with the run (cells exactly as they were resolved at the start)."""
         r = self.resolved()
@@ -121,9 +152,18 @@ class RunDir:
             spec["outputs"] = {**OUTPUT_DEFAULTS, **spec["outputs"]}
             plan = Plan(spec=spec, cells=r["cells"], source=(self.path / "spec.toml").read_text(encoding="utf-8"))
             get_game(plan.spec["game"])
+            if not isinstance(plan.cells, list) or not plan.cells:
+                raise ValueError("no cells")
             for c in plan.cells:
                 if not {"id", "players", "seats", "rules"} <= c.keys():
                     raise KeyError("a cell without id, players, seats or rules")
+                if not (type(c["id"]) is int and type(c["players"]) is int and isinstance(c["seats"], list)
+                        and isinstance(c["rules"], dict)):
+                    raise TypeError("a cell's id, players, seats or rules of the wrong kind")
+            for key in ("seed", "games", "chunk_size"):
+                value = spec["seed"] if key == "seed" else spec["run"][key]
+                if type(value) is not int or value < 0:
+                    raise TypeError(f"{key} {value!r} is not a whole number")
             return plan
         except (KeyError, TypeError, AttributeError, OSError, ValueError) as e:
             if isinstance(e, UsageError):
@@ -172,20 +212,34 @@ def create(plan: Plan, out_root: Path) -> RunDir:
     )
 
 
+def latest_unfinished(out_root: Path, name: str) -> RunDir | None:
+    """The latest run of the spec called `name` under out_root that is not complete, if any."""
+    parent = Path(out_root) / name
+    runs = sorted((p for p in parent.iterdir() if is_run_dir(p)), reverse=True) if parent.is_dir() else []
+    return next((RunDir(p) for p in runs if RunDir(p).manifest().get("status") != "complete"), None)
+
+
 def find_unfinished(plan: Plan, out_root: Path) -> RunDir:
     """The latest run of this spec that is not complete (for --resume)."""
-    parent = Path(out_root) / plan.name
-    runs = sorted((p for p in parent.iterdir() if is_run_dir(p)), reverse=True) if parent.is_dir() else []
-    for path in runs:
-        run = RunDir(path)
-        if run.manifest().get("status") != "complete":
-            if not same_cells(run.resolved(), plan.resolved()):
-                raise UsageError(
-                    f"--resume: the spec has changed since {path} was started; "
-                    "run it without --resume to start a new run"
-                )
-            return run
-    raise UsageError(f"--resume: no unfinished run of {plan.name!r} under {parent}; run without --resume")
+    run = latest_unfinished(out_root, plan.name)
+    if run is None:
+        raise UsageError(f"--resume: no unfinished run of {plan.name!r} under {Path(out_root) / plan.name}; run "
+                         "without --resume")
+    run.check_bot_files()
+    if not same_cells(run.resolved(), plan.resolved()):
+        raise UsageError(f"--resume: the spec has changed since {run.path} was started; run it without --resume "
+                         "to start a new run")
+    return run
+
+
+def spec_name(path: Path):
+    """The `name` of a spec file, read without checking the rest (None if it cannot be read)."""
+    import tomllib
+
+    try:
+        return tomllib.loads(read_input(path, "spec").decode("utf-8")).get("name")
+    except (UsageError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return None
 
 
 def open_for_resume(path: Path) -> RunDir:
@@ -194,6 +248,7 @@ def open_for_resume(path: Path) -> RunDir:
         raise UsageError(f"{path} is not a run folder (no resolved.json / manifest.json)")
     if run.manifest().get("status") == "complete":
         raise UsageError(f"{path} is already complete; `monosim report {path}` re-renders its report")
+    run.check_bot_files()
     return run
 
 
@@ -405,5 +460,10 @@ def plan_for(spec_or_run: Path, resume: bool, out_root: Path,
             raise UsageError("--set changes a spec; a run folder is resumed as it was started")
         run = open_for_resume(path)
         return run.plan(), run
+    if resume:  # the bot files the unfinished run recorded are checked before the spec runs any
+        name = spec_name(path)
+        run = latest_unfinished(out_root, name) if isinstance(name, str) and name else None
+        if run is not None:
+            run.check_bot_files()
     plan = load_spec(path, overrides)
     return plan, (find_unfinished(plan, out_root) if resume else None)

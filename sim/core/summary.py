@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import io
+from fractions import Fraction
 
 from dataclasses import dataclass, field
 
@@ -36,6 +37,22 @@ def seat_table(games: pd.DataFrame, seat_cols) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
+# Win shares are 1/k for a k-way tie of up to MAX_PLAYERS seats: whole numbers of 1/SHARE_UNIT.
+SHARE_UNIT = 840  # lcm(1, ..., 8)
+
+
+def _exact_sum(values: np.ndarray) -> Fraction:
+    """The exact sum of a column: whole numbers as an int, win shares in whole 1/SHARE_UNIT
+    (any other float exactly, as a fraction): the same whatever the chunks it came in."""
+    if values.dtype.kind in "iub":
+        return Fraction(int(np.sum(values, dtype=np.int64)))
+    scaled = values.astype(np.float64) * SHARE_UNIT
+    whole = np.rint(scaled)
+    if np.all(np.abs(scaled - whole) < 1e-6):
+        return Fraction(int(np.sum(whole.astype(np.int64))), SHARE_UNIT)
+    return sum((Fraction(float(v)) for v in values), Fraction(0))
+
+
 @dataclass
 class Tally:
     """What a summary is computed from, added up game by game, so that a run of any length is
@@ -43,12 +60,14 @@ class Tally:
     numeric column of the per-game table (and of the game's derived 0/1 columns, such as
     "shared win"), a histogram of each length column (its quantiles are then exact), and per
     policy the sum and sum of squares of its per-game win share. `attrs` are the table's
-    (seed, players, policies, rules)."""
+    (seed, players, policies, rules). Every sum is exact (whole numbers, and win shares in
+    whole parts of a game), so a summary is the same to the last bit whatever the chunk size
+    or thread count that fed it."""
 
     n: int = 0
-    sums: dict[str, float] = field(default_factory=dict)
+    exact: dict[str, Fraction] = field(default_factory=dict)
     hists: dict[str, np.ndarray] = field(default_factory=dict)
-    policy_shares: dict[str, np.ndarray] = field(default_factory=dict)  # policy -> [sum, sum of squares]
+    policy_exact: dict[str, list[Fraction]] = field(default_factory=dict)  # policy -> [sum, sum of squares]
     attrs: dict = field(default_factory=dict)
 
     def add(self, games: pd.DataFrame, length_cols=(), derived: dict[str, pd.Series] | None = None) -> "Tally":
@@ -58,7 +77,7 @@ class Tally:
         self.n += len(games)
         columns = {c: games[c] for c in games.columns if games[c].dtype.kind in "iufb"} | (derived or {})
         for name, column in columns.items():
-            self.sums[name] = self.sums.get(name, 0.0) + float(np.sum(column.to_numpy(), dtype=np.float64))
+            self.exact[name] = self.exact.get(name, Fraction(0)) + _exact_sum(np.asarray(column))
         for col in length_cols:
             counts = np.bincount(games[col].to_numpy())
             have = self.hists.get(col, np.zeros(0, np.int64))
@@ -67,15 +86,29 @@ class Tally:
         policies = list(self.attrs["policies"])
         for policy in dict.fromkeys(policies):
             held = [s for s, p in enumerate(policies) if p == policy]
-            share = sum(games[f"win_{s}"].to_numpy(dtype=np.float64) for s in held) / len(held)
-            self.policy_shares[policy] = self.policy_shares.get(policy, np.zeros(2)) + [share.sum(), (share**2).sum()]
+            # The policy's share of a game: its seats' shares over len(held), in whole parts.
+            units = np.rint(sum(games[f"win_{s}"].to_numpy(dtype=np.float64) for s in held) * SHARE_UNIT).astype(np.int64)
+            scale = Fraction(1, SHARE_UNIT * len(held))
+            total, squares = self.policy_exact.get(policy, [Fraction(0), Fraction(0)])
+            self.policy_exact[policy] = [total + int(units.sum()) * scale,
+                                         squares + int(np.sum(units * units)) * scale * scale]
         return self
 
+    @property
+    def sums(self) -> dict[str, float]:
+        """Each column's sum (exact, then rounded once)."""
+        return {name: float(v) for name, v in self.exact.items()}
+
+    @property
+    def policy_shares(self) -> dict[str, np.ndarray]:
+        """Per policy: [sum, sum of squares] of its per-game win share."""
+        return {p: np.array([float(t), float(q)]) for p, (t, q) in self.policy_exact.items()}
+
     def mean(self, column: str) -> float:
-        return self.sums[column] / self.n
+        return float(self.exact[column] / self.n)
 
     def seat_sums(self, stat: str) -> np.ndarray:
-        return np.array([self.sums[f"{stat}_{s}"] for s in range(self.attrs["players"])])
+        return np.array([float(self.exact[f"{stat}_{s}"]) for s in range(self.attrs["players"])])
 
 
 def win_rate_by_seat(t: Tally, means=()) -> pd.DataFrame:

@@ -34,6 +34,7 @@ that a bot can be stepped through in a debugger, with the same games.
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import hashlib
 import importlib
@@ -48,14 +49,16 @@ import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numba
 import numpy as np
 
-from sim.core.runner import UsageError
+from sim.core.runner import UsageError, read_input
 
 MAX_PARAMS = 16  # a bot's own parameters
 # A decision's answer (or its first number) that hands this one decision to the bot's fallback.
 FALLBACK = -2
-# A kernel status at or above this is a refused move: REFUSED + 64 * (bot number - 1) + decision.
+# A kernel status at or above REFUSED ends a game on a bot's move: REFUSED + 2 * MAX_DECISIONS * (bot
+# number - 1) + the decision's index, plus MAX_DECISIONS when the decision raised an exception.
 REFUSED = 100
 MAX_DECISIONS = 64
 
@@ -217,25 +220,122 @@ def read_bot(game: str, first: str) -> Bot:
     return bots[name]
 
 
+def file_digest(raw_path: str) -> tuple[Path, str]:
+    """A bot file's absolute path and the digest of its text: read, not run."""
+    path = Path(raw_path).expanduser().resolve()
+    try:
+        return path, hashlib.sha256(read_input(path, "bot file")).hexdigest()
+    except UsageError as e:
+        raise BotError(str(e)) from None
+
+
+def bot_files(specs) -> dict[str, str]:
+    """Bot file path -> digest of its text, for every bot file among policy specs (read, not run)."""
+    found = {}
+    for spec in specs:
+        if is_bot_spec(spec):
+            path, digest = file_digest(split_spec(spec.split()[0])[0])
+            found[str(path)] = digest
+    return found
+
+
+def check_unchanged(recorded: dict[str, str], where: str) -> None:
+    """Refuse to run a bot file whose text is not the text `where` (a run) recorded, naming it:
+    a bot file is code, and a run must not mix two versions of a bot (nor run a file put in
+    its place)."""
+    for path, digest in sorted(recorded.items()):
+        if file_digest(path)[1] != digest:
+            raise BotError(f"bot file {path} has changed since {where} was made; a bot file runs as code, so "
+                           "monosim runs only the version the run recorded: put that version back, or start a "
+                           "new run")
+
+
+_READ_ONLY = [False]  # while set (without_running), bot files are read, not run
+
+
+@contextlib.contextmanager
+def without_running():
+    """Bot files met in this block are read but not run: their classes, decisions, fallback and
+    parameters come from the text (the values must be literals there), and nothing compiles.
+    For checks that should not run anyone's code (tune --check)."""
+    _READ_ONLY[0] = True
+    try:
+        yield
+    finally:
+        _READ_ONLY[0] = False
+
+
+def running_bots() -> bool:
+    """Whether bot files may run now (not inside without_running)."""
+    return not _READ_ONLY[0]
+
+
 def read_file(game: str, raw_path: str) -> dict[str, Bot]:
     """Every bot class of a bot file, checked, by name (BotError naming the file and line).
     They are compiled together: a table with any of them runs the same kernel."""
-    path = Path(raw_path).expanduser().resolve()
+    path, digest = file_digest(raw_path)
+    return _read_file(game, str(path), digest) if running_bots() else _read_text(game, str(path), digest)
+
+
+@functools.lru_cache(maxsize=None)
+def _read_text(game: str, path_text: str, digest: str) -> dict[str, Bot]:
+    """read_file without running the file: its bot classes as the text declares them."""
+    path = Path(path_text)
     try:
-        text = path.read_bytes()
-    except OSError as e:
-        raise BotError(f"bot file {raw_path}: {e.strerror or e}") from None
-    return _read_file(game, str(path), hashlib.sha256(text).hexdigest())
+        tree = ast.parse(read_input(path, "bot file").decode("utf-8"), filename=path_text)
+    except UnicodeDecodeError:
+        raise BotError(f"{path}: not UTF-8 text") from None
+    except SyntaxError as e:
+        raise BotError(f"{path}:{e.lineno}: syntax error: {e.msg}") from None
+    except (RecursionError, MemoryError):
+        raise BotError(f"{path}: nested too deeply to read") from None
+    game_api, bots = api(game), {}
+    for node in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        where = f"{path}:{node.lineno}: bot {node.name}"
+        values = {}
+        for item in node.body:
+            if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
+                try:
+                    values[item.targets[0].id] = ast.literal_eval(item.value)
+                except ValueError:
+                    raise BotError(f"{path}:{item.lineno}: bot {node.name}: {item.targets[0].id} must be written as "
+                                   "a literal for it to be checked without running the file") from None
+        fallback = values.get("fallback", game_api.fallback)
+        if not isinstance(fallback, str) or is_bot_spec(fallback):
+            raise BotError(f"{where}: fallback must be a built-in policy spec such as {game_api.fallback!r}")
+        params = _check_params(where, values.get("params", {}))
+        functions, lines = {}, {}
+        for item in node.body:
+            if not isinstance(item, ast.FunctionDef) or item.name.startswith("_"):
+                continue
+            decision = game_api.decision(item.name)
+            if decision is None:
+                known = ", ".join(d.name for d in game_api.decisions)
+                raise BotError(f"{path}:{item.lineno}: bot {node.name}: {item.name!r} is not a decision of this game; "
+                               f"decisions: {known} (helpers go outside the class)")
+            got = [a.arg for a in item.args.args]
+            if len(got) != len(decision.args):
+                raise BotError(f"{path}:{item.lineno}: bot {node.name}: {item.name}({', '.join(got)}) must take "
+                               f"{len(decision.args)} arguments: {item.name}({', '.join(decision.args)})")
+            functions[item.name], lines[item.name] = None, item.lineno
+        if not functions:
+            raise BotError(f"{where}: defines none of the decisions ({', '.join(d.name for d in game_api.decisions)})")
+        bots[node.name] = Bot(game, path, node.name, digest, fallback, params, functions, lines)
+    if not bots:
+        raise BotError(f"{path}: defines no bot class (see docs/bots.md)")
+    return bots
 
 
 @functools.lru_cache(maxsize=None)
 def _read_file(game: str, path_text: str, digest: str) -> dict[str, Bot]:
     path = Path(path_text)
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_input(path, "bot file").decode("utf-8")
         ast.parse(text, filename=path_text)
     except UnicodeDecodeError:
         raise BotError(f"{path}: not UTF-8 text") from None
+    except (RecursionError, MemoryError):
+        raise BotError(f"{path}: nested too deeply to read") from None
     except SyntaxError as e:
         raise BotError(f"{path}:{e.lineno}: syntax error: {e.msg}") from None
     try:
@@ -389,11 +489,17 @@ def _policy_source(game: str, bots: list[Bot]) -> str:
                 params = f"Params{i}({values})"
             else:
                 params = "()"
-            refuse = f"S[{game_api.status}] = {REFUSED + MAX_DECISIONS * (i - 1) + d_index}"
-            body = d.body.format(bot=f"bot{i}_{d.name}", params=params, refuse=refuse,
-                                 builtin=f"builtin.{d.entry}({args})")
+            status = REFUSED + 2 * MAX_DECISIONS * (i - 1) + d_index
+            builtin_call = f"builtin.{d.entry}({args})"
+            body = d.body.format(bot=f"bot{i}_{d.name}", params=params, refuse=f"S[{game_api.status}] = {status}",
+                                 builtin=builtin_call)
             lines.append(f"    if bot_number == {float(i)}:")
-            lines += ["        " + ln if ln.strip() else "" for ln in body.strip("\n").splitlines()]
+            if numba.config.DISABLE_JIT:  # as Python, an exception keeps its traceback (BotKernel.call)
+                lines += ["        " + ln if ln.strip() else "" for ln in body.strip("\n").splitlines()]
+            else:  # compiled, it ends the game with a status naming the bot and the decision
+                lines += ["        try:"] + ["            " + ln if ln.strip() else "" for ln in body.strip("\n").splitlines()]
+                lines += ["        except Exception:", f"            S[{game_api.status}] = {status + MAX_DECISIONS}",
+                          f"            return {builtin_call}"]
         lines.append(f"    return builtin.{d.entry}({args})")
     return "\n".join(lines) + "\n"
 
@@ -431,6 +537,39 @@ def _kernel_source(game: str, package: str, wrapped: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
+KERNEL_THREAD = "monosim-bot-kernel"
+
+
+def interruptible(fn, *args):
+    """fn(*args), a bot kernel's entry, run so that Ctrl-C ends it at once: compiled code cannot
+    look for an interrupt, and a bot's decision may loop for ever. The kernel runs in a daemon
+    thread with the GIL released (its entries are nogil) and numba's thread count passed on,
+    while this thread waits, where KeyboardInterrupt reaches it; sim.cli.main then exits at once.
+    As plain Python (--plain), or off the main thread, it runs here: the interrupt reaches it."""
+    import threading
+
+    import numba
+
+    if numba.config.DISABLE_JIT or threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    threads, outcome = numba.get_num_threads(), {}
+
+    def work() -> None:
+        numba.set_num_threads(threads)
+        try:
+            outcome["result"] = fn(*args)
+        except BaseException as e:  # handed to the caller below
+            outcome["error"] = e
+
+    worker = threading.Thread(target=work, name=KERNEL_THREAD, daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
+
+
 @dataclass
 class BotKernel:
     """The generated kernel of a table's bots: its module (play_batch, play_logged, the status
@@ -441,14 +580,20 @@ class BotKernel:
     compiled: set = field(default_factory=set)  # the entry points compiled (or loaded) so far
 
     def first_refusal(self, statuses: np.ndarray) -> int | None:
-        """The first of these games that ended on a refused move, None if none did."""
+        """The first of these games that ended on a bot's refused move or exception, if any."""
         refused = np.flatnonzero(statuses >= REFUSED)
         return int(refused[0]) if len(refused) else None
 
     def refusal(self, status: int, answer: list[int], card_name: str | None) -> str:
-        """A refused move's message with the refused answer (its numbers) and card, if known."""
-        bot = self.bots[(status - REFUSED) // MAX_DECISIONS]
-        d = api(bot.game).decisions[(status - REFUSED) % MAX_DECISIONS]
+        """The message of a game that ended on a bot's move: a refused answer (with its numbers
+        and card, if known) or an exception in its decision."""
+        bot_index, rest = divmod(status - REFUSED, 2 * MAX_DECISIONS)
+        raised, d_index = divmod(rest, MAX_DECISIONS)
+        bot, game_api = self.bots[bot_index], api(self.bots[bot_index].game)
+        d = (game_api.decisions + game_api.also)[d_index]
+        if raised:
+            return (f"{bot.where(d.name)}: bot {bot.name}, decision {d.name} raised an exception (compiled code "
+                    "does not say which: run the command with monosim --plain to see it and its line)")
         call = re.search(r"([\w, ]+) = \{bot\}\(", d.body)
         names = [n.strip() for n in call.group(1).split(",")] if call else []
         shown = ""
@@ -459,6 +604,21 @@ class BotKernel:
         return (f"{bot.where(d.name)}: bot {bot.name}, decision {d.name}: illegal move refused{shown}{card} "
                 f"(must be {d.answer})")
 
+    def raised_in_bot(self, error: Exception) -> str | None:
+        """As plain Python, an exception raised in a bot's code: its file, line and decision and
+        the exception in one line (None if no bot's code raised it)."""
+        files = {str(b.path) for b in self.bots}
+        frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename in files]
+        if not frames:
+            return None
+        frame = frames[-1]
+        # The decision the line is in: of that name, the last one defined above the line.
+        found = [(line, bot) for bot in self.bots if str(bot.path) == frame.filename
+                 for name, line in bot.lines.items() if name == frame.name and line <= frame.lineno]
+        where = f"bot {max(found, key=lambda x: x[0])[1].name}, decision {frame.name}" if found else frame.name
+        detail = (str(error).splitlines() or [""])[0]
+        return f"{frame.filename}:{frame.lineno}: {where}: {type(error).__name__}" + (f": {detail}" if detail else "")
+
     def call(self, entry: str, *args):
         """The kernel's `entry` on these arguments: compiled on first use, with the compile time
         reported and numba's errors in the bot's code turned into one line."""
@@ -466,8 +626,13 @@ class BotKernel:
         first = entry not in self.compiled
         start = time.perf_counter()
         try:
-            result = fn(*args)
+            result = interruptible(fn, *args)
+        except UsageError:
+            raise
         except Exception as e:
+            raised = self.raised_in_bot(e)
+            if raised is not None:
+                raise BotError(raised) from None
             if not first or not _is_numba_error(e):
                 raise
             raise BotError(self.explain(e)) from None
@@ -570,6 +735,7 @@ def _bot_kernel(game: str, bots: tuple[Bot, ...]) -> BotKernel:
 
 
 def bot_kernel(game: str, specs: list[str]) -> BotKernel | None:
-    """The generated kernel for the bots among a table's policy specs; None without bots."""
+    """The generated kernel for the bots among a table's policy specs; None without bots (and
+    inside without_running, where nothing is compiled)."""
     bots = table_bots(game, specs)
-    return _bot_kernel(game, tuple(bots)) if bots else None
+    return _bot_kernel(game, tuple(bots)) if bots and running_bots() else None

@@ -62,3 +62,26 @@ class Illegal:
 
     def place_cash(view, params, n_cash, free_parking, blocked):
         return (0, 99)
+
+
+class Forever:
+    """A decision that never returns (tests/test_signals.py): Ctrl-C must still end the run."""
+
+    fallback = "smart"
+
+    def flip(view, params):
+        n = 1
+        while n > 0:
+            n = (n * 3) % 1000003 + 1
+        return True
+
+
+class Raises:
+    """A decision that raises (tests/test_signals.py)."""
+
+    fallback = "smart"
+
+    def flip(view, params):
+        if my_skyline(view) >= 0:
+            raise ValueError("never")
+        return True
