@@ -81,3 +81,24 @@ def test_prune_keeps_only_the_current_sources_kernels(tmp_path):
     removed = prune_kernel_caches(tmp_path)
     assert sorted(removed) == sorted(f.parent for f in stale)
     assert all(f.exists() for f in kept) and not any(f.parent.exists() for f in stale)
+
+
+def test_a_first_compile_is_announced_before_it_starts(monkeypatch, tmp_path, capsys):
+    """A kernel whose cache holds no build says so on stderr first, with about how long it
+    takes; a cached one says nothing."""
+    import sim
+    from sim.core import game as core_game
+    from sim.core.game import announce_compile, get
+
+    monkeypatch.setattr(core_game, "_announced", set())
+    monkeypatch.setattr(sim, "kernel_cache_dir", lambda group: str(tmp_path / group))
+    announce_compile(get("classic"), "play_batch")
+    announce_compile(get("classic"), "play_batch")  # once a process
+    err = capsys.readouterr().err
+    assert err == ("monosim: compiling the classic Monopoly kernel (play_batch), once: about 45 s; later runs load "
+                   "it from the cache\n")
+    build = tmp_path / "classic" / "classic_0123"
+    build.mkdir(parents=True)
+    (build / "kernel.play_logged-1503.py311.nbi").write_bytes(b"")
+    announce_compile(get("classic"), "play_logged")
+    assert capsys.readouterr().err == ""

@@ -120,6 +120,7 @@ GAME = Game(
     frame_attrs=lambda rules: {"edition": rules.edition},
     verbs="sim.cardgame.cli",
     presets=EDITIONS,
+    compile_seconds=35,  # measured cold on the 2-core development machine, 2026-11-27
     bench_runs={"cardgame/wiki": ({"edition": "wiki"}, 20_000, 50_000),
                 "cardgame/video": ({"edition": "video"}, 100_000, 50_000)},
     card_edits=card_edits,

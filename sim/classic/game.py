@@ -83,6 +83,7 @@ GAME = Game(
     detail_outputs=detail_outputs,
     detail_tables=detail_tables,
     verbs="sim.classic.cli",
+    compile_seconds=45,  # measured cold on the 2-core development machine, 2026-11-27
     bench_runs={"classic": ({}, 200_000, 20_000)},
     usage_cols=("bought", "auctions_won", "houses_built", "hotels_built", "trades", "mortgages", "rent_paid",
                 "rent_received", "jail_turns"),

@@ -46,6 +46,54 @@ def paired_row(sums: np.ndarray) -> dict:
     return {"paired_games": int(n), "diff": diff, "diff_ci_low": diff - half, "diff_ci_high": diff + half}
 
 
+JOINT = 1 << 32  # a (length in A, length in B) pair as one int64: a * JOINT + b
+
+
+@dataclass
+class LengthPair:
+    """Game length and unfinished games of cell b against cell a over the games both played,
+    added up chunk by chunk: per length column the paired difference's sums and the joint
+    counts of (a, b) lengths (from which the median difference and its bootstrap interval
+    come), and the paired difference of the 0/1 "never ended properly" flag."""
+
+    cols: tuple[str, ...]
+    unfinished_cols: tuple[str, ...]
+    sums: dict = field(default_factory=dict)  # name -> [games, sum of b - a, sum of its squares]
+    joint: dict = field(default_factory=dict)  # length column -> {a * JOINT + b: games}
+
+    def add(self, a: pd.DataFrame, b: pd.DataFrame) -> None:
+        keep = ["game", *self.cols, *self.unfinished_cols]
+        both = a[keep].merge(b[keep], on="game", suffixes=("_a", "_b"))
+        diffs = {col: both[f"{col}_b"].to_numpy(np.int64) - both[f"{col}_a"].to_numpy(np.int64) for col in self.cols}
+        if self.unfinished_cols:
+            flag = {side: (both[[f"{c}_{side}" for c in self.unfinished_cols]].to_numpy() > 0).any(axis=1)
+                    for side in "ab"}
+            diffs["unfinished"] = flag["b"].astype(np.int64) - flag["a"].astype(np.int64)
+        for name, d in diffs.items():
+            self.sums[name] = self.sums.get(name, np.zeros(3)) + [len(d), d.sum(), (d * d).sum()]
+        for col in self.cols:
+            codes = both[f"{col}_a"].to_numpy(np.int64) * JOINT + both[f"{col}_b"].to_numpy(np.int64)
+            into = self.joint.setdefault(col, {})
+            for code, count in zip(*np.unique(codes, return_counts=True)):
+                into[int(code)] = into.get(int(code), 0) + int(count)
+
+    def row(self) -> dict:
+        """b - a of each length column's mean and median, and of the unfinished share, each with
+        its 95% interval (paired; a median's by bootstrap)."""
+        from sim.core.stats import paired_median_diff_counts
+
+        out = {}
+        for name, (n, total, squares) in self.sums.items():
+            diff, half = mean_ci_of_sums(total, squares, int(n))
+            out[f"{name}_diff"], out[f"{name}_diff_low"], out[f"{name}_diff_high"] = diff, diff - half, diff + half
+        for col, counts in self.joint.items():
+            codes = np.fromiter(counts.keys(), np.int64, len(counts))
+            weights = np.fromiter(counts.values(), np.int64, len(counts))
+            d, lo, hi = paired_median_diff_counts(codes % JOINT, codes // JOINT, weights)
+            out[f"{col}_median_diff"], out[f"{col}_median_diff_low"], out[f"{col}_median_diff_high"] = d, lo, hi
+        return out
+
+
 def baseline(plan: Plan, cell: dict) -> int:
     """The cell this cell is compared with (runs written before baseline_by existed: cell 0)."""
     return cell.get("baseline", plan.cells[0]["id"])
@@ -73,6 +121,7 @@ class CellSums:
     tally: Tally = field(default_factory=Tally)
     key: np.ndarray = field(default_factory=lambda: np.zeros(2))  # key win: sum, sum of squares
     usage: dict = field(default_factory=dict)  # counter -> sums per seat, key seats, winner, others
+    unfinished: int = 0  # games that never ended properly (the game's unfinished_cols)
 
 
 def analyze(plan: Plan, run: RunDir) -> dict[str, pd.DataFrame]:
@@ -97,6 +146,8 @@ def analyze(plan: Plan, run: RunDir) -> dict[str, pd.DataFrame]:
 
     sums = {i: CellSums() for i in ids}
     pairs = {pair: np.zeros(3) for pair in wanted}
+    to_baseline = {(baseline(plan, c), c["id"]) for c in plan.cells if baseline(plan, c) != c["id"]}
+    lengths = {pair: LengthPair(tuple(game.length_cols), tuple(game.unfinished_cols)) for pair in to_baseline}
     stored = {i: set(run.stored(i)) for i in ids}
     for k in sorted(set().union(*stored.values())):
         chunk = {i: run.read_chunk(i, k) for i in ids if k in stored[i]}
@@ -105,11 +156,15 @@ def analyze(plan: Plan, run: RunDir) -> dict[str, pd.DataFrame]:
             game.tally(df, cs.tally)
             kw = key_win(df, cell["key_seats"])
             cs.key += [kw.sum(), (kw * kw).sum()]
+            if game.unfinished_cols:
+                cs.unfinished += int((df[list(game.unfinished_cols)].to_numpy() > 0).any(axis=1).sum())
             if usage_on:
                 add_usage(cs.usage, df, cell, game.usage_cols)
         for (a, b) in wanted:
             if a in chunk and b in chunk:
                 pairs[(a, b)] += paired_sums(chunk[a], chunk[b], cells[a]["key_seats"], cells[b]["key_seats"])
+                if (a, b) in lengths:
+                    lengths[(a, b)].add(chunk[a], chunk[b])
 
     rows, seat_rows = [], []
     for cell in plan.cells:
@@ -126,8 +181,13 @@ def analyze(plan: Plan, run: RunDir) -> dict[str, pd.DataFrame]:
         length = length_stats(cs.tally, game.length_cols)
         for col in game.length_cols:
             row[f"{col}_mean"], row[f"{col}_ci"] = length.loc[col, "mean"], length.loc[col, "ci"]
+            row[f"{col}_median"] = length.loc[col, "median"]
+        if game.unfinished_cols:
+            row["unfinished"] = cs.unfinished / n
         row["baseline"] = baseline(plan, cell)
         row.update(paired_row(pairs[(row["baseline"], cell["id"])]))
+        if (row["baseline"], cell["id"]) in lengths:
+            row.update(lengths[(row["baseline"], cell["id"])].row())
         rows.append(row)
         by_seat = game.summary(cs.tally)["by_seat"][["seat", "policy", "wins", "win_rate", "ci_low", "ci_high"]]
         seat_rows.append(by_seat.assign(cell=cell["id"], **{a: cell["labels"][a] for a in axes}))
@@ -302,6 +362,35 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
                      f"{_signed(r['diff_ci_low'])} to {_signed(r['diff_ci_high'])}"]
         lines.append("| " + " | ".join(vals) + " |")
 
+    if any(f"{length[0]}_diff" in r for r in summary.to_dict("records")):
+        lines += ["", "## Game length and unfinished games against the baseline", "",
+                  "Each cell minus its baseline, game by game over the same games (95% intervals; a median's "
+                  "by a bootstrap of the games)" + (f"; unfinished: games stopped before a proper end "
+                                                  f"({', '.join(game.unfinished_cols)})" if game.unfinished_cols
+                                                  else "") + "; the key win rate beside them.", ""]
+        head = ["cell", *axes]
+        for c in length:
+            head += [f"{c} (mean)", "vs baseline", f"{c} (median)", "vs baseline"]
+        head += (["unfinished", "vs baseline"] if game.unfinished_cols else []) + ["key win rate", "vs baseline"]
+        lines += ["| " + " | ".join(head) + " |", "|" + "|".join("---" if h in axes else "---:" for h in head) + "|"]
+        for r in summary.to_dict("records"):
+            base = r["cell"] == r["baseline"]
+
+            def vs(name, scale=1.0, digits=2, r=r, base=base):
+                if base:
+                    return "baseline"
+                return (f"{r[f'{name}_diff'] * scale:+.{digits}f} ({r[f'{name}_diff_low'] * scale:+.{digits}f} to "
+                        f"{r[f'{name}_diff_high'] * scale:+.{digits}f})")
+
+            vals = [str(r["cell"]), *[str(r[a]) for a in axes]]
+            for c in length:
+                vals += [f"{r[f'{c}_mean']:.2f}", vs(c), f"{r[f'{c}_median']:g}", vs(f"{c}_median", digits=1)]
+            if game.unfinished_cols:
+                vals += [f"{r['unfinished']:.2%}", vs("unfinished", 100) + ("" if base else " pts")]
+            vals += [_pct(r["key_win_rate"]), "baseline" if base else f"{_signed(r['diff'])} "
+                     f"({_signed(r['diff_ci_low'])} to {_signed(r['diff_ci_high'])})"]
+            lines.append("| " + " | ".join(vals) + " |")
+
     if len(axes) == 2:  # a two-way sweep reads best as a grid
         grid = summary.pivot(index=axes[0], columns=axes[1], values="key_win_rate")
         grid = grid.loc[pd.unique(summary[axes[0]]), pd.unique(summary[axes[1]])]
@@ -473,19 +562,28 @@ def compare(path_a: Path, path_b: Path) -> tuple[str, pd.DataFrame]:
     rows = []
     for ca, cb in matches:
         # only the columns compared: a run's whole table may not fit in memory
-        ga = run_a.read_cell(ca["id"], ["game", *(f"win_{s}" for s in ca["key_seats"])])
-        gb = run_b.read_cell(cb["id"], ["game", *(f"win_{s}" for s in cb["key_seats"])])
+        game = plan_a.game
+        lengths = [*game.length_cols, *game.unfinished_cols]
+        ga = run_a.read_cell(ca["id"], ["game", *(f"win_{s}" for s in ca["key_seats"]), *lengths])
+        gb = run_b.read_cell(cb["id"], ["game", *(f"win_{s}" for s in cb["key_seats"]), *lengths])
         ka, kb = key_win(ga, ca["key_seats"]), key_win(gb, cb["key_seats"])
         row = {"cell_a": ca["id"], "cell_b": cb["id"], "label_a": _label(plan_a, ca["id"]),
                "label_b": _label(plan_b, cb["id"]), "games_a": len(ga), "games_b": len(gb),
                "key_a": ka.mean(), "key_b": kb.mean()}
+        for col in game.length_cols:
+            row[f"{col}_a"], row[f"{col}_b"] = ga[col].mean(), gb[col].mean()
         if common:
             row.update(paired(ga, gb, ca["key_seats"], cb["key_seats"]), paired_ok=True)
+            pair = LengthPair(tuple(game.length_cols), tuple(game.unfinished_cols))
+            pair.add(ga, gb)
+            row.update(pair.row())
         else:  # independent samples: the two intervals' half-widths add in quadrature
-            (ma, ha), (mb, hb) = mean_ci(ka), mean_ci(kb)
-            half = math.hypot(ha, hb)
-            row.update(paired_games=0, diff=mb - ma, diff_ci_low=mb - ma - half, diff_ci_high=mb - ma + half,
-                       paired_ok=False)
+            for name, xa, xb in [("", ka, kb), *((f"{c}_", ga[c], gb[c]) for c in game.length_cols)]:
+                (ma, ha), (mb, hb) = mean_ci(xa), mean_ci(xb)
+                half = math.hypot(ha, hb)
+                row.update({f"{name}diff": mb - ma, f"{name}diff_ci_low" if not name else f"{name}diff_low":
+                            mb - ma - half, f"{name}diff_ci_high" if not name else f"{name}diff_high": mb - ma + half})
+            row.update(paired_games=0, paired_ok=False)
         rows.append(row)
     table = pd.DataFrame(rows)
     ma, mb = run_a.manifest(), run_b.manifest()
@@ -501,11 +599,27 @@ def compare(path_a: Path, path_b: Path) -> tuple[str, pd.DataFrame]:
            "The runs used different seeds (or games), so differences are unpaired: the interval "
            "combines the two independent intervals."),
         "",
-        "| A cell | B cell | settings (A) | A key win rate | B key win rate | B - A | 95% CI |",
-        "|---:|---:|---|---:|---:|---:|---|",
+        "| A cell | B cell | settings (A) | A key win rate | B key win rate | B - A | 95% CI |"
+        + "".join(f" {c}: A | B - A (mean) |" for c in plan_a.game.length_cols),
+        "|---:|---:|---|---:|---:|---:|---|" + "---:|---:|" * len(plan_a.game.length_cols),
     ]
-    for r in table.itertuples():
-        label = r.label_a if r.label_a == r.label_b else f"{r.label_a} / B: {r.label_b}"
-        lines.append(f"| {r.cell_a} | {r.cell_b} | {label} | {_pct(r.key_a)} ({r.games_a:,}) | {_pct(r.key_b)} "
-                     f"({r.games_b:,}) | {_signed(r.diff)} | {_signed(r.diff_ci_low)} to {_signed(r.diff_ci_high)} |")
+    for r in table.to_dict("records"):
+        label = r["label_a"] if r["label_a"] == r["label_b"] else f"{r['label_a']} / B: {r['label_b']}"
+        cells = [str(r["cell_a"]), str(r["cell_b"]), label, f"{_pct(r['key_a'])} ({r['games_a']:,})",
+                 f"{_pct(r['key_b'])} ({r['games_b']:,})", _signed(r["diff"]),
+                 f"{_signed(r['diff_ci_low'])} to {_signed(r['diff_ci_high'])}"]
+        for c in plan_a.game.length_cols:
+            cells += [f"{r[f'{c}_a']:.2f}",
+                      f"{r[f'{c}_diff']:+.2f} ({r[f'{c}_diff_low']:+.2f} to {r[f'{c}_diff_high']:+.2f})"]
+        lines.append("| " + " | ".join(cells) + " |")
+    if common:
+        lines += ["", "Medians and unfinished games, B - A (paired; a median's interval by a bootstrap of the games):",
+                  ""]
+        for r in table.to_dict("records"):
+            bits = [f"{c} median {r[f'{c}_median_diff']:+.1f} ({r[f'{c}_median_diff_low']:+.1f} to "
+                    f"{r[f'{c}_median_diff_high']:+.1f})" for c in plan_a.game.length_cols]
+            if "unfinished_diff" in r:
+                bits.append(f"unfinished {_signed(r['unfinished_diff'])} ({_signed(r['unfinished_diff_low'])} to "
+                            f"{_signed(r['unfinished_diff_high'])})")
+            lines.append(f"- A cell {r['cell_a']} / B cell {r['cell_b']}: " + "; ".join(bits))
     return "\n".join(lines) + "\n", table

@@ -129,6 +129,9 @@ class Game:
     presets: tuple[str, ...] = ()  # values of the `edition` rule, offered as --edition
     # `monosim bench`: label -> (rules table as in a spec, games a run, target games/s)
     bench_runs: dict = field(default_factory=dict)
+    # About how long its kernel takes to compile from nothing on the 2-core development machine,
+    # for the line that says so before it starts (announce_compile).
+    compile_seconds: int = 40
     # --- the experiment layer (sim/core/experiment.py, tune.py) ---
     card_edits: Callable[[dict, int], list[str]] = lambda cell, seat: []  # a card-value study's edits
     usage_cols: tuple[str, ...] = ()  # per-seat counters reported as card usage
@@ -366,8 +369,9 @@ class PreparedRun:
 
     def kernel_call(self, entry: str, *args):
         """The game's kernel entry point (play_batch, play_logged) on these arguments; with bots
-        at the table, their kernel's."""
+        at the table, their kernel's. A first compile is announced before it starts."""
         if self.bots is None:
+            announce_compile(self.game, entry)
             return getattr(self.game.kernel, entry)(*args)
         return self.bots.call(entry, *args)
 
@@ -423,6 +427,28 @@ class PreparedRun:
             self.explain_refusal(int(outputs[0][g.kernel.G_STATUS_OUT][i]), first_game + i)
         return table.games_frame(g.kernel, outputs[0], outputs[1], g.seat_cols, g.win_col, self.specs, self.seed,
                                  first_game, **self.attrs)
+
+
+_announced: set = set()
+
+
+def announce_compile(game: Game, entry: str) -> None:
+    """Say on stderr, before it starts, that a kernel entry is about to compile (its cache holds
+    no build of it): anything that makes a user wait over a few seconds says so first."""
+    import glob
+    import os
+    import sys
+
+    from sim import kernel_cache_dir
+
+    if (game.name, entry) in _announced:
+        return
+    _announced.add((game.name, entry))
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return
+    if not glob.glob(os.path.join(kernel_cache_dir(game.name), "*", f"kernel.{entry}-*.nbi")):
+        print(f"monosim: compiling the {game.title} kernel ({entry}), once: about {game.compile_seconds} s; later "
+              "runs load it from the cache", file=sys.stderr, flush=True)
 
 
 def get(name: str) -> Game:

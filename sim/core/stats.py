@@ -6,7 +6,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-__all__ = ["CONFIDENCE", "mean_ci", "paired_diff", "paired_median_diff", "wilson", "wilson_of_shares", "z_value"]  # the public API
+__all__ = ["CONFIDENCE", "mean_ci", "paired_diff", "paired_median_diff", "paired_median_diff_counts", "wilson", "wilson_of_shares", "z_value"]  # the public API
 
 CONFIDENCE = 0.95
 
@@ -73,14 +73,36 @@ def paired_median_diff(a, b, confidence: float = CONFIDENCE, resamples: int = 40
     b = np.asarray(b, dtype=float)
     if a.shape != b.shape:
         raise ValueError("paired samples must have the same shape")
-    diff = float(np.median(a) - np.median(b))
-    if a.size < 2:
-        return diff, float("nan"), float("nan")
+    pairs, counts = np.unique(np.stack([a, b], axis=1), axis=0, return_counts=True)
+    return paired_median_diff_counts(pairs[:, 0], pairs[:, 1], counts, confidence, resamples)
+
+
+def _weighted_median(values_sorted: np.ndarray, weights: np.ndarray) -> float:
+    """numpy's median of a sample given as sorted distinct values and their counts."""
+    n = int(weights.sum())
+    cum = np.cumsum(weights)
+    lo = values_sorted[np.searchsorted(cum, (n - 1) // 2 + 1)]
+    hi = values_sorted[np.searchsorted(cum, n // 2 + 1)]
+    return float(lo + hi) / 2
+
+
+def paired_median_diff_counts(a, b, counts, confidence: float = CONFIDENCE, resamples: int = 400):
+    """paired_median_diff of a sample given as distinct pairs (a[i], b[i]) seen counts[i] times:
+    the form a run's chunks add up to in bounded memory (analysis.LengthPair)."""
+    a, b, counts = np.asarray(a, float), np.asarray(b, float), np.asarray(counts, np.int64)
+    n = int(counts.sum())
+    order_a, order_b = np.argsort(a, kind="stable"), np.argsort(b, kind="stable")
+    a_sorted, b_sorted = a[order_a], b[order_b]
+
+    def diff(weights) -> float:
+        return _weighted_median(a_sorted, weights[order_a]) - _weighted_median(b_sorted, weights[order_b])
+
+    value = diff(counts)
+    if n < 2:
+        return value, float("nan"), float("nan")
     rng = np.random.default_rng(BOOTSTRAP_SEED)
-    draws = np.empty(resamples)
-    for k in range(resamples):  # one resample at a time: memory of one sample, whatever the games
-        i = rng.integers(0, a.size, a.size)
-        draws[k] = np.median(a[i]) - np.median(b[i])
+    p = counts / n
+    draws = np.array([diff(rng.multinomial(n, p)) for _ in range(resamples)])
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(draws, [tail, 100 - tail])
-    return diff, float(low), float(high)
+    return value, float(low), float(high)

@@ -137,6 +137,35 @@ def _rate(x: np.ndarray, confidence: float) -> Est:
     return Est(float(x.mean()), float(low), float(high), x)
 
 
+def seat_advantage(wins: np.ndarray, confidence: float) -> Est:
+    """The largest minus the smallest seat win rate, read fairly at any number of games.
+
+    The plain spread of the observed rates is biased up: with no seat edge at all, noise alone
+    makes it about 0.05 at 300 games of four seats. The value here shrinks the spread towards
+    the seats' mean by the James-Stein factor max(0, 1 - noise / spread), where spread is the
+    observed rates' sum of squared deviations and noise its expectation when no seat has an
+    edge (the rates' sampling variances, from the games): near 0 while noise explains the
+    differences, near the plain spread once the edge is clear. The interval covers the true
+    spread: the largest and smallest of the seats' paired differences (game by game), each
+    interval simultaneous over every pair of seats (Bonferroni), so no pair is favoured for
+    having come out extreme."""
+    n, k = wins.shape
+    rates = wins.mean(axis=0)
+    if n < 2:
+        return Est(float(rates.max() - rates.min()), 0.0, 1.0)
+    noise = float((wins.var(axis=0, ddof=1) / n).sum())
+    spread = float(((rates - rates.mean()) ** 2).sum())
+    shrink = max(0.0, 1.0 - noise / spread) if spread > 0 else 0.0
+    z = z_value(1 - (1 - confidence) / (k * (k - 1) // 2))
+    low = high = 0.0
+    for i, j in itertools.combinations(range(k), 2):
+        d = wins[:, i] - wins[:, j]
+        mean, se = abs(float(d.mean())), float(d.std(ddof=1)) / math.sqrt(n)
+        low, high = max(low, mean - z * se), max(high, mean + z * se)
+    value = shrink * float(rates.max() - rates.min())
+    return Est(min(max(value, low), high), low, high)
+
+
 def measure(df: pd.DataFrame, out: Outcomes, confidence: float = CONFIDENCE) -> dict[str, Est]:
     """Every outcome the game supports, from one candidate's per-game rows."""
     df = df.sort_values("game", kind="stable")
@@ -147,10 +176,7 @@ def measure(df: pd.DataFrame, out: Outcomes, confidence: float = CONFIDENCE) -> 
         m[f"win_{s}"] = _rate(wins[:, s], confidence)
     rates = wins.mean(axis=0)
     best, worst = int(np.argmax(rates)), int(np.argmin(rates))
-    # The interval is that of the paired difference of the two extreme seats; it takes the
-    # pair as given (the max - min of noisy rates is biased up by about 1/sqrt(games)).
-    adv = _mean(wins[:, best] - wins[:, worst], confidence)
-    m["seat_advantage"] = Est(adv.value, max(0.0, adv.low), adv.high)
+    m["seat_advantage"] = seat_advantage(wins, confidence)
     m["best_seat"] = Est(best, best, best)
     m["worst_seat"] = Est(worst, worst, worst)
     for unit in out.units:
@@ -741,11 +767,61 @@ def paired_vs_baseline(plan: TunePlan, c: Candidate) -> tuple[str, float, float]
     return metric, diff, half
 
 
+def objective_of(plan: TunePlan) -> Objective | None:
+    """What "better than the baseline" means: the objective, or for bot tuning the win rate."""
+    return plan.objective or (Objective("win_rate", +1) if plan.tuned_seat is not None else None)
+
+
+def versus_baseline(plan: TunePlan, c: Candidate) -> tuple[float, float, float] | None:
+    """c's objective minus the baseline's on the confirmation games, in the objective's sense
+    (positive: c is better): (difference, low, high); paired game by game for a mean, else from
+    the two values and their intervals. None without an objective."""
+    objective = objective_of(plan)
+    if objective is None:
+        return None
+    a, b = c.confirm[objective.metric], plan.baseline.confirm[objective.metric]
+    if a.per_game is not None and b.per_game is not None:
+        diff, half = paired_diff(a.per_game, b.per_game, plan.spec["race"]["confidence"])
+        low, high = diff - half, diff + half
+    else:  # two intervals: the difference lies within their extremes
+        diff, low, high = a.value - b.value, a.low - b.high, a.high - b.low
+    s = objective.sense
+    return (s * diff, min(s * low, s * high), max(s * low, s * high))
+
+
+def meets_goals(plan: TunePlan, m: dict[str, Est]) -> bool:
+    return all(g.verdict(m[g.metric]) in ("yes", "likely") for g in plan.goals)
+
+
+def recommended(plan: TunePlan, df: pd.DataFrame) -> int:
+    """The candidate the tuner recommends: the top confirmed one, unless the baseline meets the
+    goals and every confirmed candidate is worse than it on the objective (then the baseline's
+    id: keep the rules or the bot as they are)."""
+    confirmed = [plan.candidates[int(i)] for i in df.loc[df["measured_on"] == "confirmation", "candidate"]
+                 if int(i) != plan.baseline.id]
+    if not confirmed:
+        return plan.baseline.id
+    if objective_of(plan) is not None and meets_goals(plan, plan.baseline.confirm):
+        if all(versus_baseline(plan, c)[0] < 0 for c in confirmed):
+            return plan.baseline.id
+    return confirmed[0].id
+
+
 def recommendation(plan: TunePlan, df: pd.DataFrame) -> str:
     top = df.iloc[0]
     c = plan.candidates[int(top["candidate"])]
     if c.confirm is None:
-        return "No candidate reached confirmation."
+        return "No candidate reached confirmation: keep the baseline."
+    pick = recommended(plan, df)
+    objective = objective_of(plan)
+    if pick == plan.baseline.id:
+        worse = "; ".join(f"{f.label}: {versus_baseline(plan, f)[0]:+.4g}" for f in
+                          (plan.candidates[int(i)] for i in df.loc[(df["measured_on"] == "confirmation")
+                                                                     & (df["candidate"] != plan.baseline.id),
+                                                                     "candidate"]))
+        return (f"Keep the baseline (the spec's table as given): it meets every goal, and every finalist is worse "
+                f"on {objective.metric} than it on the same confirmation games ({worse}; positive would be "
+                "better).")
     m = c.confirm
     unit = plan.outcomes.length_cols[0]
     bits = []
@@ -759,8 +835,7 @@ def recommendation(plan: TunePlan, df: pd.DataFrame) -> str:
                         f"{vs[1] * 100:+.1f} +- {vs[2] * 100:.1f} points on the same "
                         f"{plan.spec['race']['confirm_games']:,} fresh games")
             if vs[1] - vs[2] <= 0:
-                bits.append("so the tuned bot is not shown to be better than the untuned one"
-                            + (" (it is worse: keep the untuned one)" if vs[1] + vs[2] < 0 else " (within noise)"))
+                bits.append("so the tuned bot is not shown to be better than the untuned one (within noise)")
     else:
         bits.append(f"With {c.label} the game lasts {m[f'mean_{unit}'].value:.1f} {unit} on average "
                     f"(median {m[f'median_{unit}'].value:g})")
@@ -769,8 +844,7 @@ def recommendation(plan: TunePlan, df: pd.DataFrame) -> str:
         f = m["win_0"]
         bits.append(f"the first seat wins {f.value:.1%} +- {max(f.high - f.value, f.value - f.low):.1%}")
         a = m["seat_advantage"]
-        bits.append(f"the seat advantage is {a.value:.1%} (seat {int(m['best_seat'].value)} over seat "
-                    f"{int(m['worst_seat'].value)}, up to {a.high:.1%})")
+        bits.append(f"the seat advantage is {a.value:.1%} ({a.low:.1%} to {a.high:.1%})")
         if "never_ending" in m:
             bits.append(f"{m['never_ending'].value:.2%} of games never end")
     met = [g for g in plan.goals if g.verdict(m[g.metric]) in ("yes", "likely")]
@@ -781,6 +855,13 @@ def recommendation(plan: TunePlan, df: pd.DataFrame) -> str:
                  " It misses: " + "; ".join(f"{g.describe()} (measured {m[g.metric].value:.4g})" for g in missed) + ".")
         if any(g.verdict(m[g.metric]) == "likely" for g in met):
             text += " (Goals marked *likely* are met by the estimate but not by the whole interval: more games would settle them.)"
+    vs = versus_baseline(plan, c)
+    if vs is not None and vs[0] < 0:
+        text += (f" It is worse than the baseline on {objective.metric} ({vs[0]:+.4g}, {vs[1]:+.4g} to {vs[2]:+.4g}; "
+                 "positive would be better)")
+        base_misses = [g.describe() for g in plan.goals if g.verdict(plan.baseline.confirm[g.metric])
+                       in ("no", "unlikely")]
+        text += (", but the baseline misses: " + "; ".join(base_misses) + "." if base_misses else ".")
     return text
 
 
@@ -833,14 +914,17 @@ def render(plan: TunePlan, df: pd.DataFrame, history: list[dict], manifest: dict
     lines += ["", "(Pareto: no other confirmed row, the baseline included, is better on every goal"
               + (" and the objective" if plan.objective else "") + ".)"]
     paired_lines = []
+    objective = objective_of(plan)
     for c in [plan.candidates[int(i)] for i in confirmed["candidate"] if int(i) != plan.baseline.id]:
-        vs = paired_vs_baseline(plan, c)
+        vs = versus_baseline(plan, c)
         if vs is not None:
-            scale = 100 if vs[0] in ("win_rate", "never_ending", "comeback") else 1
-            unit = " points" if scale == 100 else ""
-            paired_lines.append(f"- {c.label}: {vs[0]} {vs[1] * scale:+.2f} +- {vs[2] * scale:.2f}{unit}")
+            verdict = ("better than the baseline" if vs[1] > 0 else "WORSE than the baseline" if vs[2] < 0
+                       else "better by the estimate, within noise" if vs[0] > 0 else "WORSE by the estimate, within noise")
+            paired_lines.append(f"- {c.label}: {objective.metric} {vs[0]:+.4g} ({vs[1]:+.4g} to {vs[2]:+.4g}): "
+                                f"{verdict}")
     if paired_lines:
-        lines += ["", "Paired difference from the baseline on the same confirmation games:", ""] + paired_lines
+        lines += ["", f"Each finalist against the baseline on the same confirmation games ({objective.describe()}; "
+                  "positive is better):", ""] + paired_lines
     lines += ["", "## The race", "",
               f"Every candidate played the same search games (common random numbers); drops use "
               f"{1 - (1 - conf) / max(len(plan.candidates), 1):.4%} intervals (Bonferroni over "
@@ -1062,6 +1146,10 @@ def tune(plan: TunePlan, out: Path, pool, threads: int | None = None, progress: 
     if save_preset:
         if preset_text is None:
             raise UsageError("--save-preset: the spec names no preset (add preset = \"NAME\" to a bot tuning spec)")
+        if recommended(plan, df) == plan.baseline.id:
+            log(f"no preset saved: every finalist is worse than {plan.baseline.cell['seats'][plan.tuned_seat]} "
+                "on the confirmation games (report.md)")
+            return report
         from strategies.catalog import save_preset as save
 
         spec, doc = _preset_entry(plan, best, df)

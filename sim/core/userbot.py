@@ -624,6 +624,11 @@ class BotKernel:
         reported and numba's errors in the bot's code turned into one line."""
         fn = getattr(self.module, entry)
         first = entry not in self.compiled
+        marker = Path(self.module.__file__).with_name(f".compiled-{entry}")
+        if first and not marker.exists() and not numba.config.DISABLE_JIT:
+            names = ", ".join(sorted({b.path.name for b in self.bots}))
+            print(f"monosim: compiling the bots of {names} into the {self.bots[0].game} kernel ({entry}), once: "
+                  "about 10 to 50 s", file=sys.stderr, flush=True)
         start = time.perf_counter()
         try:
             result = interruptible(fn, *args)
@@ -638,6 +643,7 @@ class BotKernel:
             raise BotError(self.explain(e)) from None
         if first:
             self.compiled.add(entry)
+            marker.touch()
             stats = getattr(fn, "stats", None)
             if stats is not None and stats.cache_misses:
                 names = ", ".join(sorted({b.path.name for b in self.bots}))

@@ -66,6 +66,7 @@ GAME = Game(
     derived=api.derived,
     render_report=api.render_report,
     seat_tables=("actions",),
+    compile_seconds=35,  # measured cold on the 2-core development machine, 2026-11-27
     bench_runs={"deal": ({}, 200_000, 100_000)},
     card_edits=card_edits,
     usage_cols=api.ACTION_COLS + ("actions_blocked", "short_payments"),
