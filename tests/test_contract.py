@@ -225,3 +225,29 @@ def test_a_runs_metadata_survives_concatenating_its_chunks():
     joined = pd.concat(parts, ignore_index=True)
     assert joined.attrs == whole.attrs and joined.attrs["rules"]["house"]["win_on_any_turn"] is False
     assert game.summarize(joined).report() == game.summarize(whole).report()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_registered_game_keeps_the_contract_and_has_golden_cases(name):
+    from sim.core.game import check_game
+
+    game = get(name)
+    assert check_game(game) == []
+    editions = game.presets or (None,)
+    for edition in editions:  # each edition of a game with rule presets has cases of its own
+        assert any(c[1] == name and (edition is None or f"edition={edition}" in c[4]) for c in golden.CASES), \
+            f"tests/golden.py has no case of {name} {edition or ''}: add one, then run python tests/golden.py"
+
+
+def test_check_game_says_what_a_broken_game_lacks():
+    import dataclasses
+    import types
+
+    from sim.core.game import check_game
+
+    broken = dataclasses.replace(get("deal"), kernel=types.SimpleNamespace(), win_col=get("deal").win_col + 1, bench_runs={},
+                                 default_table=("nobody",))
+    problems = "\n".join(check_game(broken))
+    for part in ("play_batch", "GAME_COLS", "STATUS_NAMES", "seat_cols[win_col]", "bench_runs",
+                 "default table names a policy"):
+        assert part in problems, (part, problems)

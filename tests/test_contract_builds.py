@@ -57,10 +57,11 @@ rules = game.rules_from(ast.literal_eval(sys.argv[2]))
 extra = ast.literal_eval(sys.argv[4])
 game.simulate(int(sys.argv[3]), 4, rules=rules, seed=11, threads=1, check=True, **extra).to_pickle(sys.argv[5])
 """
-PLAIN_CASES = [("chance", [], 30, {}), ("deal", [], 30, {}),
-               ("deal", [], 20, {"deck_edits": {1: {"wild_any": 1, "just_say_no": 1}}}),
-               ("classic", [], 20, {}), ("cardgame", ["edition=wiki"], 20, {}), ("cardgame", ["edition=video"], 20, {}),
-               ("cardgame", [], 15, {"deck_edits": {0: {"chance": 1}}})]
+# Every registered game, each of its editions, and the deck edits of the games that have them.
+PLAIN_CASES = [(name, [f"edition={p}"] if p else [], 20, {}) for name in GAME_NAMES
+               for p in (get(name).presets or [None])] + [
+    ("deal", [], 20, {"deck_edits": {1: {"wild_any": 1, "just_say_no": 1}}}),
+    ("cardgame", [], 15, {"deck_edits": {0: {"chance": 1}}})]
 
 
 @pytest.mark.parametrize("name, changes, games, extra", PLAIN_CASES)

@@ -274,6 +274,22 @@ def test_compare_pairs_matching_cells(tmp_path, capsys):
     assert "matched by position" in text and len(table) == 4
     ga, gc = runs.RunDir(a).read_cell(1), runs.RunDir(c).read_cell(1)
     assert table["diff"].iloc[1] == pytest.approx((gc["win_0"] - ga["win_0"]).mean())
+    # Length beside the key win rate: the paired difference of mean and median rounds and turns.
+    assert table["rounds_diff"].iloc[1] == pytest.approx((gc["rounds"] - ga["rounds"]).mean())
+    assert table["turns_median_diff"].iloc[1] == gc["turns"].median() - ga["turns"].median()
+    low, high = table["turns_median_diff_low"].iloc[1], table["turns_median_diff_high"].iloc[1]
+    assert low <= table["turns_median_diff"].iloc[1] <= high
+    assert "Medians and unfinished games, B - A" in text
+
+
+def test_a_run_report_gives_length_against_the_baseline(tmp_path):
+    run = run_spec(tmp_path, PAIRED)
+    summary = pd.read_csv(run / "summary.csv")
+    cell0, cell1 = runs.RunDir(run).read_cell(0), runs.RunDir(run).read_cell(1)
+    assert summary["rounds_diff"].iloc[1] == pytest.approx((cell1["rounds"] - cell0["rounds"]).mean())
+    assert summary["turns_median_diff"].iloc[1] == cell1["turns"].median() - cell0["turns"].median()
+    assert "unfinished_diff" in summary and "## Game length and unfinished games against the baseline" in (
+        run / "report.md").read_text()
 
 
 def test_card_values_and_usage(tmp_path):

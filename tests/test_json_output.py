@@ -8,10 +8,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from sim.core.json_output import SCHEMA_PATH, changed_rules, fold_intervals, plain
+from sim.core.json_output import changed_rules, fold_intervals, plain, schema
 
 ROOT = Path(__file__).resolve().parent.parent
-SCHEMA = json.loads(SCHEMA_PATH.read_text())
+SCHEMA = schema()
 
 TINY_SPEC = ('name = "tiny"\ngame = "deal"\nseed = 3\nplayers = 3\n[sweep]\n"rule.win_on_any_turn" = [true, false]\n'
              '[run]\ngames = 40\nchunk_size = 20\n[outputs]\nplots = false\n')

@@ -8,9 +8,10 @@ import pytest
 
 import sim
 from sim import kernel_cache_dir, kernel_group, kernel_sources_digest, prune_kernel_caches
+from sim.core.game import GAME_NAMES
 
 ROOT = sim.ROOT
-GAMES = ("chance", "deal", "classic", "cardgame")
+GAMES = GAME_NAMES
 
 
 def test_each_function_is_cached_under_its_groups_digest():

@@ -15,15 +15,6 @@ from test_contract import IDS, VARIANTS, random_house_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The last standings of each seat the log holds, against the per-seat columns of the run's row.
-FINAL_STANDINGS = {
-    "chance": {"amount": "skyline", "card": "buildings"},
-    "deal": {"card": "sets", "amount": "bank", "target": "properties"},
-    "classic": {"amount": "cash", "card": "deeds"},
-    "cardgame": {"amount": "money"},
-}
-
-
 def playable(game, rules, players: int) -> bool:
     try:
         _, kinds, params = game.make_table(players, ["random"], rules)
@@ -42,7 +33,7 @@ def check_replay_is_the_run(game, run_row: pd.Series, r) -> None:
     assert end["kind"] == "game_end" and end["seat"] == run_row["winner"]
     standings = events[events["kind"] == "standing"].groupby("seat").last()
     for s in range(len([c for c in run_row.index if c.startswith("policy_")])):
-        for field, column in FINAL_STANDINGS[game.name].items():
+        for field, column in game.events.final_columns.items():  # each game's own declaration
             assert standings.loc[s, field] == run_row[f"{column}_{s}"], (s, field)
     assert (events["text"].str.len() > 0).all()
 
@@ -191,11 +182,10 @@ def test_the_docs_list_every_event_kind_of_every_game():
     from sim.core.event_log import FIRST_GAME_KIND
     from sim.core.game import games
 
-    sections = {"chance": "### Monopoly Chance", "deal": "### Monopoly Deal", "classic": "### Classic Monopoly",
-                "cardgame": "### Monopoly: The Card Game"}
     text = (ROOT / "docs" / "replays.md").read_text()
-    for game in games():
-        section = text.split(sections[game.name])[1].split("\n### ")[0]
+    for game in games():  # each game's section is headed by its title
+        heading = next(h for h in text.split("\n### ")[1:] if h.lower().startswith(game.title.lower()))
+        section = heading.split("\n### ")[0]
         for code, kind in game.events.kinds.items():
             if code >= FIRST_GAME_KIND:
                 assert f"\n| {kind.name} |" in section, (game.name, kind.name)

@@ -36,4 +36,5 @@ EVENTS = EventBook(
     end_reasons=("a player reached the money target", "every hand was played", "the hand limit",
                  "an invariant failed"),
     standing=("amount", "score in all ($)"),
+    final_columns={"amount": "money"},
 )

@@ -81,4 +81,5 @@ EVENTS = EventBook(
     end_reasons=("a skyline reached the finish mark", "no buildings were left to win", "the round limit",
                  "an invariant failed"),
     standing=("amount", "skyline length"),
+    final_columns={"amount": "skyline", "card": "buildings"},
 )

@@ -72,4 +72,5 @@ EVENTS = EventBook(
                                                  "tries for doubles")[c]},
     end_reasons=("the last player left", "the round limit (richest player)", "an invariant failed"),
     standing=("target", "net worth ($)"),
+    final_columns={"amount": "cash", "card": "deeds"},
 )

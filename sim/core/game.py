@@ -429,6 +429,63 @@ class PreparedRun:
                                  first_game, **self.attrs)
 
 
+def check_game(game: Game) -> list[str]:
+    """What a game description lacks to keep the contract every other part relies on, one short
+    sentence each (an empty list: nothing). The contract tests run it over the registry."""
+    import json
+
+    problems = []
+    k = game.kernel
+    for name in ("play_batch", "play_logged"):
+        if not callable(getattr(k, name, None)):
+            problems.append(f"its kernel has no {name} (the batch and replay entries)")
+    cols = getattr(k, "GAME_COLS", None)
+    if not isinstance(cols, tuple) or getattr(k, "N_GAME_COLS", None) != len(cols or ()):
+        problems.append("its kernel's GAME_COLS is not a tuple of N_GAME_COLS names")
+    elif cols[-1:] != ("status",) or getattr(k, "G_STATUS_OUT", None) != len(cols) - 1:
+        problems.append("its kernel's status is not the last game column (GAME_COLS, G_STATUS_OUT)")
+    names = getattr(k, "STATUS_NAMES", None)
+    if getattr(k, "OK", None) != 0 or not isinstance(names, tuple) or not names:
+        problems.append("its kernel lacks OK = 0 and STATUS_NAMES")
+    if not 0 <= game.win_col < len(game.seat_cols) or game.seat_cols[game.win_col] != "win":
+        problems.append("seat_cols[win_col] is not 'win'")
+    for col in (*game.length_cols, *game.unfinished_cols):
+        if isinstance(cols, tuple) and col not in cols:
+            problems.append(f"{col!r} (a length or unfinished column) is not one of its kernel's GAME_COLS")
+    events = game.events
+    if events is None or not getattr(events, "kinds", None):
+        problems.append("it has no EventBook of replay events (events)")
+    elif events.standing[0] not in ("card", "amount", "target"):
+        problems.append("its EventBook's standing field is not card, amount or target")
+    elif not events.final_columns or not set(events.final_columns.values()) <= set(game.seat_cols):
+        problems.append("its EventBook's final_columns do not name per-seat columns (seat_cols)")
+    try:
+        rules = game.default_rules()
+        lowest = game.players_for_rules(rules)[0] if game.players_for_rules else game.min_players
+        packed = game.pack(rules, lowest, {})
+        if not isinstance(packed, np.ndarray) or packed.dtype != np.int32:
+            problems.append("pack() does not return an int32 array")
+        json.dumps(game.describe_rules(rules))
+    except Exception as e:  # a description that breaks is what this check is for
+        problems.append(f"its default rules do not pack and describe: {type(e).__name__}: {e}")
+    for spec in game.default_table:
+        try:
+            game.catalog.parse(spec)
+        except PolicyError as e:
+            problems.append(f"its default table names a policy its catalog refuses: {e}")
+    if not 1 <= game.min_players <= game.default_players <= game.max_players:
+        problems.append("its player range does not hold its default")
+    if not game.bench_runs:
+        problems.append("it has no bench_runs (monosim bench)")
+    try:
+        importlib.import_module(f"sim.{game.name}.bots").API
+    except (ImportError, AttributeError):
+        problems.append(f"sim/{game.name}/bots.py declares no bot API (API)")
+    if game.verbs is not None and not callable(getattr(importlib.import_module(game.verbs), "register", None)):
+        problems.append(f"{game.verbs} has no register(app)")
+    return problems
+
+
 _announced: set = set()
 
 

@@ -21,6 +21,15 @@ import pandas as pd
 SCHEMA_PATH = Path(__file__).with_name("output.schema.json")
 
 
+def schema() -> dict:
+    """The JSON schema of every command's output, its game names read from the registry."""
+    from sim.core.game import GAME_NAMES
+
+    doc = json.loads(SCHEMA_PATH.read_text())
+    doc["properties"]["meta"]["properties"]["game"]["enum"] = list(GAME_NAMES)
+    return doc
+
+
 def plain(obj):
     """obj as JSON-ready data: tables as records with intervals folded, numpy scalars as Python
     numbers, NaN and infinities as None, tuples as lists, keys as strings."""

@@ -74,6 +74,9 @@ class EventBook:
     # The field of a `standing` event (card, amount or target) that measures how a seat stands,
     # and its label: what a replay's standings table and plot show.
     standing: tuple[str, str] = ("amount", "standing")
+    # standing event field -> the per-seat column of the game's row that the last standing of
+    # each seat equals (the replay tests check a replay against its run's row with it)
+    final_columns: dict = None
 
     def namer(self, name: str | None):
         if name is None:

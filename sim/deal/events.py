@@ -58,4 +58,5 @@ EVENTS = EventBook(
     namers={"card": card, "colour": colour, "payer": payer},
     end_reasons=("enough complete sets", "the turn limit", "no card left to draw or play", "an invariant failed"),
     standing=("card", "complete sets"),
+    final_columns={"card": "sets", "amount": "bank", "target": "properties"},
 )
