@@ -410,6 +410,9 @@ def test_the_tuner_finds_a_planted_answer():
     quarter of the exhaustive games, and its confirmed intervals mostly cover the truth."""
     import tuning_benchmark as bench
 
+    from scipy.stats import binom
+
     r = bench.one_run("cardgame_video_short", seed=3)
     assert r["right"], r
-    assert r["share"] <= 0.25 and r["covered"] >= r["intervals"] - 1
+    # 95% intervals: more misses than a binomial(n, 0.05) count exceeds one time in a thousand fail
+    assert r["share"] <= 0.25 and r["intervals"] - r["covered"] <= binom.ppf(0.999, r["intervals"], 0.05), r

@@ -125,7 +125,7 @@ def acceptable(plan, truth: dict, tolerance: dict) -> tuple[set[int], int | None
     whose true readings meet every goal, the best objective (or, without an objective, the
     smallest total goal violation); accepted are those that meet every goal to within
     tolerance["goals"] and whose objective is within tolerance["objective"] of the best's."""
-    rows = {r["candidate"]: r for r in truth["candidates"] if r["candidate"] != plan.baseline.id}
+    rows = {r["candidate"]: r for r in truth["candidates"]}  # the baseline's too: it may be recommended
     goal_tol = tolerance.get("goals", 0.0)
     obj_tol = tolerance.get("objective", 0.0)
 
@@ -134,9 +134,9 @@ def acceptable(plan, truth: dict, tolerance: dict) -> tuple[set[int], int | None
                         (g.low - r[g.metric]) if g.low is not None else 0.0) - slack) for g in plan.goals) \
             if plan.goals else 0.0
 
-    feasible = [i for i, r in rows.items() if miss(r, 0.0) <= 0]
+    feasible = [i for i, r in rows.items() if miss(r, 0.0) <= 0 and i != plan.baseline.id]
     if plan.objective is None:
-        best = min(rows, key=lambda i: (miss(rows[i], 0.0), i))
+        best = min((i for i in rows if i != plan.baseline.id), key=lambda i: (miss(rows[i], 0.0), i))
         return {i for i in rows if miss(rows[i], goal_tol) <= 0}, best
     if not feasible:
         return set(), None
@@ -196,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=None)
     args = parser.parse_args(argv)
     names = args.problems or problems()
+    from sim.core.game import games
+
+    games()  # every game's modules now: a long run must not import a file edited meanwhile
     if args.what == "truth":
         for name in names:
             print(f"wrote {write_truth(name, args.games, args.threads)}")

@@ -275,11 +275,23 @@ def rank_key(m: dict[str, Est], goals: list[Goal], objective: Objective | None) 
     without one, how comfortably the goals are met)."""
     dist = sum(g.violation(m[g.metric].value) for g in goals)
     unsure = sum(not g.surely_meets(m[g.metric]) for g in goals)
+    return (round(dist, 12), unsure, _last_key(m, goals, objective))
+
+
+def halving_key(m: dict[str, Est], goals: list[Goal], objective: Objective | None) -> tuple[float, float]:
+    """Successive halving's sort key, lower first: the goal violation of each interval's end
+    nearest the goal (what the candidate may still turn out to be), then the objective. A goal
+    the games cannot yet settle does not rank a candidate down; a noisy reading that only looks
+    like a miss would otherwise drop a good candidate with the truly bad ones."""
+    dist = sum(min(g.violation(m[g.metric].low), g.violation(m[g.metric].high), g.violation(m[g.metric].value))
+               if not g.clearly_misses(m[g.metric]) else g.violation(m[g.metric].value) for g in goals)
+    return (round(dist, 12), _last_key(m, goals, objective))
+
+
+def _last_key(m: dict[str, Est], goals: list[Goal], objective: Objective | None) -> float:
     if objective is not None:
-        last = -objective.sense * m[objective.metric].value
-    else:
-        last = sum(g.badness(m[g.metric].value) for g in goals)
-    return (round(dist, 12), unsure, last)
+        return -objective.sense * m[objective.metric].value
+    return sum(g.badness(m[g.metric].value) for g in goals)
 
 
 def clearly_worse(c: dict[str, Est], d: dict[str, Est], objective: Objective, confidence: float) -> tuple[bool, str]:
@@ -636,7 +648,7 @@ def run_race(plan: TunePlan, play: PlayBatch, log: Callable[[str], None] = lambd
         # 3. Successive halving: keep the best 1 / eta (never fewer than the finalists).
         if race["halving"] and not last:
             keep = max(race["finalists"], math.ceil(len(alive) / race["eta"]))
-            ranked = sorted(alive, key=lambda c: (rank_key(m[c.id], goals, objective), c.id))
+            ranked = sorted(alive, key=lambda c: (halving_key(m[c.id], goals, objective), c.id))
             for i, c in enumerate(ranked[keep:], start=keep + 1):
                 drop(c, f"halving: ranked {i} of {len(ranked)}", "halving")
             alive = ranked[:keep]

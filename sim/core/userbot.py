@@ -291,7 +291,6 @@ def _read_text(game: str, path_text: str, digest: str) -> dict[str, Bot]:
         raise BotError(f"{path}: nested too deeply to read") from None
     game_api, bots = api(game), {}
     for node in (n for n in tree.body if isinstance(n, ast.ClassDef)):
-        where = f"{path}:{node.lineno}: bot {node.name}"
         values = {}
         for item in node.body:
             if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
@@ -300,27 +299,10 @@ def _read_text(game: str, path_text: str, digest: str) -> dict[str, Bot]:
                 except ValueError:
                     raise BotError(f"{path}:{item.lineno}: bot {node.name}: {item.targets[0].id} must be written as "
                                    "a literal for it to be checked without running the file") from None
-        fallback = values.get("fallback", game_api.fallback)
-        if not isinstance(fallback, str) or is_bot_spec(fallback):
-            raise BotError(f"{where}: fallback must be a built-in policy spec such as {game_api.fallback!r}")
-        params = _check_params(where, values.get("params", {}))
-        functions, lines = {}, {}
-        for item in node.body:
-            if not isinstance(item, ast.FunctionDef) or item.name.startswith("_"):
-                continue
-            decision = game_api.decision(item.name)
-            if decision is None:
-                known = ", ".join(d.name for d in game_api.decisions)
-                raise BotError(f"{path}:{item.lineno}: bot {node.name}: {item.name!r} is not a decision of this game; "
-                               f"decisions: {known} (helpers go outside the class)")
-            got = [a.arg for a in item.args.args]
-            if len(got) != len(decision.args):
-                raise BotError(f"{path}:{item.lineno}: bot {node.name}: {item.name}({', '.join(got)}) must take "
-                               f"{len(decision.args)} arguments: {item.name}({', '.join(decision.args)})")
-            functions[item.name], lines[item.name] = None, item.lineno
-        if not functions:
-            raise BotError(f"{where}: defines none of the decisions ({', '.join(d.name for d in game_api.decisions)})")
-        bots[node.name] = Bot(game, path, node.name, digest, fallback, params, functions, lines)
+        defs = [(f.name, f.lineno, [a.arg for a in f.args.args], None) for f in node.body
+                if isinstance(f, ast.FunctionDef) and not f.name.startswith("_")]
+        bots[node.name] = _make_bot(game, path, node.name, node.lineno, digest,
+                                    values.get("fallback", game_api.fallback), values.get("params", {}), defs)
     if not bots:
         raise BotError(f"{path}: defines no bot class (see docs/bots.md)")
     return bots
@@ -351,28 +333,34 @@ def _read_file(game: str, path_text: str, digest: str) -> dict[str, Bot]:
 
 
 def _check_class(game: str, path: Path, name: str, cls: type, digest: str) -> Bot:
-    game_api = api(game)
-    where = f"{path}:{inspect.getsourcelines(cls)[1]}: bot {name}"
-    fallback = getattr(cls, "fallback", game_api.fallback)
-    if not isinstance(fallback, str) or is_bot_spec(fallback):
-        raise BotError(f"{where}: fallback must be a built-in policy spec such as {game_api.fallback!r}")
-    params = _check_params(where, getattr(cls, "params", {}))
-    functions, lines = {}, {}
+    defs = []
     for attr in vars(cls):
         value = decision_function(cls, attr)
-        if not inspect.isfunction(value) or attr.startswith("_"):
-            continue
-        line = value.__code__.co_firstlineno
+        if inspect.isfunction(value) and not attr.startswith("_"):
+            defs.append((attr, value.__code__.co_firstlineno, list(inspect.signature(value).parameters), value))
+    return _make_bot(game, path, name, inspect.getsourcelines(cls)[1], digest,
+                     getattr(cls, "fallback", api(game).fallback), getattr(cls, "params", {}), defs)
+
+
+def _make_bot(game: str, path: Path, name: str, line: int, digest: str, fallback, params, defs) -> Bot:
+    """A checked Bot from what a class declares: its fallback, its params and its functions, as
+    (name, line of the def, argument names, the function: None when the file was only read)."""
+    game_api = api(game)
+    where = f"{path}:{line}: bot {name}"
+    if not isinstance(fallback, str) or is_bot_spec(fallback):
+        raise BotError(f"{where}: fallback must be a built-in policy spec such as {game_api.fallback!r}")
+    params = _check_params(where, params)
+    functions, lines = {}, {}
+    for attr, at, got, value in defs:
         decision = game_api.decision(attr)
         if decision is None:
             known = ", ".join(d.name for d in game_api.decisions)
-            raise BotError(f"{path}:{line}: bot {name}: {attr!r} is not a decision of this game; decisions: {known} "
+            raise BotError(f"{path}:{at}: bot {name}: {attr!r} is not a decision of this game; decisions: {known} "
                            "(helpers go outside the class)")
-        got = tuple(inspect.signature(value).parameters)
         if len(got) != len(decision.args):
-            raise BotError(f"{path}:{line}: bot {name}: {attr}({', '.join(got)}) must take {len(decision.args)} "
+            raise BotError(f"{path}:{at}: bot {name}: {attr}({', '.join(got)}) must take {len(decision.args)} "
                            f"arguments: {attr}({', '.join(decision.args)})")
-        functions[attr], lines[attr] = value, line
+        functions[attr], lines[attr] = value, at
     if not functions:
         raise BotError(f"{where}: defines none of the decisions ({', '.join(d.name for d in game_api.decisions)})")
     return Bot(game, path, name, digest, fallback, params, functions, lines)
