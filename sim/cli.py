@@ -269,6 +269,9 @@ def bench(
     check_run_args(1 if games is None else games, 0, 1, threads)
     if repeat < 1:
         raise UsageError(f"--repeat must be at least 1 (got {repeat})")
+    for name in chosen:
+        for _, n, _ in benchmarks.timed_runs(name, games).values():
+            benchmarks.get(name).check_in_memory(n, 4)
     result = {
         label: benchmarks.bench(name, n, threads, repeat, rules) | {"target_games_per_second": target}
         for name in chosen

@@ -107,7 +107,11 @@ def run_main(capsys, args: list[str]) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize("args, message", TABLE, ids=[" ".join(a)[:60] for a, _ in TABLE])
-def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, args, message):
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, monkeypatch, args, message):
+    def no_games(*a):  # refused before any work: no kernel is called (nor compiled)
+        raise AssertionError("a game was played before the input was refused")
+
+    monkeypatch.setattr("sim.core.game.PreparedRun.kernel_call", no_games)
     out = tmp_path / "out"
     code, err = run_main(capsys, [str(out) if a == "OUT" else a for a in args])
     assert code == 2, err

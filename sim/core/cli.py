@@ -262,6 +262,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         if picker.choosing and games < 1:
             raise UsageError(f"--games must be at least 1 (got {games})")
         run = game.prepare(games if picker.choosing else 1, players, seat, rules, seed, None, None, None)
+        picker.check(run.frame(game.outputs(0, run.players, False), 0))
         note_default_seats(seat, run)
 
         def feed(p) -> None:  # games 0 .. N - 1, chunk by chunk: the picker keeps only the row it chooses

@@ -207,6 +207,10 @@ class Game:
         if deck_edits and not self.deck_edits:
             raise UsageError(f"{self.title} has no per-seat cards to edit (drop the deck axis)")
 
+    def check_in_memory(self, games: int, players: int) -> None:
+        """Refuse a table of `games` games (simulate's) that would not fit in half the memory."""
+        check_in_memory(games, 8 * (self.kernel.N_GAME_COLS + players * len(self.seat_cols)))
+
     def simulate(self, games: int = 10_000, players: int | None = None, seats: list[str] | None = None,
                  rules=None, seed: int = 0, threads: int | None = None, chunk_size: int | None = None,
                  check: bool = False, progress: bool = False, deck_edits: dict | None = None, first_game: int = 0,
@@ -218,7 +222,7 @@ class Game:
         run = self.prepare(games, players, seats, rules, seed, threads, chunk_size, deck_edits, **options)
         if not 0 <= first_game <= MAX_GAMES - games:
             raise UsageError(f"first_game must be 0 to 2**62 - games (got {first_game})")
-        check_in_memory(games, 8 * (self.kernel.N_GAME_COLS + run.players * len(self.seat_cols)))
+        self.check_in_memory(games, run.players)
         outputs = self.outputs(games, run.players, detail)
         def play_chunk(first: int, n: int, advance) -> None:
             play_in_slices(lambda o, k: run.play(first_game + first + o, k, check, detail, outputs, first + o), n,

@@ -247,6 +247,12 @@ class GamePicker:
         self.row: pd.DataFrame | None = None  # the chosen game's row (the best so far while not found)
         self.best_length = None
 
+    def check(self, empty_table: pd.DataFrame) -> None:
+        """Refuse, before any game is played, a --where the games table (here its columns only)
+        cannot answer."""
+        if self.where is not None:
+            query(empty_table, self.where)
+
     def add(self, df: pd.DataFrame) -> None:
         if self.found or not len(df):
             return
@@ -376,21 +382,29 @@ def _pandas_and_or(where: str) -> str:
     return tokenize.untokenize(tokens)
 
 
+def parse_where(where: str) -> ast.Expression:
+    """The condition --where as a syntax tree, or one UsageError line when it cannot be read."""
+    if len(where) > MAX_WHERE:
+        raise UsageError(f"--where: at most {MAX_WHERE} characters (got {len(where):,})")
+    try:
+        return ast.parse(_pandas_and_or(where.strip()), mode="eval")
+    except (SyntaxError, ValueError, tokenize.TokenError) as e:
+        raise UsageError(f"--where {_shown(where)}: cannot read it ({e.msg if isinstance(e, SyntaxError) else e}); "
+                         f"use {_ALLOWED}") from None
+    except (RecursionError, MemoryError):
+        raise UsageError("--where: the condition is nested too deeply") from None
+
+
 def query(df: pd.DataFrame, where: str) -> pd.DataFrame:
     """The rows of the games table where the condition `where` holds: comparisons (chained too,
     and `in [...]`), and / or / not (or pandas' & / |), arithmetic, numbers, strings and the table's
     columns; anything else, or a value that is not true or false for each game, is one
     UsageError line."""
-    if len(where) > MAX_WHERE:
-        raise UsageError(f"--where: at most {MAX_WHERE} characters (got {len(where):,})")
+    tree = parse_where(where)
     try:
-        tree = ast.parse(_pandas_and_or(where.strip()), mode="eval")
         keep = np.broadcast_to(np.asarray(_where_value(tree.body, df, where)), (len(df),))
-    except UsageError:
-        raise
-    except (SyntaxError, ValueError, tokenize.TokenError) as e:
-        raise UsageError(f"--where {_shown(where)}: cannot read it ({e.msg if isinstance(e, SyntaxError) else e}); "
-                         f"use {_ALLOWED}") from None
+    except (ValueError, TypeError) as e:
+        raise UsageError(f"--where {_shown(where)}: cannot read it ({e}); use {_ALLOWED}") from None
     except (RecursionError, MemoryError):
         raise UsageError("--where: the condition is nested too deeply") from None
     return df[keep]
