@@ -278,6 +278,11 @@ def rank_key(m: dict[str, Est], goals: list[Goal], objective: Objective | None) 
     return (round(dist, 12), unsure, _last_key(m, goals, objective))
 
 
+def reads_as_meeting(m: dict[str, Est], goals: list[Goal]) -> bool:
+    """Every goal met by the estimate (not necessarily by the whole interval)."""
+    return all(g.violation(m[g.metric].value) == 0 for g in goals)
+
+
 def halving_key(m: dict[str, Est], goals: list[Goal], objective: Objective | None) -> tuple[float, float]:
     """Successive halving's sort key, lower first: the goal violation of each interval's end
     nearest the goal (what the candidate may still turn out to be), then the objective. A goal
@@ -645,13 +650,22 @@ def run_race(plan: TunePlan, play: PlayBatch, log: Callable[[str], None] = lambd
                             drop(c, f"{objective.metric} clearly below candidate {best.id}: {how}", "clearly_worse")
                 alive = [c for c in alive if c.stage != "dropped"]
         last = r == len(steps) - 1 or len(alive) <= race["finalists"]
-        # 3. Successive halving: keep the best 1 / eta (never fewer than the finalists).
+        # 3. Successive halving: keep the best 1 / eta (never fewer than the finalists), and
+        # besides, while fewer of those than the finalists read as meeting every goal, the best
+        # ones that do (but none clearly worse on the objective than the best that does):
+        # candidates that only may meet a goal must not crowd out all that do.
         if race["halving"] and not last:
             keep = max(race["finalists"], math.ceil(len(alive) / race["eta"]))
             ranked = sorted(alive, key=lambda c: (halving_key(m[c.id], goals, objective), c.id))
-            for i, c in enumerate(ranked[keep:], start=keep + 1):
-                drop(c, f"halving: ranked {i} of {len(ranked)}", "halving")
-            alive = ranked[:keep]
+            kept = ranked[:keep]
+            meeting = [c for c in ranked if reads_as_meeting(m[c.id], goals)]
+            short = race["finalists"] - sum(c in meeting for c in kept)
+            kept += [c for c in meeting if c not in kept and not (
+                objective and clearly_worse(m[c.id], m[meeting[0].id], objective, drop_conf)[0])][:max(0, short)]
+            for i, c in enumerate(ranked, start=1):
+                if c not in kept:
+                    drop(c, f"halving: ranked {i} of {len(ranked)}", "halving")
+            alive = [c for c in ranked if c in kept]
         row["left"] = len(alive)
         history.append(row)
         log(f"rung {r}: {row['candidates']} candidates x {n:,} games; dropped {row['missed_goal']} missing a goal, "
