@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 RUN_ID := $(shell date +%Y%m%d-%H%M%S)
 
-.PHONY: install demo test test-long bench prune-cache clean
+.PHONY: install demo test test-builds test-long bench prune-cache clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -24,9 +24,14 @@ demo: install
 PYTEST := $(PY) -m pytest -q -n 2 --dist loadfile
 
 test: install
-	$(PYTEST)
+	$(PYTEST) -m "not builds"
 
-# The statistical tests at full sample sizes.
+# Each game's other builds (bounds-checked, plain numba, compiled afresh): every game compiled
+# again, so apart from `make test`; CI runs both.
+test-builds: install
+	$(PYTEST) -m builds
+
+# Everything, the statistical tests at full sample sizes.
 test-long: install
 	$(PYTEST) --long
 

@@ -1,6 +1,7 @@
 """The contract every registered game keeps, part 2: the builds. Each game bounds-checked,
 compiled against its plain-Python source, and on plain numba (sim/core/jit.py's hooks off).
-In a file of its own so that the test workers compile these builds beside the other tests."""
+Each build compiles every game again (minutes on a fresh machine), so `make test` leaves them to
+`make test-builds`, which CI runs after it (the `builds` mark)."""
 
 import os
 import subprocess
@@ -31,6 +32,7 @@ print("ok")
 """
 
 
+@pytest.mark.builds
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_games_stay_inside_their_arrays(name):
     """numba checks no bounds by default, and the project's code indexes without wrap-around
@@ -91,11 +93,12 @@ print("internal copies", len(re.findall(r"[.]batch", ir)))
 """
 
 
-def test_plain_numba_plays_the_golden_games(tmp_path, long_run):
-    """With every hook of sim/core/jit.py off, the same games: the hooks change speed and
-    compile time only. Compiled afresh (so the batch loop's IR is at hand to show the hooks
-    were off): Chance in the short run, every game under --long."""
-    names = list(GAME_NAMES) if long_run else ["chance"]
+@pytest.mark.builds
+def test_plain_numba_plays_the_golden_games(tmp_path):
+    """With every hook of sim/core/jit.py off, the same games of every game: the hooks change
+    speed and compile time only. Compiled afresh (so the batch loop's IR is at hand to show the
+    hooks were off)."""
+    names = list(GAME_NAMES)
     env = {**os.environ, "MONOSIM_PLAIN_NUMBA": "1", "NUMBA_CACHE_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", PLAIN_NUMBA, *names], cwd=ROOT, env=env, capture_output=True,
                           text=True)

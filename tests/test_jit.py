@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 from numba import njit
 
 
@@ -136,6 +137,7 @@ def internal_batch_functions(tmp_path, **env) -> int:
     return int(done.stdout)
 
 
+@pytest.mark.builds
 def test_a_real_batch_loop_holds_the_projects_functions_as_internal_copies(tmp_path):
     assert internal_batch_functions(tmp_path) >= 5  # play_game, the deck shuffle, the bots...
 
