@@ -14,7 +14,6 @@ as `expected_exit` says.
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
@@ -22,6 +21,8 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+import inprocess
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -137,7 +138,7 @@ def scaled(s: Shown, scratch: Scratch) -> list[str]:
         out.append("--check")
     elif verb == "bench" and not any(a in COUNT_OPTIONS for a in out):
         out += ["-n", "2000"]
-    elif len(out) > 1 and out[1] in ("simulate", "values", "house-rules", "seats", "position", "advise") \
+    elif len(out) > 1 and out[1] in ("simulate", "values", "house-rules", "seats", "position", "advise", "ladder") \
             and not any(a in COUNT_OPTIONS for a in out):
         out += ["--games", str(SMALL)]
     return out
@@ -156,9 +157,7 @@ def not_run(s: Shown) -> str | None:
 
 
 def monosim(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "COLUMNS": "200"}
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=cwd, env=env, text=True,
-                          capture_output=True)
+    return inprocess.monosim(*args, cwd=cwd)
 
 
 def output_of(s: Shown) -> list[str]:

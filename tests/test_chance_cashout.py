@@ -2,10 +2,9 @@
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
+import inprocess
 import pandas as pd
 import pytest
 
@@ -17,8 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def monosim(*args):
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, timeout=600,
-                          cwd=ROOT)
+    return inprocess.monosim(*args, cwd=ROOT)
 
 
 def test_advise_agrees_with_the_exact_odds_and_the_turn_optimal_rule():

@@ -2,9 +2,8 @@
 
 import itertools
 import json
-import subprocess
-import sys
 
+import inprocess
 import numpy as np
 import pytest
 
@@ -136,7 +135,7 @@ def test_impossible_situations_are_refused(kwargs, needle):
 
 
 def monosim(*args):
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, timeout=300)
+    return inprocess.monosim(*args)
 
 
 def test_odds_json_shape():

@@ -1,34 +1,15 @@
 """The classic Monopoly command line: real runs, JSON shapes and bad input (one line on stderr,
 exit code 2, nothing written)."""
 
-import contextlib
-import io
 import json
-import subprocess
-import sys
 
+import inprocess
 import pandas as pd
 import pytest
 
-from sim.cli import main
-
 
 def monosim(*args):
-    """Run the CLI in a fresh process (as a user would)."""
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, timeout=900)
-
-
-def monosim_here(*args):
-    """Run the CLI in this process (fast, for the many bad-input cases): returncode, stdout,
-    stderr like subprocess.run."""
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as e:
-            code = e.code or 0
-    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+    return inprocess.monosim(*args)
 
 
 def one_line_error(r, needle):
@@ -60,7 +41,7 @@ def one_line_error(r, needle):
 )
 def test_bad_simulate_input(tmp_path, args, needle):
     out = tmp_path / "run"
-    r = monosim_here("classic", "simulate", "--games", "10", *args, "--out", str(out))
+    r = monosim("classic", "simulate", "--games", "10", *args, "--out", str(out))
     one_line_error(r, needle)
     assert not out.exists()
 
@@ -81,7 +62,7 @@ def test_simulate_writes_a_complete_run_folder(tmp_path):
 
 
 def test_simulate_json():
-    r = monosim_here("classic", "simulate", "--games", "300", "--json")
+    r = monosim("classic", "simulate", "--games", "300", "--json")
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout)["results"]
     assert abs(sum(row["win_rate"] for row in summary["by_seat"]) - 1) < 1e-9
@@ -99,10 +80,10 @@ def test_landing_json_shape():
 
 
 def test_landing_table_and_bad_input():
-    r = monosim_here("classic", "landing", "--rolls", "100000")
+    r = monosim("classic", "landing", "--rolls", "100000")
     assert r.returncode == 0 and "Illinois Avenue" in r.stdout and "In Jail" in r.stdout
-    one_line_error(monosim_here("classic", "landing", "--jail", "medium"), "--jail must be short or long")
-    one_line_error(monosim_here("classic", "landing", "--rolls", "5"), "--rolls must be between")
+    one_line_error(monosim("classic", "landing", "--jail", "medium"), "--jail must be short or long")
+    one_line_error(monosim("classic", "landing", "--rolls", "5"), "--rolls must be between")
 
 
 POSITION = """
@@ -170,21 +151,21 @@ def test_position_estimates_win_chances(tmp_path):
 def test_bad_position_files(tmp_path, text, needle):
     f = tmp_path / "bad.toml"
     f.write_text(text)
-    one_line_error(monosim_here("classic", "position", str(f), "--games", "10"), needle)
+    one_line_error(monosim("classic", "position", str(f), "--games", "10"), needle)
 
 
 def test_missing_and_bad_json_position(tmp_path):
     one_line_error(monosim("classic", "position", str(tmp_path / "none.toml")), "cannot read it")
     f = tmp_path / "bad.json"
     f.write_text("{not json")
-    one_line_error(monosim_here("classic", "position", str(f)), "not valid JSON")
+    one_line_error(monosim("classic", "position", str(f)), "not valid JSON")
 
 
 def test_rules_and_policies_listings():
-    r = monosim_here("classic", "rules")
+    r = monosim("classic", "rules")
     assert r.returncode == 0 and "Boardwalk" in r.stdout and "free_parking_jackpot = false" in r.stdout
     assert "Advance to the nearest Railroad" in r.stdout and "50/200/600/1400/1700/2000" in r.stdout
-    r = monosim_here("classic", "policies")
+    r = monosim("classic", "policies")
     assert r.returncode == 0 and "three_houses" in r.stdout and "trade_share" in r.stdout
 
 

@@ -2,16 +2,12 @@
 written) and its listings; the run folder and JSON every game writes are tested in
 test_contract.py."""
 
-import subprocess
-import sys
-
+import inprocess
 import pytest
 
 
 def monosim(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=600
-    )
+    return inprocess.monosim(*args, cwd=cwd)
 
 
 @pytest.mark.parametrize(

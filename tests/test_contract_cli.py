@@ -12,11 +12,12 @@ import pytest
 from sim.core.game import GAME_NAMES, get
 
 ROOT = Path(__file__).resolve().parent.parent
+import inprocess
 from test_contract import IDS, VARIANTS
 
 
 def monosim(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, capture_output=True, text=True)
+    return inprocess.monosim(*args, cwd=ROOT)
 
 
 @pytest.mark.parametrize("variant, name, changes", VARIANTS, ids=IDS)

@@ -3,17 +3,14 @@ nothing written)."""
 
 import json
 import re
-import subprocess
-import sys
 
+import inprocess
 import pandas as pd
 import pytest
 
 
 def monosim(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=900
-    )
+    return inprocess.monosim(*args, cwd=cwd)
 
 
 @pytest.mark.parametrize(
