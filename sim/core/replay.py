@@ -403,6 +403,8 @@ def query(df: pd.DataFrame, where: str) -> pd.DataFrame:
     tree = parse_where(where)
     try:
         keep = np.broadcast_to(np.asarray(_where_value(tree.body, df, where)), (len(df),))
+    except UsageError:
+        raise
     except (ValueError, TypeError) as e:
         raise UsageError(f"--where {_shown(where)}: cannot read it ({e}); use {_ALLOWED}") from None
     except (RecursionError, MemoryError):
