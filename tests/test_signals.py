@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_experiment_resume import default_sigint
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "tests" / "bots"
@@ -21,7 +22,7 @@ def interrupted(args: list[str], after: float, cwd=ROOT) -> tuple[int, str, floa
     """Start `monosim args`, send SIGINT to its process group after `after` seconds: (exit code,
     stderr, seconds from the signal to the exit)."""
     proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=cwd, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=default_sigint)
     time.sleep(after)
     assert proc.poll() is None, proc.stderr.read()
     sent = time.time()
