@@ -277,18 +277,23 @@ def read_file(game: str, raw_path: str) -> dict[str, Bot]:
     return _read_file(game, str(path), digest) if running_bots() else _read_text(game, str(path), digest)
 
 
-@functools.lru_cache(maxsize=None)
-def _read_text(game: str, path_text: str, digest: str) -> dict[str, Bot]:
-    """read_file without running the file: its bot classes as the text declares them."""
-    path = Path(path_text)
+def _parse(path: Path) -> ast.Module:
+    """A bot file's syntax tree; what cannot be read or parsed is one BotError line."""
     try:
-        tree = ast.parse(read_input(path, "bot file").decode("utf-8"), filename=path_text)
+        return ast.parse(read_input(path, "bot file").decode("utf-8"), filename=str(path))
     except UnicodeDecodeError:
         raise BotError(f"{path}: not UTF-8 text") from None
     except SyntaxError as e:
         raise BotError(f"{path}:{e.lineno}: syntax error: {e.msg}") from None
     except (RecursionError, MemoryError):
         raise BotError(f"{path}: nested too deeply to read") from None
+
+
+@functools.lru_cache(maxsize=None)
+def _read_text(game: str, path_text: str, digest: str) -> dict[str, Bot]:
+    """read_file without running the file: its bot classes as the text declares them."""
+    path = Path(path_text)
+    tree = _parse(path)
     game_api, bots = api(game), {}
     for node in (n for n in tree.body if isinstance(n, ast.ClassDef)):
         values = {}
@@ -311,15 +316,7 @@ def _read_text(game: str, path_text: str, digest: str) -> dict[str, Bot]:
 @functools.lru_cache(maxsize=None)
 def _read_file(game: str, path_text: str, digest: str) -> dict[str, Bot]:
     path = Path(path_text)
-    try:
-        text = read_input(path, "bot file").decode("utf-8")
-        ast.parse(text, filename=path_text)
-    except UnicodeDecodeError:
-        raise BotError(f"{path}: not UTF-8 text") from None
-    except (RecursionError, MemoryError):
-        raise BotError(f"{path}: nested too deeply to read") from None
-    except SyntaxError as e:
-        raise BotError(f"{path}:{e.lineno}: syntax error: {e.msg}") from None
+    _parse(path)  # its syntax errors as one line, before anything runs
     try:
         module = load_module(path_text, digest)
     except Exception as e:
@@ -535,8 +532,6 @@ def interruptible(fn, *args):
     while this thread waits, where KeyboardInterrupt reaches it; sim.cli.main then exits at once.
     As plain Python (--plain), or off the main thread, it runs here: the interrupt reaches it."""
     import threading
-
-    import numba
 
     if numba.config.DISABLE_JIT or threading.current_thread() is not threading.main_thread():
         return fn(*args)
