@@ -72,11 +72,13 @@ def _quantile(hist: np.ndarray, q: float) -> float:
 def measure_truth(plan, cell: dict, games: int, threads: int | None = None) -> dict[str, float]:
     """A candidate's outcomes (tune.measure's names) over `games` games of the truth's seed,
     added up chunk by chunk."""
+    from sim.core.runs import unfinished
+
     out = plan.outcomes
     game = plan.game
     wins = np.zeros(out.players)
     hists: dict[str, np.ndarray] = {}
-    unfinished = 0
+    never_ended = 0
     for first in range(0, games, CHUNK):
         df = game.play(cell, TRUTH_SEED, first, min(CHUNK, games - first), threads)
         wins += df[[f"win_{s}" for s in range(out.players)]].to_numpy(float).sum(axis=0)
@@ -86,7 +88,7 @@ def measure_truth(plan, cell: dict, games: int, threads: int | None = None) -> d
             size = max(len(have), len(counts))
             hists[unit] = np.pad(have, (0, size - len(have))) + np.pad(counts, (0, size - len(counts)))
         if out.unfinished_cols:
-            unfinished += int((df[list(out.unfinished_cols)].to_numpy() > 0).any(axis=1).sum())
+            never_ended += int(unfinished(df, out.unfinished_cols).sum())
     rates = wins / games
     m = {f"win_{s}": float(r) for s, r in enumerate(rates)}
     m["win_rate"] = float(rates[out.key_seat])
@@ -97,7 +99,7 @@ def measure_truth(plan, cell: dict, games: int, threads: int | None = None) -> d
         m[f"median_{unit}"] = _quantile(hist, 0.5)
         m[f"p90_{unit}"] = _quantile(hist, 0.9)
     if out.unfinished_cols:
-        m["never_ending"] = unfinished / games
+        m["never_ending"] = never_ended / games
     return m
 
 

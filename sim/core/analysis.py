@@ -18,7 +18,7 @@ import pandas as pd
 
 from sim.core import results
 from sim.core.experiment import NO_EDIT, Plan
-from sim.core.runs import RunDir, check_complete, is_run_dir, key_win, utc_now, write_atomic
+from sim.core.runs import RunDir, check_complete, is_run_dir, key_win, unfinished, utc_now, write_atomic
 from sim.core.runner import UsageError
 from sim.core.stats import mean_ci, wilson
 from sim.core.json_output import rules_sentence
@@ -66,8 +66,7 @@ class LengthPair:
         both = a[keep].merge(b[keep], on="game", suffixes=("_a", "_b"))
         diffs = {col: both[f"{col}_b"].to_numpy(np.int64) - both[f"{col}_a"].to_numpy(np.int64) for col in self.cols}
         if self.unfinished_cols:
-            flag = {side: (both[[f"{c}_{side}" for c in self.unfinished_cols]].to_numpy() > 0).any(axis=1)
-                    for side in "ab"}
+            flag = {side: unfinished(both, [f"{c}_{side}" for c in self.unfinished_cols]) for side in "ab"}
             diffs["unfinished"] = flag["b"].astype(np.int64) - flag["a"].astype(np.int64)
         for name, d in diffs.items():
             self.sums[name] = self.sums.get(name, np.zeros(3)) + [len(d), d.sum(), (d * d).sum()]
@@ -157,7 +156,7 @@ def analyze(plan: Plan, run: RunDir) -> dict[str, pd.DataFrame]:
             kw = key_win(df, cell["key_seats"])
             cs.key += [kw.sum(), (kw * kw).sum()]
             if game.unfinished_cols:
-                cs.unfinished += int((df[list(game.unfinished_cols)].to_numpy() > 0).any(axis=1).sum())
+                cs.unfinished += int(unfinished(df, game.unfinished_cols).sum())
             if usage_on:
                 add_usage(cs.usage, df, cell, game.usage_cols)
         for (a, b) in wanted:

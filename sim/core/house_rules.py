@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.runner import progress_bar
+from sim.core.runs import unfinished
 from sim.core.stats import paired_diff, paired_median_diff, wilson
 
 
@@ -39,10 +40,7 @@ def variants(game, base) -> dict[str, list[str]]:
 def _outcomes(game, df: pd.DataFrame) -> dict[str, np.ndarray]:
     """What a row reads of a table: the length columns, the unfinished flag, seat 0's win."""
     out = {col: df[col].to_numpy(float) for col in game.length_cols}
-    unfinished = np.zeros(len(df), bool)
-    for col in game.unfinished_cols:
-        unfinished |= df[col].to_numpy() > 0
-    out["unfinished"] = unfinished.astype(float)
+    out["unfinished"] = unfinished(df, game.unfinished_cols).astype(float)
     out["seat0_win"] = df["win_0"].to_numpy(float)
     return out
 

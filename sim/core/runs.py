@@ -331,6 +331,12 @@ def key_win(df: pd.DataFrame, key_seats: list[int]) -> np.ndarray:
     return df[[f"win_{s}" for s in key_seats]].to_numpy(float).mean(axis=1)
 
 
+def unfinished(df: pd.DataFrame, cols) -> np.ndarray:
+    """Per game, whether it never ended properly: any of its unfinished flags `cols` set (a
+    game's unfinished_cols; all False without any)."""
+    return (df[list(cols)].to_numpy() > 0).any(axis=1) if len(cols) else np.zeros(len(df), bool)
+
+
 @dataclass
 class CellProgress:
     """Completed chunks of one cell and where it stops. The stop is decided only from the

@@ -37,7 +37,7 @@ from sim.core.game import Game
 from sim.core.game import games as registered_games
 from sim.core.game import get as get_game
 from sim.core.runner import UsageError, progress_bar
-from sim.core.runs import RunDir, play_chunk, same_cells, utc_now
+from sim.core.runs import RunDir, play_chunk, same_cells, unfinished, utc_now
 from sim.core.userbot import is_bot_spec, read_bot
 from sim.core.stats import CONFIDENCE, mean_ci, paired_diff, wilson, z_value
 
@@ -185,8 +185,7 @@ def measure(df: pd.DataFrame, out: Outcomes, confidence: float = CONFIDENCE) -> 
         m[f"p90_{unit}"] = quantile_ci(x, 0.9, confidence)
         m[f"mean_{unit}"] = _mean(x, confidence)
     if out.unfinished_cols:
-        m["never_ending"] = _rate((df[list(out.unfinished_cols)].to_numpy() > 0).any(axis=1).astype(float),
-                                  confidence)
+        m["never_ending"] = _rate(unfinished(df, out.unfinished_cols).astype(float), confidence)
     if out.midgame_last_col:
         last = df[[f"{out.midgame_last_col}_{s}" for s in range(out.players)]].to_numpy(float)
         m["comeback"] = _rate((wins * (last > 0)).sum(axis=1), confidence)
