@@ -21,24 +21,9 @@ def long_run(request) -> bool:
 
 
 @pytest.fixture
-def monosim(capsys, monkeypatch):
+def monosim():
     """The CLI in this process (faster than a subprocess per command), from the checkout's root."""
-    from types import SimpleNamespace
+    import inprocess
 
-    from sim.cli import main
-
-    monkeypatch.chdir(os.path.dirname(os.path.dirname(__file__)))
-
-    def run(*args: str):
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as e:
-            code = e.code
-        out = capsys.readouterr()
-        # A first compile is announced (and reported) on stderr; whether a test sees it depends
-        # on what ran before it in its worker, so tests read stderr without those lines.
-        err = "".join(line for line in out.err.splitlines(keepends=True) if not line.startswith("monosim: compil"))
-        return SimpleNamespace(returncode=code, stdout=out.out, stderr=err)
-
-    return run
+    root = os.path.dirname(os.path.dirname(__file__))
+    return lambda *args: inprocess.monosim(*args, cwd=root)

@@ -28,8 +28,8 @@ def monosim(*args: str, cwd: str | Path | None = None) -> subprocess.CompletedPr
             try:
                 main([str(a) for a in args])
                 code = 0
-            except SystemExit as e:
-                code = e.code if isinstance(e.code, int) else 1
+            except SystemExit as e:  # as a process would exit: None is 0, a message 1
+                code = 0 if e.code is None else e.code if isinstance(e.code, int) else 1
     finally:
         os.chdir(saved[0])
         if saved[1] is None:
