@@ -27,7 +27,11 @@ def interrupted(args: list[str], after: float, cwd=ROOT) -> tuple[int, str, floa
     assert proc.poll() is None, proc.stderr.read()
     sent = time.time()
     os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
+    try:
+        _, err = proc.communicate(timeout=120)
+    finally:  # one that ignored the interrupt must not outlive the test, playing on
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
     return proc.returncode, err, time.time() - sent
 
 
