@@ -23,6 +23,7 @@ from sim.cardgame.rules import (
     describe,
     pack,
 )
+from sim.cardgame.decisions import DECISIONS
 from sim.cardgame.events import EVENTS
 from sim.core.game import Game
 from sim.core.rule_changes import house_rules_text
@@ -108,6 +109,7 @@ GAME = Game(
     max_players=MAX_PLAYERS,
     kernel=kernel,
     events=EVENTS,
+    decisions=DECISIONS,
     seat_cols=SEAT_COLS,
     win_col=SC_WIN,
     summary=api.summarize,

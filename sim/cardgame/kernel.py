@@ -17,6 +17,16 @@ from numba import njit, prange
 
 from sim.cardgame.board import can_go_out, complete_hand_bound, hand_score
 from sim.cardgame.layout import (
+    A_DOUBLE3,
+    A_DRAW,
+    A_SWAP3,
+    A_TRADE,
+    DK_DISCARD,
+    DK_GO_OUT,
+    DK_MOVE,
+    DK_PASS,
+    N_ACTIONS,
+    R_MAX_TRADE,
     END_ERROR,
     END_HAND_LIMIT,
     END_HANDS,
@@ -133,10 +143,12 @@ from sim.cardgame.layout import (
     STATS,
     WHERE,
 )
+from sim.core.decisions import add_legal, listed_answer, outside, resuming, snapshot, take_answer
 from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_WIDTH, LOG_HEAD, log_event
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import seed_state, shuffle
 from strategies.cardgame import (
+    MV_DOUBLE3,
     MV_DRAW,
     MV_SWAP3,
     MV_TRADE,
@@ -152,7 +164,7 @@ from strategies.cardgame import (
 (G_WINNER_OUT, G_HANDS_OUT, G_TURNS_OUT, G_STALLED_OUT, G_CAPPED, G_TIE, G_STATUS_OUT, N_GAME_COLS) = range(8)
 GAME_COLS = ("winner", "hands", "turns", "stalled_hands", "hit_hand_limit", "tie", "status")
 
-OK, ERR_CARDS, ERR_LISTS, ERR_KINDS, ERR_MONEY, ERR_ILLEGAL, ERR_HAND = range(7)
+OK, ERR_CARDS, ERR_LISTS, ERR_KINDS, ERR_MONEY, ERR_ILLEGAL, ERR_HAND, PAUSED = range(8)
 STATUS_NAMES = (
     "ok",
     "a card is lost, duplicated or in an unknown place",
@@ -161,6 +173,7 @@ STATUS_NAMES = (
     "money was created outside the bank or went negative",
     "a policy chose an illegal move",
     "a hand is over the limit at the end of its owner's turn",
+    "paused at a decision answered from outside (the step API; never in a batch run)",
 )
 # What a turn ended with.
 T_ON, T_OUT, T_STALL = range(3)
@@ -362,7 +375,7 @@ def discard_down(S, RB, pk, pp, rng, p, at_least):
     """p discards (its own choice) until at most hand_limit cards, and at least `at_least`."""
     done = 0
     while S[HAND_N + p] > RB[R_HAND_LIMIT] or done < at_least:
-        i = choose_discard(pk[p], pp[p], p, S, RB, rng)
+        i = decide_discard(S, RB, pk, pp, rng, p, DK_DISCARD)
         if i < 0 or i >= S[HAND_N + p]:
             S[G_STATUS] = ERR_ILLEGAL
             return
@@ -535,6 +548,105 @@ def score_hand(S, RB, goer, hand_row, kind_row, record):
 
 
 # ---------------------------------------------------------------------------------------------
+# Decision points (sim/core/decisions.py): the seat's bot answers first, always; a seat played
+# from outside then takes its answer from the step API, or the game pauses here.
+
+
+@njit_no_refcount
+def encode_move(RB, mv, q, k, pre):
+    """A move as its action (layout.A_*); -1 for no move."""
+    if mv == MV_DRAW:
+        return A_DRAW
+    if mv == MV_DOUBLE3:
+        return A_DOUBLE3
+    if mv == MV_SWAP3:
+        return A_SWAP3 + q
+    if mv == MV_TRADE:
+        return A_TRADE + (q * 2 + pre) * MAX_CARDS + k - 1
+    return -1
+
+
+@njit_no_refcount
+def decode_move(RB, a):
+    """The move of an action, as choose_move gives it: (move, pile, cards, pre-discard)."""
+    if a == A_DRAW:
+        return MV_DRAW, 0, 0, 0
+    if a == A_DOUBLE3:
+        return MV_DOUBLE3, RB[R_PLAYERS], 2, 0
+    if a < A_TRADE:
+        return MV_SWAP3, a - A_SWAP3, 1, 0
+    t = a - A_TRADE
+    qp = t // MAX_CARDS
+    return MV_TRADE, qp // 2, t % MAX_CARDS + 1, qp % 2
+
+
+@njit_no_refcount
+def list_moves(S, RB, p, big, write):
+    """How many legal moves seat p has; with `write`, each listed as an action, in order."""
+    n = 0
+    for a in range(N_ACTIONS):
+        mv, q, k, pre = decode_move(RB, a)
+        if mv == MV_TRADE and (q >= RB[R_N_PILES] or k > RB[R_MAX_TRADE]):
+            continue
+        if legal_big_move(S, RB, p, mv, q, k, pre) if big else legal_move(S, RB, p, mv, q, k, pre):
+            if write:
+                add_legal(S, STATE_SIZE, a)
+            n += 1
+    return n
+
+
+@njit_no_refcount
+def decide_move(S, RB, pk, pp, rng, W, p, big):
+    mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, W, big)
+    if outside(S, STATE_SIZE, p) and list_moves(S, RB, p, big, False) > 0:
+        bot = encode_move(RB, mv, q, k, pre)
+        a = take_answer(S, STATE_SIZE, DK_MOVE, p, bot)
+        if a < 0:
+            list_moves(S, RB, p, big, True)
+            a = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
+        if a >= 0 and a != bot:
+            mv, q, k, pre = decode_move(RB, a)
+    return mv, q, k, pre
+
+
+@njit_no_refcount
+def decide_discard(S, RB, pk, pp, rng, p, kind):
+    """Index in p's hand of the card to discard (DK_DISCARD) or pass left (DK_PASS); an action
+    is a card kind, and of several cards of the bot's kind its own card is the one that goes."""
+    i = choose_discard(pk[p], pp[p], p, S, RB, rng)
+    n = S[HAND_N + p]
+    if outside(S, STATE_SIZE, p) and n > 0:
+        bot = RB[R_KIND + S[HAND_ + p * MAX_CARDS + i]] if 0 <= i < n else -1
+        a = take_answer(S, STATE_SIZE, kind, p, bot)
+        if a < 0:
+            for k in range(NK):
+                if S[KC + p * NK + k] > 0:
+                    add_legal(S, STATE_SIZE, k)
+            a = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
+        if a >= 0 and a != bot:
+            for j in range(n):
+                if RB[R_KIND + S[HAND_ + p * MAX_CARDS + j]] == a:
+                    i = j
+                    break
+    return i
+
+
+@njit_no_refcount
+def decide_go_out(S, RB, pk, pp, rng, p):
+    """Go out now? (asked only when p can.) Action 1 goes out, 0 plays on."""
+    go = want_go_out(pk[p], pp[p], p, S, RB, rng)
+    if outside(S, STATE_SIZE, p):
+        a = take_answer(S, STATE_SIZE, DK_GO_OUT, p, 1 if go else 0)
+        if a < 0:
+            add_legal(S, STATE_SIZE, 0)
+            add_legal(S, STATE_SIZE, 1)
+            a = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
+        if a >= 0:
+            go = a == 1
+    return go
+
+
+# ---------------------------------------------------------------------------------------------
 # Turns
 
 
@@ -549,7 +661,7 @@ def do_move(S, RB, pk, pp, rng, p, mv, q, k, pre):
         return 1
     if mv == MV_TRADE:
         if pre:
-            discard(S, RB, p, choose_discard(pk[p], pp[p], p, S, RB, rng))
+            discard(S, RB, p, decide_discard(S, RB, pk, pp, rng, p, DK_DISCARD))
         S[stat(p, SC_TRADES)] += 1
         log(S, EV_TRADE, p, 0, k, q)
         n_q = S[PILE_N + q]
@@ -594,7 +706,7 @@ def do_move(S, RB, pk, pp, rng, p, mv, q, k, pre):
 
 @njit_no_refcount
 def go_out_check(S, RB, pk, pp, rng, p):
-    return can_go_out(S, KC + p * NK, RB) and want_go_out(pk[p], pp[p], p, S, RB, rng)
+    return can_go_out(S, KC + p * NK, RB) and decide_go_out(S, RB, pk, pp, rng, p)
 
 
 @njit_no_refcount
@@ -604,14 +716,14 @@ def play_turn(S, RB, pk, pp, rng, W, p):
     log(S, EV_TURN, p, 0, 0, -1)
     if RB[R_GO_OUT_WHEN] == 0:
         # The wiki's timing: going out is the turn's move, after dropping cards over the limit.
-        if excess_plan(S, RB, p) and want_go_out(pk[p], pp[p], p, S, RB, rng):
+        if excess_plan(S, RB, p) and decide_go_out(S, RB, pk, pp, rng, p):
             drop_planned(S, RB, p)
             return T_OUT
     if S[DRAW_N] == 0:
         if RB[R_EMPTY_DRAW] == 1:
             return T_STALL
         reshuffle(S, RB, rng)
-    mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, W, False)
+    mv, q, k, pre = decide_move(S, RB, pk, pp, rng, W, p, False)
     if mv < 0:
         return T_STALL
     if not legal_move(S, RB, p, mv, q, k, pre):
@@ -629,7 +741,7 @@ def play_big_turn(S, RB, pk, pp, rng, W, p):
     """A 5-6 player turn: a mandatory one-card trade with another seat, both discard one."""
     S[stat(p, SC_TURNS)] += 1
     log(S, EV_TURN, p, 0, 0, -1)
-    mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, W, True)
+    mv, q, k, pre = decide_move(S, RB, pk, pp, rng, W, p, True)
     if not legal_big_move(S, RB, p, mv, q, k, pre):
         S[G_STATUS] = ERR_ILLEGAL
         return T_ON
@@ -652,7 +764,7 @@ def pass_left(S, RB, pk, pp, rng):
     n = RB[R_PLAYERS]
     o = SCRATCH3
     for p in range(n):
-        i = choose_discard(pk[p], pp[p], p, S, RB, rng)
+        i = decide_discard(S, RB, pk, pp, rng, p, DK_PASS)
         S[o + p] = from_hand(S, RB, p, i)
         log(S, EV_PASS, p, S[o + p], 0, (p + 1) % n)
     for p in range(n):
@@ -688,8 +800,9 @@ def run_hand(S, RB, pk, pp, rng, W, check, hand_row, kind_row, record):
     n = RB[R_PLAYERS]
     first = (S[G_DEALER] + 1) % n
     goer = -1
-    i = 0
+    i = S[G_HTURN]  # 0, or the turn a stepped game resumes at
     while S[G_STATUS] == 0:
+        snapshot(S, STATE_SIZE, rng, RNG_SIZE)
         if S[G_HTURN] >= RB[R_MAX_TURNS_HAND]:
             break
         p = (first + i) % n
@@ -763,11 +876,17 @@ def match_over(S, RB):
 @njit_no_refcount
 def play_game(S, RB, pk, pp, rng, W, seed, game, check, game_out, seat_out, hand_out, kind_out, row, hrow, record):
     """Play match number `game` of the run with master seed `seed` into output column `row`
-    (and its hands into hand_out[hrow], per-kind sums into kind_out[hrow], when `record`)."""
+    (and its hands into hand_out[hrow], per-kind sums into kind_out[hrow], when `record`); a
+    stepped match resuming from a snapshot (sim/core/decisions.py) plays on from its turn."""
     n = RB[R_PLAYERS]
-    for s in range(RNG_SIZE // 4):
-        seed_state(rng, 4 * s, seed, game, s)
-    new_match(S, RB)
+    if resuming(S, STATE_SIZE):
+        run_hand(S, RB, pk, pp, rng, W, check, hand_out[hrow], kind_out[hrow], record)
+        S[G_HAND] += 1
+        S[G_DEALER] = (S[G_DEALER] + 1) % n
+    else:
+        for s in range(RNG_SIZE // 4):
+            seed_state(rng, 4 * s, seed, game, s)
+        new_match(S, RB)
     while S[G_STATUS] == 0 and not match_over(S, RB):
         log(S, EV_ROUND, S[G_DEALER], 0, S[G_HAND] + 1, -1)
         play_hand(S, RB, pk, pp, rng, W, check, hand_out[hrow], kind_out[hrow], record)
@@ -879,14 +998,24 @@ def new_state():
 def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, log_rows):
     """Match `game` of a run, as play_batch plays it, into column 0 of the outputs (and row 0
     of detail_out), with its events logged (sim/core/event_log.py): returns the log."""
-    hand_out, kind_out = detail_out
     S = np.zeros(STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
-    rng = np.zeros(RNG_SIZE, np.uint64)
-    W = np.empty((2, NK))
     S[STATE_SIZE + 1] = log_rows
+    play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S,
+               np.zeros(RNG_SIZE, np.uint64))
+    return S[STATE_SIZE:]
+
+
+@njit(cache=True, nogil=True)
+def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S, rng):
+    """Match `game` as play_logged plays it, in the caller's state array S and random streams
+    rng: with an event log and a decision channel after the state (sim/core/decisions.py), up
+    to the first decision that waits for an outside answer, from the start or from the
+    snapshot of a turn's start in S[:STATE_SIZE] and rng[:RNG_SIZE] (snapshots go to
+    rng[RNG_SIZE:])."""
+    hand_out, kind_out = detail_out
+    W = np.empty((2, NK))
     play_game(S, RB, pk, seat_values(RB, pp), rng, W, seed, game, check, game_out, seat_out, hand_out, kind_out,
               0, 0, detail)
-    return S[STATE_SIZE:]
 
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: see play_logged

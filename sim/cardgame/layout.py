@@ -227,3 +227,13 @@ def rng_policy(p):
 ) = range(8, 20)
 # Why a match ended (EV_GAME_END's amount).
 END_TARGET, END_HANDS, END_HAND_LIMIT, END_ERROR = range(4)
+
+# ---- decision points (sim/core/decisions.py; named in sim/cardgame/decisions.py) ------------
+DK_MOVE, DK_DISCARD, DK_PASS, DK_GO_OUT = range(4)
+# A move as one action: draw; the dummy's double; the dummy's swap with seat q; a trade of k
+# cards with pile q, having discarded one first when pre is 1.
+A_DRAW = 0
+A_DOUBLE3 = 1
+A_SWAP3 = 2  # + q
+A_TRADE = A_SWAP3 + MAX_PLAYERS  # + (q * 2 + pre) * MAX_CARDS + k - 1
+N_ACTIONS = A_TRADE + MAX_PILES * 2 * MAX_CARDS  # every decision's actions are below this

@@ -2,7 +2,8 @@
 
 A game records its play-by-play only when its state array is longer than the game's own
 STATE_SIZE: the tail is the log. Its first cell counts the events, the second holds the
-capacity in rows, then come rows of EVENT_WIDTH cells: kind, seat, card, amount, target. In a
+capacity in rows, the third where a stepped game's decision channel starts (0: none;
+sim/core/decisions.py), then come rows of EVENT_WIDTH cells: kind, seat, card, amount, target. In a
 normal run the state has no tail, so each log call costs one comparison and writes nothing;
 the game played is the same code either way.
 
@@ -14,7 +15,7 @@ import numpy as np
 
 from sim.core.jit import njit_inline
 
-LOG_HEAD = 2  # cells before the first row: events counted, capacity in rows
+LOG_HEAD = 3  # cells before the first row: events counted, capacity in rows, decision channel
 EVENT_WIDTH = 5
 EVENT_FIELDS = ("kind", "seat", "card", "amount", "target")
 

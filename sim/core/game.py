@@ -125,6 +125,8 @@ class Game:
     # per-game table -> the 0/1 columns its summary counts beyond the table's own
     derived: Callable[[pd.DataFrame], dict] = lambda games: {}
     events: object = None  # the EventBook of its replays (sim/core/replay.py, sim/<game>/events.py)
+    # its decision points, for the step API and `play` (sim/core/play.py, sim/<game>/decisions.py)
+    decisions: object = None
     verbs: str | None = None  # the module whose register(typer app) adds the game's own verbs
     presets: tuple[str, ...] = ()  # values of the `edition` rule, offered as --edition
     # `monosim bench`: label -> (rules table as in a spec, games a run, target games/s)
@@ -481,6 +483,12 @@ def check_game(game: Game) -> list[str]:
         problems.append("its player range does not hold its default")
     if not game.bench_runs:
         problems.append("it has no bench_runs (monosim bench)")
+    if game.decisions is not None:
+        missing = [n for n in ("play_steps", "STATE_SIZE", "RNG_SIZE", "PAUSED") if getattr(k, n, None) is None]
+        if missing:
+            problems.append(f"it has decision points but its kernel lacks {', '.join(missing)} (sim/core/decisions.py)")
+        if not getattr(game.decisions, "kinds", None) or not callable(getattr(game.decisions, "observe", None)):
+            problems.append("its decisions do not name their kinds and what a seat sees (sim/core/play.py Decisions)")
     try:
         importlib.import_module(f"sim.{game.name}.bots").API
     except (ImportError, AttributeError):

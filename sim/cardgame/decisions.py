@@ -1,0 +1,89 @@
+"""Monopoly: The Card Game's decision points (sim/core/decisions.py): their kinds, what each
+action means, and what a seat may see (docs/decisions.md)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cardgame import layout as L
+from sim.cardgame.rules import KIND_NAMES
+from sim.core.play import DecisionKind, Decisions
+
+
+def kind_name(k: int) -> str:
+    return KIND_NAMES[k].replace("_", " ")
+
+
+def pile_name(rb: np.ndarray, q: int) -> str:
+    players = int(rb[L.R_PLAYERS])
+    return f"seat {q}'s pile" if q < players else f"imaginary player {q - players + 1}'s pile"
+
+
+def move_name(rb: np.ndarray, a: int) -> str:
+    if a == L.A_DRAW:
+        return "draw a card"
+    if a == L.A_DOUBLE3:
+        return "the dummy's double: your top two cards and the dummy's top card for a draw"
+    if a < L.A_TRADE:
+        return f"the dummy's swap with seat {a - L.A_SWAP3}"
+    t = a - L.A_TRADE
+    q, pre, k = t // L.MAX_CARDS // 2, t // L.MAX_CARDS % 2, t % L.MAX_CARDS + 1
+    return f"{'discard one card, then ' if pre else ''}trade {k} card{'s' * (k > 1)} with {pile_name(rb, q)}"
+
+
+def action_name(ctx, kind: int, seat: int, a: int) -> str:
+    if kind == L.DK_MOVE:
+        return move_name(ctx.rb, a)
+    if kind == L.DK_DISCARD:
+        return f"discard a {kind_name(a)}"
+    if kind == L.DK_PASS:
+        return f"pass a {kind_name(a)} to the left"
+    return ("play on", "go out")[a]
+
+
+def kinds_of(cards) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for k in cards:
+        counts[kind_name(int(k))] = counts.get(kind_name(int(k)), 0) + 1
+    return counts
+
+
+def observe(ctx, S: np.ndarray, seat: int) -> dict:
+    """What `seat` sees: its own hand, every face-up pile (bottom to top), the hand sizes, the
+    kinds each seat was seen taking from piles this hand, money, the jackpot and the draw
+    pile's size. Other hands and the draw pile's order stay hidden."""
+    rb = ctx.rb
+    players, n_piles = int(rb[L.R_PLAYERS]), int(rb[L.R_N_PILES])
+    kinds = rb[L.R_KIND:L.R_KIND + L.MAX_CARDS]
+    hand = S[L.HAND_ + seat * L.MAX_CARDS:L.HAND_ + seat * L.MAX_CARDS + S[L.HAND_N + seat]]
+    piles = {}
+    for q in range(n_piles):
+        cards = S[L.PILE_ + q * L.MAX_CARDS:L.PILE_ + q * L.MAX_CARDS + S[L.PILE_N + q]]
+        piles[pile_name(rb, q)] = [kind_name(int(kinds[c])) for c in cards]
+    return {
+        "seat": seat,
+        "hand_number": int(S[L.G_HAND]) + 1,
+        "dealer": int(S[L.G_DEALER]),
+        "hand": dict(sorted(kinds_of(kinds[c] for c in hand).items())),
+        "hand_sizes": S[L.HAND_N:L.HAND_N + players].tolist(),
+        "piles": piles,
+        "seen_taking": [{kind_name(k): int(S[L.SEEN + p * L.NK + k]) for k in range(L.NK) if S[L.SEEN + p * L.NK + k]}
+                        for p in range(players)],
+        "money": S[L.MONEY:L.MONEY + players].tolist(),
+        "jackpot": int(S[L.G_POT]),
+        "draw_pile": int(S[L.DRAW_N]),
+    }
+
+
+DECISIONS = Decisions(
+    kinds={
+        L.DK_MOVE: DecisionKind("move", "the turn's move: draw, trade the top cards of your pile with another "
+                                        "pile's, or (three players) the dummy's swap or double"),
+        L.DK_DISCARD: DecisionKind("discard", "which card to discard onto your pile (an action is a card kind)"),
+        L.DK_PASS: DecisionKind("pass", "which card to pass to the seat on your left (5-6 players)"),
+        L.DK_GO_OUT: DecisionKind("go_out", "go out with this complete hand (1) or play on (0)"),
+    },
+    n_actions=L.N_ACTIONS,
+    action_name=action_name,
+    observe=observe,
+)

@@ -1,0 +1,175 @@
+"""Decision points: where a game's kernel lets a decision be answered from outside it.
+
+Every place a game asks a seat to decide is a decision point with a kind (the game's DK_*
+codes) and a finite set of legal actions, small integers (the game's `Decisions` names them:
+sim/<game>/decisions.py). The kernel always asks the seat's own compiled bot first, so that
+the random streams and the bot's working state advance exactly as in a batch run. Then, only
+when the game is being stepped (sim/core/play.py), a seat played from outside takes the next
+answer from a queue of answers instead, or, when the queue is spent, the game pauses: the
+decision, its legal actions and a copy of the state are written down, and the kernel stops at
+its next check of the status (the game sets its PAUSED status).
+
+So that a step costs one turn, not the whole game so far, a game takes a snapshot (its state
+and random streams) at the start of each turn while stepped; the step API plays on from the
+last snapshot before the waiting decision, with the answers given since (the kernel's
+`play_steps` entry resumes from a snapshot where C_RESUME says so).
+
+The channel for this lives in the state array's tail, after the event log
+(sim/core/event_log.py): the log's head names where the channel starts (0: none). A batch run's
+state has no tail, so each decision point costs one comparison there, and the game played is
+the same compiled code either way. A stepped game is replayed from its seed with the answers
+given so far, so a continued game is exactly the game a batch run would have played with the
+same answers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.core.event_log import EVENT_WIDTH, LOG_HEAD
+from sim.core.jit import njit_inline, njit_no_refcount
+
+# The channel's head (offsets from its start); the legal actions, the paused state's copy and
+# the answers follow it, where the head says.
+C_PAUSED = 0  # 1 once a decision waits for its answer
+C_OUTSIDE = 1  # bit s: seat s is answered from outside
+C_N = 2  # answers in the queue
+C_HEAD = 3  # answers used so far
+C_KIND = 4  # the waiting decision's kind (the game's DK_*)
+C_SEAT = 5  # ... its seat
+C_BOT = 6  # ... the seat's own bot's answer, as an action (-1: none of the legal ones)
+C_EVENTS = 7  # events logged when it paused
+C_N_LEGAL = 8  # legal actions listed
+C_LEGAL_AT = 9  # where the legal actions start (from the channel's start)
+C_MAX_LEGAL = 10
+C_COPY_AT = 11  # where the copy of the paused state starts
+C_ANSWERS_AT = 12  # where the answers start
+C_ASKED = 13  # decisions of outside seats reached, answered or not
+C_RESUME = 14  # 1: play on from the state in S[:state_size] and its random streams (a snapshot)
+C_SNAPPED = 15  # 1 once a snapshot was taken
+C_SNAP_AT = 16  # where the snapshot's state starts
+C_SNAP_HEAD = 17  # answers used when it was taken
+C_SNAP_EVENTS = 18  # events logged when it was taken
+C_RANDOM = 19  # 1: answer an outside seat at random among the legal actions, never pause
+C_RANDOM_STATE = 20  # ... from this generator state (a 31-bit xorshift)
+CHANNEL_HEAD = 24
+
+MAX_LEGAL = 2048  # room for legal actions; a game's largest decision must fit
+
+
+def stepping_state(state_size: int, log_rows: int, outside: int, answers: list[int],
+                   start: np.ndarray | None = None, random_seed: int = 0) -> np.ndarray:
+    """A state array for a stepped game: the state (a snapshot to resume from, or zeros for
+    the game's start), an event log of `log_rows` rows and the channel, with the seats in bit
+    mask `outside` answered from `answers` in order, then (random_seed > 0) at random."""
+    ch = state_size + LOG_HEAD + log_rows * EVENT_WIDTH
+    legal_at = CHANNEL_HEAD
+    copy_at = legal_at + MAX_LEGAL
+    snap_at = copy_at + state_size
+    answers_at = snap_at + state_size
+    S = np.zeros(ch + answers_at + len(answers), np.int32)
+    if start is not None:
+        S[:state_size] = start
+        S[ch + C_RESUME] = 1
+    S[state_size + 1] = log_rows
+    S[state_size + 2] = ch
+    S[ch + C_OUTSIDE] = outside
+    S[ch + C_N] = len(answers)
+    if random_seed:
+        S[ch + C_RANDOM] = 1
+        S[ch + C_RANDOM_STATE] = random_seed & 0x7FFFFFFF or 1
+    S[ch + C_LEGAL_AT] = legal_at
+    S[ch + C_MAX_LEGAL] = MAX_LEGAL
+    S[ch + C_COPY_AT] = copy_at
+    S[ch + C_SNAP_AT] = snap_at
+    S[ch + C_ANSWERS_AT] = answers_at
+    S[ch + answers_at:] = answers
+    return S
+
+
+@njit_inline
+def resuming(S, state_size):
+    """Whether play_steps is to play on from the snapshot in S[:state_size]."""
+    return S.shape[0] > state_size and S[state_size + 2] > 0 and S[S[state_size + 2] + C_RESUME] == 1
+
+
+@njit_inline
+def snapshot(S, state_size, rng, rng_size):
+    """At the start of a turn: keep the state and the random streams (in rng[rng_size:], which
+    a stepped game's rng array has room for) to resume from, while no decision waits."""
+    if S.shape[0] > state_size:
+        ch = S[state_size + 2]
+        if ch > 0 and S[ch + C_PAUSED] == 0:
+            at = ch + S[ch + C_SNAP_AT]
+            for k in range(state_size):
+                S[at + k] = S[k]
+            for k in range(rng_size):
+                rng[rng_size + k] = rng[k]
+            S[ch + C_SNAPPED] = 1
+            S[ch + C_SNAP_HEAD] = S[ch + C_HEAD]
+            S[ch + C_SNAP_EVENTS] = S[state_size]
+
+
+@njit_inline
+def outside(S, state_size, seat):
+    """Whether this decision of `seat` is answered from outside the kernel: the game is stepped,
+    the seat is played from outside, and no decision waits yet."""
+    if S.shape[0] > state_size:
+        ch = S[state_size + 2]
+        return ch > 0 and S[ch + C_PAUSED] == 0 and (S[ch + C_OUTSIDE] >> seat) & 1 == 1
+    return False
+
+
+@njit_no_refcount
+def take_answer(S, state_size, kind, seat, bot):
+    """The outside answer to this decision (call only where `outside` said so); -1 when the
+    answers are spent: then the caller lists the legal actions (add_legal) and asks
+    listed_answer."""
+    ch = S[state_size + 2]
+    S[ch + C_ASKED] += 1
+    S[ch + C_N_LEGAL] = 0
+    h = S[ch + C_HEAD]
+    if h < S[ch + C_N]:
+        S[ch + C_HEAD] = h + 1
+        return S[ch + S[ch + C_ANSWERS_AT] + h]
+    if S[ch + C_RANDOM] == 1:
+        return -1
+    S[ch + C_PAUSED] = 1
+    S[ch + C_KIND] = kind
+    S[ch + C_SEAT] = seat
+    S[ch + C_BOT] = bot
+    S[ch + C_EVENTS] = S[state_size]
+    S[ch + C_N_LEGAL] = 0
+    at = ch + S[ch + C_COPY_AT]
+    for k in range(state_size):
+        S[at + k] = S[k]
+    return -1
+
+
+@njit_no_refcount
+def add_legal(S, state_size, action):
+    """List one legal action of the waiting decision (in increasing order, each once)."""
+    ch = S[state_size + 2]
+    n = S[ch + C_N_LEGAL]
+    if n < S[ch + C_MAX_LEGAL]:
+        S[ch + S[ch + C_LEGAL_AT] + n] = action
+    S[ch + C_N_LEGAL] = n + 1
+
+
+@njit_no_refcount
+def listed_answer(S, state_size, status_at, paused):
+    """After take_answer's -1 and the listing: a legal action drawn at random in a random-answer
+    run; else -1, and the decision waits: S[status_at] becomes the game's `paused` status, so
+    that the game stops at its next status check, and the caller plays on with its bot's
+    answer until then."""
+    ch = S[state_size + 2]
+    n = S[ch + C_N_LEGAL]
+    if S[ch + C_RANDOM] == 0 or n == 0:
+        S[status_at] = paused
+        return -1
+    x = S[ch + C_RANDOM_STATE]
+    x ^= (x << 13) & 0x7FFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0x7FFFFFFF
+    S[ch + C_RANDOM_STATE] = x
+    return S[ch + S[ch + C_LEGAL_AT] + x % min(n, S[ch + C_MAX_LEGAL])]

@@ -1,0 +1,286 @@
+"""The step API: one game, decision by decision, from Python.
+
+    from sim.core.play import new_game
+    s = new_game("cardgame", seats=["smart", "smart", "smart"], outside=[0], seed=1)
+    while not s.is_terminal():
+        s.apply(my_agent(s.observation(s.current_player), s.legal_actions()))
+    s.returns()
+
+A ``State`` is a game of a run (seed, game number, seats, rules) and the answers its outside
+seats gave so far. The seats not played from Python are played by their compiled bots in
+between. The game's own kernel (its ``play_steps`` entry) plays it, up to the next decision of
+an outside seat (sim/core/decisions.py): from the seed at first, then from the snapshot it took
+at the start of the turn with the answers given since. So a stepped game is exactly the game a
+batch run would play with the same answers, a step costs about one turn, and a clone shares
+everything but its answers (nothing a state holds is changed in place).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sim.core.decisions import (
+    C_BOT,
+    C_COPY_AT,
+    C_EVENTS,
+    C_KIND,
+    C_LEGAL_AT,
+    C_MAX_LEGAL,
+    C_N_LEGAL,
+    C_PAUSED,
+    C_SEAT,
+    C_SNAP_AT,
+    C_SNAP_EVENTS,
+    C_SNAP_HEAD,
+    C_SNAPPED,
+    stepping_state,
+)
+from sim.core.event_log import EVENT_WIDTH, LOG_HEAD
+from sim.core.game import api_errors, get
+from sim.core.replay import Context, events_table
+from sim.core.runner import UsageError
+
+__all__ = ["TERMINAL", "DecisionKind", "Decisions", "State", "new_game", "random_answers"]  # the public API
+
+TERMINAL = -4  # current_player of a finished game (OpenSpiel's number for it)
+FIRST_LOG_ROWS = 1024  # event rows of the first try; a longer game is played again with room
+
+
+@dataclass(frozen=True)
+class DecisionKind:
+    """One kind of decision: its name and what its actions mean, in words (docs/decisions.md)."""
+
+    name: str
+    question: str
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """A game's decision points (its `decisions` in the registry): the kinds (the kernel's DK_*
+    codes), how many actions any decision may have (actions are 0 .. n_actions - 1), an
+    action's name, and what a seat may see."""
+
+    kinds: dict[int, DecisionKind]
+    n_actions: int
+    action_name: Callable[[Context, int, int, int], str]  # (context, kind, seat, action) -> words
+    # (context, state array, seat) -> what the seat may see, as plain data
+    observe: Callable[[Context, np.ndarray, int], dict]
+
+
+class State:
+    """One game at a decision of an outside seat, or finished (see the module's text). Make one
+    with ``new_game``."""
+
+    def __init__(self, run, game_index: int, outside: int, check: bool):
+        self._run, self._game_index, self._outside, self._check = run, game_index, outside, check
+        self._answers: tuple[int, ...] = ()
+        # Where the next play starts: the last snapshot (state, random streams) before the
+        # waiting decision, the answers used before it and the events logged before it.
+        self._start: np.ndarray | None = None
+        self._start_rng: np.ndarray | None = None
+        self._used = 0
+        self._events_before = np.zeros((0, EVENT_WIDTH), np.int32)
+        self._rows = FIRST_LOG_ROWS
+        self._ctx = Context(run.rules, run.inputs.rules, run.deck_edits, {})
+        self._play()
+
+    # ---- playing ----
+
+    def _play(self) -> None:
+        run, g = self._run, self._run.game
+        k = run.inputs
+        size, rng_size = g.kernel.STATE_SIZE, g.kernel.RNG_SIZE
+        while True:
+            S = stepping_state(size, self._rows, self._outside, list(self._answers[self._used:]), self._start)
+            rng = np.zeros(2 * rng_size, np.uint64)
+            if self._start_rng is not None:
+                rng[:rng_size] = self._start_rng
+            outputs = g.outputs(1, run.players, False)
+            run.kernel_call("play_steps", k.rules, k.start, run.kinds, k.params, k.tables, np.uint64(run.seed),
+                            self._game_index, self._check, False, *outputs, S, rng)
+            ch = int(S[size + 2])
+            paused = bool(S[ch + C_PAUSED])
+            n_events = int(S[ch + C_EVENTS] if paused else S[size])
+            if n_events <= self._rows:
+                break
+            self._rows = n_events
+        log = S[size + LOG_HEAD:size + LOG_HEAD + n_events * EVENT_WIDTH].reshape(n_events, EVENT_WIDTH)
+        self._S, self._ch, self._outputs, self._paused = S, ch, outputs, paused
+        self._events = np.concatenate([self._events_before, log])
+        if paused and S[ch + C_SNAPPED]:
+            at = ch + int(S[ch + C_SNAP_AT])
+            self._start = S[at:at + size].copy()
+            self._start_rng = rng[rng_size:].copy()
+            self._used += int(S[ch + C_SNAP_HEAD])
+            self._events_before = self._events[:len(self._events_before) + int(S[ch + C_SNAP_EVENTS])].copy()
+        if not paused:
+            status = int(outputs[0][g.kernel.G_STATUS_OUT, 0])
+            if status != g.kernel.OK:
+                raise RuntimeError(f"game {self._game_index} of seed {run.seed} stopped: "
+                                   f"{g.kernel.STATUS_NAMES[status]}")
+
+    def _cell(self, at: int) -> int:
+        return int(self._S[self._ch + at])
+
+    def clone(self) -> State:
+        """An independent copy."""
+        twin = object.__new__(State)
+        twin.__dict__.update(self.__dict__)
+        twin._ctx = Context(self._ctx.rules, self._ctx.rb, self._ctx.deck_edits, {})
+        return twin
+
+    def apply(self, action: int) -> None:
+        """Answer the waiting decision with one of its legal actions."""
+        if self.is_terminal():
+            raise UsageError("the game is over: no decision waits")
+        legal = self.legal_actions()
+        if action not in legal:
+            raise UsageError(f"action {action} is not legal here; the legal actions are {legal}")
+        self._answers = self._answers + (int(action),)
+        self._play()
+
+    def child(self, action: int) -> State:
+        """A copy with `action` applied."""
+        twin = self.clone()
+        twin.apply(action)
+        return twin
+
+    # ---- the decision waiting ----
+
+    def is_terminal(self) -> bool:
+        return not self._paused
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide; TERMINAL when the game is over."""
+        return self._cell(C_SEAT) if self._paused else TERMINAL
+
+    @property
+    def decision(self) -> str:
+        """The waiting decision's kind, by name ("" when the game is over)."""
+        return self._book.kinds[self._cell(C_KIND)].name if self._paused else ""
+
+    def legal_actions(self) -> list[int]:
+        if not self._paused:
+            return []
+        n = self._cell(C_N_LEGAL)
+        if n > self._cell(C_MAX_LEGAL):
+            raise RuntimeError(f"{n} legal actions is more than the step API has room for")
+        at = self._ch + self._cell(C_LEGAL_AT)
+        return self._S[at:at + n].tolist()
+
+    def action_name(self, action: int) -> str:
+        return self._book.action_name(self._ctx, self._cell(C_KIND), self._cell(C_SEAT), int(action))
+
+    def bot_action(self) -> int | None:
+        """What the seat's own compiled bot answers here (None if that is not a legal action)."""
+        a = self._cell(C_BOT)
+        return a if a in self.legal_actions() else None
+
+    @property
+    def answers(self) -> tuple[int, ...]:
+        """The outside seats' answers so far, in order: with the run's settings, the whole game."""
+        return self._answers
+
+    # ---- what can be seen ----
+
+    def observation(self, seat: int) -> dict:
+        """What `seat` may see now, as plain data (its hidden cards stay hidden)."""
+        if not 0 <= seat < self._run.players:
+            raise UsageError(f"seat must be 0 to {self._run.players - 1} (got {seat})")
+        return self._book.observe(self._ctx, self._paused_state(), seat)
+
+    def _paused_state(self) -> np.ndarray:
+        """The game's state array at the waiting decision (at the end, once over)."""
+        size = self._run.game.kernel.STATE_SIZE
+        at = self._ch + self._cell(C_COPY_AT) if self._paused else 0
+        return self._S[at:at + size]
+
+    def events(self) -> pd.DataFrame:
+        """The game's events so far, as a replay's table (sim/core/replay.py)."""
+        return events_table(self._run.game.events, self._ctx, self._game_index, self._events)
+
+    def returns(self) -> list[float]:
+        """Each seat's share of the win once the game is over (1 for a sole winner, 1/k each for
+        k seats sharing it), all 0 before."""
+        seat_out = self._outputs[1]
+        wins = seat_out[:, self._run.game.win_col, 0].astype(float)
+        if self._paused or wins.sum() == 0:
+            return [0.0] * self._run.players
+        return (wins / wins.sum()).tolist()
+
+    def row(self) -> pd.DataFrame:
+        """The finished game's row of the per-game table, as a batch run writes it."""
+        if self._paused:
+            raise UsageError("the game is not over yet")
+        return self._run.frame(self._outputs, self._game_index)
+
+    @property
+    def players(self) -> int:
+        return self._run.players
+
+    @property
+    def _book(self) -> Decisions:
+        return self._run.game.decisions
+
+    def __repr__(self) -> str:
+        if self._paused:
+            return (f"<{self._run.game.name} game {self._game_index}: seat {self.current_player} decides "
+                    f"{self.decision}, {len(self.legal_actions())} legal actions>")
+        return f"<{self._run.game.name} game {self._game_index}: over, returns {self.returns()}>"
+
+
+@api_errors
+def new_game(game: str, seats: list[str] | None = None, players: int | None = None, rules=None, seed: int = 0,
+             game_index: int = 0, outside: list[int] | None = None, check: bool = True, deck_edits: dict | None = None,
+             **options) -> State:
+    """Game `game_index` of a run of `game` with these settings (those of ``simulate``), at its
+    first decision of a seat in `outside` (default: every seat). Every seat's bot (`seats`, as
+    in ``simulate``) plays the seats not outside, and tells bot_action() for those that are.
+    With `check`, invariants are checked after every turn."""
+    run, mask = _prepared(get(game), seats, players, rules, seed, outside, deck_edits, options)
+    if not 0 <= game_index < 2**62:
+        raise UsageError(f"game_index must be 0 or more (got {game_index})")
+    return State(run, game_index, mask, check)
+
+
+@api_errors
+def random_answers(game: str, games: int, seats: list[str] | None = None, players: int | None = None, rules=None,
+                   seed: int = 0, outside: list[int] | None = None, check: bool = True, deck_edits: dict | None = None,
+                   **options) -> pd.DataFrame:
+    """Games 0 .. games - 1 with the seats in `outside` (default: all) answering every decision
+    with a legal action drawn at random inside the kernel (a stream of its own per game): the
+    per-game table, as ``simulate`` gives it. With `check`, invariants are checked after every
+    turn and a broken one raises: a test that every listed action is one the game can play."""
+    g = get(game)
+    run, mask = _prepared(g, seats, players, rules, seed, outside, deck_edits, options)
+    k = run.inputs
+    size, rng_size = g.kernel.STATE_SIZE, g.kernel.RNG_SIZE
+    outputs = g.outputs(games, run.players, False)
+    for i in range(games):
+        one = g.outputs(1, run.players, False)
+        S = stepping_state(size, 0, mask, [], None, random_seed=(seed * 1_000_003 + i) % 0x7FFFFFFF + 1)
+        run.kernel_call("play_steps", k.rules, k.start, run.kinds, k.params, k.tables, np.uint64(run.seed), i,
+                        check, False, *one, S, np.zeros(2 * rng_size, np.uint64))
+        outputs[0][:, i] = one[0][:, 0]
+        outputs[1][:, :, i] = one[1][:, :, 0]
+    return run.frame(outputs, 0)
+
+
+def _prepared(g, seats, players, rules, seed, outside, deck_edits, options):
+    """A checked one-game run of game g and the bit mask of its outside seats."""
+    if g.decisions is None:
+        raise UsageError(f"{g.title} has no decision points yet")
+    run = g.prepare(1, players, seats, rules, seed, None, None, deck_edits, **options)
+    if run.bots is not None:
+        raise UsageError("bot files cannot play in a stepped game yet: give built-in bots")
+    mask = 0
+    for s in range(run.players) if outside is None else outside:
+        if not 0 <= s < run.players:
+            raise UsageError(f"outside: seat {s} is not one of the {run.players} seats")
+        mask |= 1 << s
+    return run, mask

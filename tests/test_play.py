@@ -1,0 +1,142 @@
+"""The step API and the decision points (sim/core/play.py, sim/core/decisions.py), for every
+registered game that has them: a stepped game answered by each seat's own bot is the batch
+game, event for event; random legal answers break no invariant; an observation shows nothing
+its seat cannot see; bad answers are refused."""
+
+import random
+
+import numpy as np
+import pytest
+
+from sim.cardgame import layout as CL
+from sim.core.game import get
+from sim.core.play import TERMINAL, new_game, random_answers
+from sim.core.replay import replay
+from sim.core.runner import UsageError
+from test_contract import VARIANTS, random_house_rules
+
+STEPPED = [v for v in VARIANTS if get(v[1]).decisions is not None]
+IDS = [v[0] for v in STEPPED]
+
+
+def playable(game, changes: list[str], rng: random.Random, seats: list[str]):
+    """Rules, players and seats for a random playable table under these rule changes."""
+    for _ in range(50):
+        rules = game.rules_from(changes + random_house_rules(game, rng))
+        lo, hi = game.players_for_rules(rules)[:2] if game.players_for_rules else (game.min_players, game.max_players)
+        players = rng.randint(lo, hi)
+        table = [rng.choice(seats) for _ in range(players)]
+        try:
+            specs, kinds, params = game.make_table(players, table, rules)
+            game.inputs(rules, players, kinds, params, {})
+        except ValueError:
+            continue
+        return rules, players, table
+    raise AssertionError("no playable rule combination found")
+
+
+@pytest.mark.parametrize("variant, name, changes", STEPPED, ids=IDS)
+def test_a_game_stepped_with_each_bots_own_answers_is_the_batch_game(variant, name, changes):
+    game = get(name)
+    rng = random.Random(variant)
+    seats = [kind for kind in game.catalog.kinds if "slow" not in kind]  # every built-in bot
+    for k in range(4):
+        rules, players, table = playable(game, changes, rng, seats)
+        outside = sorted(rng.sample(range(players), rng.randint(1, players)))
+        s = new_game(name, seats=table, players=players, rules=rules, seed=k, game_index=k, outside=outside)
+        asked = 0
+        while not s.is_terminal():
+            assert s.current_player in outside
+            legal = s.legal_actions()
+            assert legal == sorted(set(legal)) and legal
+            a = s.bot_action()
+            assert a is not None, f"the bot's answer at {s} is not among the legal actions"
+            s.apply(a)
+            asked += 1
+        batch = game.simulate(1, players, table, rules, seed=k, first_game=k)
+        assert s.row().reset_index(drop=True).equals(batch.reset_index(drop=True))
+        assert s.events().equals(replay(name, k, seed=k, players=players, seats=table, rules=rules).events)
+        assert asked > 0 and s.current_player == TERMINAL and s.legal_actions() == []
+        assert sum(s.returns()) == pytest.approx(1.0) or sum(s.returns()) == 0
+
+
+@pytest.mark.parametrize("variant, name, changes", STEPPED, ids=IDS)
+def test_random_legal_answers_break_no_invariant(variant, name, changes, long_run):
+    """Every listed action is one the game can play: games where every seat answers at random
+    among the legal actions (inside the kernel), invariants checked after every turn; a broken
+    one raises. 10,000 games under --long."""
+    game = get(name)
+    rng = random.Random(variant)
+    n, tables = (10_000, 20) if long_run else (400, 4)
+    for k in range(tables):
+        rules, players, table = playable(game, changes, rng, list(dict.fromkeys(game.default_table)))
+        df = random_answers(name, n // tables, seats=table, players=players, rules=rules, seed=k)
+        assert len(df) == n // tables
+        wins = sum(df[f"win_{s}"] for s in range(players))
+        assert ((wins == 0) | (wins >= 1)).all()
+
+
+@pytest.mark.parametrize("variant, name, changes", STEPPED, ids=IDS)
+def test_a_python_agent_plays_whole_games_and_clones_are_independent(variant, name, changes):
+    rng = random.Random(variant)
+    s = new_game(name, rules=changes, seed=3)
+    twin = s.clone()
+    first = s.legal_actions()
+    while not s.is_terminal():
+        s.apply(rng.choice(s.legal_actions()))
+        assert s.observation(0)["seat"] == 0
+    assert twin.legal_actions() == first and not twin.is_terminal() and twin.answers == ()
+    assert sum(s.returns()) == pytest.approx(1.0) or sum(s.returns()) == 0
+    child = twin.child(first[-1])
+    assert child.answers == (first[-1],) and twin.answers == ()
+
+
+def test_a_bad_answer_is_refused_with_the_legal_actions():
+    s = new_game("cardgame", seed=1)
+    illegal = max(s.legal_actions()) + 1
+    with pytest.raises(UsageError, match="not legal here; the legal actions are"):
+        s.apply(illegal)
+    with pytest.raises(UsageError, match="outside: seat 7"):
+        new_game("cardgame", outside=[7])
+    with pytest.raises(UsageError, match="has no decision points"):
+        new_game("classic") if get("classic").decisions is None else pytest.fail("classic has decisions now")
+
+
+def shuffle_cardgame_hidden(S: np.ndarray, rb: np.ndarray, seat: int, rng: np.random.Generator) -> np.ndarray:
+    """A copy of a card-game state with the cards `seat` cannot see (the other hands and the
+    draw pile) dealt afresh into the same places."""
+    S = S.copy()
+    players = int(rb[CL.R_PLAYERS])
+    slots = [CL.DRAW_PILE + k for k in range(S[CL.DRAW_N])]
+    for p in range(players):
+        if p != seat:
+            slots += [CL.HAND_ + p * CL.MAX_CARDS + k for k in range(S[CL.HAND_N + p])]
+    cards = S[slots]
+    S[slots] = rng.permutation(cards)
+    for p in range(players):
+        if p != seat:
+            S[CL.KC + p * CL.NK:CL.KC + (p + 1) * CL.NK] = 0
+            for k in range(S[CL.HAND_N + p]):
+                S[CL.KC + p * CL.NK + rb[CL.R_KIND + S[CL.HAND_ + p * CL.MAX_CARDS + k]]] += 1
+    return S
+
+
+HIDDEN_SHUFFLES = {"cardgame": shuffle_cardgame_hidden}
+
+
+@pytest.mark.parametrize("variant, name, changes", STEPPED, ids=IDS)
+def test_an_observation_is_unchanged_when_what_its_seat_cannot_see_is_shuffled(variant, name, changes):
+    game = get(name)
+    rng = np.random.default_rng(5)
+    s = new_game(name, rules=changes, seed=4)
+    seen = 0
+    while not s.is_terminal() and seen < 40:
+        seat = s.current_player
+        state, ctx = s._paused_state(), s._ctx
+        before = game.decisions.observe(ctx, state, seat)
+        assert before == s.observation(seat)
+        shuffled = HIDDEN_SHUFFLES[name](state, ctx.rb, seat, rng)
+        assert not np.array_equal(shuffled, state) or seen > 0  # the shuffle changes something
+        assert game.decisions.observe(ctx, shuffled, seat) == before
+        s.apply(s.bot_action())
+        seen += 1
