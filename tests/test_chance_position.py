@@ -17,6 +17,7 @@ from sim.chance import layout as L
 from sim.chance import position as P
 from sim.chance.advise import advise_position, position_odds
 from sim.chance.game import GAME
+from sim.core.event_log import EVENT_WIDTH, LOG_HEAD
 from sim.core.runner import UsageError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,7 +71,7 @@ def first_events(pos: P.Position, option: int | None, seed: int = 0, game: int =
     log = kernel.play_logged(k.rules, k.start, run.kinds, k.params, k.tables, np.uint64(seed), game, False, False,
                              game_out, seat_out, GAME.detail_outputs(1, pos.players, False), rows)
     n = min(int(log[0]), rows)
-    return [tuple(int(x) for x in log[2 + 5 * i: 7 + 5 * i]) for i in range(n)]
+    return [tuple(int(x) for x in log[LOG_HEAD + EVENT_WIDTH * i:LOG_HEAD + EVENT_WIDTH * (i + 1)]) for i in range(n)]
 
 
 # ---- the file -------------------------------------------------------------------------------

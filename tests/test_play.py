@@ -7,13 +7,14 @@ import random
 
 import numpy as np
 import pytest
+from test_contract import VARIANTS, random_house_rules
 
 from sim.cardgame import layout as CL
+from sim.chance import layout as HL
 from sim.core.game import get
 from sim.core.play import TERMINAL, new_game, random_answers
 from sim.core.replay import replay
 from sim.core.runner import UsageError
-from test_contract import VARIANTS, random_house_rules
 
 STEPPED = [v for v in VARIANTS if get(v[1]).decisions is not None]
 IDS = [v[0] for v in STEPPED]
@@ -39,7 +40,9 @@ def playable(game, changes: list[str], rng: random.Random, seats: list[str]):
 def test_a_game_stepped_with_each_bots_own_answers_is_the_batch_game(variant, name, changes):
     game = get(name)
     rng = random.Random(variant)
-    seats = [kind for kind in game.catalog.kinds if "slow" not in kind]  # every built-in bot
+    # Every built-in bot but the slow ones: a rollout player answers a seat played from
+    # outside by its turn rule, not by its rollouts (docs/decisions.md).
+    seats = [name for name, kind in game.catalog.kinds.items() if not kind.slow]
     for k in range(4):
         rules, players, table = playable(game, changes, rng, seats)
         outside = sorted(rng.sample(range(players), rng.randint(1, players)))
@@ -121,7 +124,19 @@ def shuffle_cardgame_hidden(S: np.ndarray, rb: np.ndarray, seat: int, rng: np.ra
     return S
 
 
-HIDDEN_SHUFFLES = {"cardgame": shuffle_cardgame_hidden}
+def shuffle_chance_hidden(S: np.ndarray, rb: np.ndarray, seat: int, rng: np.random.Generator) -> np.ndarray:
+    """A copy of a Chance state with what nobody sees dealt afresh: the order of every draw
+    pile and of the Chance cards not yet drawn."""
+    S = S.copy()
+    for p in range(int(rb[HL.R_PLAYERS])):
+        at = HL.DRAW_PILE + p * HL.MAX_DECK
+        S[at:at + S[HL.DRAW_N + p]] = rng.permutation(S[at:at + S[HL.DRAW_N + p]])
+    at, end = HL.CHANCE_ORDER + S[HL.G_CHANCE_POS], HL.CHANCE_ORDER + rb[HL.R_CHANCE]
+    S[at:end] = rng.permutation(S[at:end])
+    return S
+
+
+HIDDEN_SHUFFLES = {"cardgame": shuffle_cardgame_hidden, "chance": shuffle_chance_hidden}
 
 
 @pytest.mark.parametrize("variant, name, changes", STEPPED, ids=IDS)

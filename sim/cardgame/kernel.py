@@ -21,12 +21,14 @@ from sim.cardgame.layout import (
     A_DRAW,
     A_SWAP3,
     A_TRADE,
+    DECK_KC,
     DK_DISCARD,
     DK_GO_OUT,
     DK_MOVE,
     DK_PASS,
-    N_ACTIONS,
-    R_MAX_TRADE,
+    DRAW,
+    DRAW_N,
+    DRAW_PILE,
     END_ERROR,
     END_HAND_LIMIT,
     END_HANDS,
@@ -35,18 +37,14 @@ from sim.cardgame.layout import (
     EV_DRAW,
     EV_GIVE,
     EV_GO_OUT,
+    EV_HAND,
     EV_JACKPOT,
     EV_PASS,
     EV_REWARD,
     EV_SPECIAL,
     EV_STALL,
-    EV_HAND,
     EV_TAKE,
     EV_TRADE,
-    DECK_KC,
-    DRAW,
-    DRAW_N,
-    DRAW_PILE,
     G_BANK_PAID,
     G_DEALER,
     G_HAND,
@@ -78,6 +76,7 @@ from sim.cardgame.layout import (
     MAX_CARDS,
     MAX_HAND_ROWS,
     MONEY,
+    N_ACTIONS,
     N_SEAT_COLS,
     NC,
     NK,
@@ -103,6 +102,7 @@ from sim.cardgame.layout import (
     R_JACKPOT_ADD,
     R_KIND,
     R_MAX_HANDS,
+    R_MAX_TRADE,
     R_MAX_TURNS_HAND,
     R_MRM_BONUS,
     R_MRM_TIES,
@@ -143,8 +143,24 @@ from sim.cardgame.layout import (
     STATS,
     WHERE,
 )
-from sim.core.decisions import add_legal, listed_answer, outside, resuming, snapshot, take_answer
-from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_WIDTH, LOG_HEAD, log_event
+from sim.core.decisions import (
+    add_legal,
+    listed_answer,
+    outside,
+    resuming,
+    snapshot,
+    take_answer,
+    yes_no,
+)
+from sim.core.event_log import (
+    EV_GAME_END,
+    EV_ROUND,
+    EV_SEAT_STATE,
+    EV_TURN,
+    EVENT_WIDTH,
+    LOG_HEAD,
+    log_event,
+)
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import seed_state, shuffle
 from strategies.cardgame import (
@@ -633,17 +649,8 @@ def decide_discard(S, RB, pk, pp, rng, p, kind):
 
 @njit_no_refcount
 def decide_go_out(S, RB, pk, pp, rng, p):
-    """Go out now? (asked only when p can.) Action 1 goes out, 0 plays on."""
-    go = want_go_out(pk[p], pp[p], p, S, RB, rng)
-    if outside(S, STATE_SIZE, p):
-        a = take_answer(S, STATE_SIZE, DK_GO_OUT, p, 1 if go else 0)
-        if a < 0:
-            add_legal(S, STATE_SIZE, 0)
-            add_legal(S, STATE_SIZE, 1)
-            a = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
-        if a >= 0:
-            go = a == 1
-    return go
+    """Go out now? (asked only when p can.)"""
+    return yes_no(S, STATE_SIZE, G_STATUS, PAUSED, DK_GO_OUT, p, want_go_out(pk[p], pp[p], p, S, RB, rng))
 
 
 # ---------------------------------------------------------------------------------------------

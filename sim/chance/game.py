@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from sim.chance import api, kernel
+from sim.chance.decisions import DECISIONS
 from sim.chance.events import EVENTS
 from sim.chance.layout import DECISION_COLS, MAX_DECISION_ROWS, MAX_PLAYERS, N_DECISION_COLS, SC_WIN, SEAT_COLS
 from sim.chance.rules import CHANCE_EFFECTS_DOC, HOUSE_RULE_DOC, RULE_PARSERS, RULES_VERSION, ChanceRules, describe, pack
@@ -117,6 +118,7 @@ GAME = Game(
     detail_outputs=detail_outputs,
     detail_tables=detail_tables,
     events=EVENTS,
+    decisions=DECISIONS,
     verbs="sim.chance.cli",
     compile_seconds=30,  # measured cold on the 2-core development machine, 2026-11-27
     bench_runs={"chance": ({}, 1_000_000, 100_000)},

@@ -14,6 +14,34 @@ import numpy as np
 from numba import njit, prange
 
 from sim.chance.layout import (
+    BLDS_LEFT,
+    BOARD,
+    BUF_CARD,
+    BUF_VALUE,
+    BUF_VALUE2,
+    BUF_VALUE3,
+    CHANCE_ORDER,
+    CORNER,
+    CORNERS,
+    D_FLIP,
+    D_FLIP2,
+    D_NOPE_CASH,
+    D_NOPE_FLIP2,
+    D_PLACE,
+    D_TOKEN,
+    DISCARD,
+    DK_FLIP,
+    DK_FLIP2,
+    DK_JAIL,
+    DK_NOPE_CASH,
+    DK_NOPE_FLIP2,
+    DK_PLACE,
+    DK_TAKE_CASH,
+    DK_TOKEN,
+    DK_VICTIM,
+    DRAW,
+    DRAW_N,
+    DRAW_PILE,
     END_ERROR,
     END_FINISH,
     END_NO_BUILDINGS,
@@ -32,31 +60,12 @@ from sim.chance.layout import (
     EV_PLACE,
     EV_PLACE_FP,
     EV_ROLL,
-    EV_STALLED,
     EV_ROUND_END,
+    EV_STALLED,
     EV_STEAL,
     EV_STOP,
     EV_TAKE,
     EV_TOKEN,
-    BLDS_LEFT,
-    BOARD,
-    BUF_CARD,
-    BUF_VALUE,
-    BUF_VALUE2,
-    BUF_VALUE3,
-    CHANCE_ORDER,
-    CORNER,
-    CORNERS,
-    DISCARD,
-    DRAW,
-    DRAW_N,
-    DRAW_PILE,
-    D_FLIP,
-    D_FLIP2,
-    D_NOPE_CASH,
-    D_NOPE_FLIP2,
-    D_PLACE,
-    D_TOKEN,
     F_HEAD,
     F_N,
     F_QUEUE,
@@ -84,17 +93,15 @@ from sim.chance.layout import (
     MAX_PLAYERS,
     MAX_PROPS,
     MAX_STACK,
-    NO_TARGET,
     N_BLD,
     N_CORNERS,
     N_KIND_SLOTS,
     N_SEAT_COLS,
     N_SIT,
-    PAIRS_DONE,
+    NO_TARGET,
     P_DRAW_COUNT,
     P_STAGE,
-    RNG_SIZE,
-    RNG_TABLE,
+    PAIRS_DONE,
     R_CHANCE,
     R_CHANCE_EFFECT,
     R_CHANCE_PARAM,
@@ -114,12 +121,32 @@ from sim.chance.layout import (
     R_MAX_ROUNDS,
     R_MULTI_FLIP2,
     R_PLAYERS,
-    R_PROPS,
     R_PROP_BUILDINGS,
     R_PROP_LENGTH,
     R_PROP_VALUE,
+    R_PROPS,
     R_RESHUFFLE,
     R_TOKEN_AFTER_BUST,
+    RNG_SIZE,
+    RNG_TABLE,
+    S_AT_STAKE,
+    S_BEST_OPP_SKY,
+    S_CASH_N,
+    S_CASH_SUM,
+    S_FINISH,
+    S_FLIPS_LEFT,
+    S_FLIPS_TAKEN,
+    S_LUCKY_HELD,
+    S_MIN_TARGET,
+    S_MY_SKY,
+    S_PILE_BANKRUPT,
+    S_PILE_CASH_N,
+    S_PILE_CASH_SUM,
+    S_PILE_LUCKY,
+    S_PILE_N,
+    S_ROUND_ENDING,
+    S_USEFUL_CASH_SUM,
+    S_USEFUL_PILE_SUM,
     SC_BUILDINGS,
     SC_BUSTS,
     SC_CASH_PLAYED,
@@ -150,28 +177,6 @@ from sim.chance.layout import (
     STAGE_WINDOW,
     STATE_SIZE,
     STATS,
-    S_BEST_OPP_SKY,
-    S_CASH_N,
-    S_CASH_SUM,
-    S_FINISH,
-    S_FLIPS_LEFT,
-    S_FLIPS_TAKEN,
-    S_LUCKY_HELD,
-    S_MIN_TARGET,
-    S_MY_SKY,
-    S_PILE_BANKRUPT,
-    S_PILE_CASH_N,
-    S_PILE_CASH_SUM,
-    S_PILE_LUCKY,
-    S_PILE_N,
-    S_ROUND_ENDING,
-    S_AT_STAKE,
-    S_USEFUL_CASH_SUM,
-    S_USEFUL_PILE_SUM,
-    TOP_OWNER,
-    TOP_VALUE,
-    TURN,
-    TURN_CARDS,
     T_BLOCKED,
     T_CHANGES_BEFORE,
     T_FLIPS,
@@ -180,6 +185,10 @@ from sim.chance.layout import (
     T_LUCKY,
     T_N,
     T_WINDOW_FROM,
+    TOP_OWNER,
+    TOP_VALUE,
+    TURN,
+    TURN_CARDS,
     WHERE,
     rng_deck,
     rng_policy,
@@ -204,14 +213,31 @@ from sim.chance.rules import (
     NOPE,
     TOKEN,
 )
-from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_WIDTH, LOG_HEAD, log_event
+from sim.core.decisions import (
+    add_legal,
+    listed_answer,
+    outside,
+    resuming,
+    snapshot,
+    take_answer,
+    yes_no,
+)
+from sim.core.event_log import (
+    EV_GAME_END,
+    EV_ROUND,
+    EV_SEAT_STATE,
+    EV_TURN,
+    EVENT_WIDTH,
+    LOG_HEAD,
+    log_event,
+)
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, seed_state, shuffle
 from strategies.chance import (
     ROLLOUT,
-    ROLLOUTS_SLOT,
     ROLLOUT_BASE,
     ROLLOUT_Z_SLOT,
+    ROLLOUTS_SLOT,
     choose_cash_card,
     choose_jail_target,
     choose_play,
@@ -234,7 +260,7 @@ G_WINNER, G_ROUNDS, G_TURNS, G_STALLED, G_CAPPED, G_STATUS_OUT, N_GAME_COLS = ra
 GAME_COLS = ("winner", "rounds", "turns", "stalled_rounds", "hit_round_limit", "status")
 
 # Status codes: 0 is a clean game, anything else an invariant failure.
-OK, ERR_DECK, ERR_BOARD, ERR_CORNER, ERR_HELD, ERR_BUILDINGS, ERR_ILLEGAL_PLAY, ERR_LOOP = range(8)
+OK, ERR_DECK, ERR_BOARD, ERR_CORNER, ERR_HELD, ERR_BUILDINGS, ERR_ILLEGAL_PLAY, ERR_LOOP, PAUSED = range(9)
 STATUS_NAMES = (
     "ok",
     "a token card is lost, duplicated or misplaced",
@@ -470,6 +496,111 @@ def bust_permille(n_flips, S, RB, p):
 
 
 # ---------------------------------------------------------------------------------------------
+# Decision points (sim/core/decisions.py): each takes the bot's answer and, for a seat played
+# from outside, returns the outside answer instead (layout.DK_* says what the actions mean).
+# The yes-or-no ones go through yes_no where they are asked.
+
+
+@njit_no_refcount
+def may_place(S, RB, i, v, fp_avail):
+    """Whether a Cash card worth v may go on property i now (Free Parking allows any)."""
+    need = S[TOP_VALUE + i] if S[TOP_VALUE + i] > 0 else RB[R_PROP_VALUE + i]
+    return not (S[T_BLOCKED] >> i) & 1 and (v > need or fp_avail)
+
+
+@njit_no_refcount
+def decide_place(S, RB, p, first, n_cards, n, fp_avail, pick, i):
+    """place_cards' choice (pick into its list of n cards, property i), or the outside one."""
+    bot = 0 if pick < 0 else 1 + S[first + S[BUF_CARD + pick]] * MAX_PROPS + i
+    a = take_answer(S, STATE_SIZE, DK_PLACE, p, bot)
+    if a < 0:
+        add_legal(S, STATE_SIZE, 0)
+        for c in range(MAX_DECK):  # in deck order, so that the actions come in order
+            for k in range(n_cards):
+                if S[first + k] == c:
+                    v = card_value(RB, p, c)
+                    for j in range(RB[R_PROPS]):
+                        if may_place(S, RB, j, v, fp_avail):
+                            add_legal(S, STATE_SIZE, 1 + c * MAX_PROPS + j)
+        a = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
+    if a < 0 or a == bot:
+        return pick, i
+    if a == 0:
+        return -1, -1
+    c = (a - 1) // MAX_PROPS
+    for m in range(n):
+        if S[first + S[BUF_CARD + m]] == c:
+            return m, (a - 1) % MAX_PROPS
+    return -1, -1
+
+
+@njit_no_refcount
+def decide_take_cash(S, p, n, k):
+    """play_from's choice among the n Cash cards list_cash listed (k, or -1 for none), or the
+    outside one."""
+    if outside(S, STATE_SIZE, p) and n > 0:
+        a = take_answer(S, STATE_SIZE, DK_TAKE_CASH, p, 1 + S[BUF_CARD + k] if k >= 0 else 0)
+        if a < 0:
+            add_legal(S, STATE_SIZE, 0)
+            for j in range(n):
+                add_legal(S, STATE_SIZE, 1 + S[BUF_CARD + j])
+            a = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
+        if a >= 0:
+            for j in range(n):
+                if 1 + S[BUF_CARD + j] == a:
+                    return j
+            return -1
+    return k
+
+
+@njit_no_refcount
+def decide_jail(S, RB, p, i):
+    """go_to_jail's target property (i, or -1 for none), or the outside one."""
+    if outside(S, STATE_SIZE, p):
+        a = take_answer(S, STATE_SIZE, DK_JAIL, p, i + 1)
+        if a < 0:
+            add_legal(S, STATE_SIZE, 0)
+            for j in range(RB[R_PROPS]):
+                if S[TOP_OWNER + j] >= 0 and S[TOP_OWNER + j] != p:
+                    add_legal(S, STATE_SIZE, 1 + j)
+            a = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
+        if a >= 0:
+            return a - 1
+    return i
+
+
+@njit_no_refcount
+def decide_victim(S, RB, p, v):
+    """The seat that loses a building (v; asked when anyone has one), or the outside one."""
+    if outside(S, STATE_SIZE, p) and v >= 0:
+        a = take_answer(S, STATE_SIZE, DK_VICTIM, p, v)
+        if a < 0:
+            for q in range(RB[R_PLAYERS]):
+                if q != p and S[N_BLD + q] > 0:
+                    add_legal(S, STATE_SIZE, q)
+            a = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
+        if a >= 0:
+            return a
+    return v
+
+
+@njit_no_refcount
+def decide_token(S, p, corner):
+    """use_tokens' corner for a Token (-1 keeps it), or the outside one."""
+    if outside(S, STATE_SIZE, p):
+        a = take_answer(S, STATE_SIZE, DK_TOKEN, p, corner + 1)
+        if a < 0:
+            add_legal(S, STATE_SIZE, 0)
+            for c in range(N_CORNERS):
+                if S[CORNERS + c] < 0:
+                    add_legal(S, STATE_SIZE, 1 + c)
+            a = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
+        if a >= 0:
+            return a - 1
+    return corner
+
+
+# ---------------------------------------------------------------------------------------------
 # Playing Cash cards
 
 
@@ -497,13 +628,15 @@ def place_cards(S, RB, pk, pp, rng, p, first, n_cards, allow_fp):
                     pick = m
         else:
             pick, i = choose_play(pk, pp, p, S, RB, rng, n, fp_avail, S[T_BLOCKED])
+            if outside(S, STATE_SIZE, p):
+                pick, i = decide_place(S, RB, p, first, n_cards, n, fp_avail, pick, i)
         if pick < 0:
             return
         k = S[BUF_CARD + pick]
         c = S[first + k]
         v = card_value(RB, p, c)
         need = S[TOP_VALUE + i] if S[TOP_VALUE + i] > 0 else RB[R_PROP_VALUE + i]
-        if (S[T_BLOCKED] >> i) & 1 or (v <= need and not fp_avail):
+        if not may_place(S, RB, i, v, fp_avail):
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
         # The player holding the property may block the card with a Nope!.
@@ -512,7 +645,8 @@ def place_cards(S, RB, pk, pp, rng, p, first, n_cards, allow_fp):
             nope = find_card(S, RB, o, NOPE, HELD)
             at_stake = RB[R_PROP_LENGTH + i] if S[BLDS_LEFT + i] > 0 else 0
             f = take_forced(S, D_NOPE_CASH, o) if nope >= 0 else -1
-            if nope >= 0 and (S[f + 2] == 1 if f >= 0 else want_nope_cash(pk, pp, o, at_stake, rng, S, RB)):
+            if nope >= 0 and (S[f + 2] == 1 if f >= 0 else yes_no(
+                    S, STATE_SIZE, G_STATUS, PAUSED, DK_NOPE_CASH, o, want_nope_cash(pk, pp, o, at_stake, rng, S, RB))):
                 log(S, EV_NOPE_CASH, o, i, v, p)
                 S[WHERE + o * MAX_DECK + nope] = DISCARD
                 S[stat(S, o, SC_NOPE_PLAYED)] += 1
@@ -535,7 +669,7 @@ def play_from(S, RB, pk, pp, rng, p, loc):
     """GO / Just Visiting: seat p chooses one Cash card from its draw (loc DRAW, which is then
     shuffled) or discard pile and plays it at once; a card that finds no place is discarded."""
     n = list_cash(S, RB, p, loc, BUF_VALUE)
-    k = choose_cash_card(pk, pp, p, S, RB, rng, n)
+    k = decide_take_cash(S, p, n, choose_cash_card(pk, pp, p, S, RB, rng, n))
     c = S[BUF_CARD + k] if k >= 0 else -1
     if loc == DRAW:
         if c >= 0:
@@ -555,7 +689,7 @@ def play_from(S, RB, pk, pp, rng, p, loc):
 @njit_no_refcount
 def go_to_jail(S, RB, pk, pp, rng, p):
     """Send an opponent's top Cash card on one property back to its owner's discard pile."""
-    i = choose_jail_target(pk, pp, p, S, RB, rng)
+    i = decide_jail(S, RB, p, choose_jail_target(pk, pp, p, S, RB, rng))
     if i < 0:
         return
     if S[TOP_OWNER + i] < 0 or S[TOP_OWNER + i] == p:
@@ -717,7 +851,7 @@ def draw_chance(S, RB, pk, pp, rng, p):
     if effect == CH_STEAL_BUILDING:
         face = RB[R_DIE + randint(rng, RNG_TABLE, RB[R_FACES])]
         if face > 0 and face >= param:
-            v = choose_victim(pk, pp, p, S, RB, rng)
+            v = decide_victim(S, RB, p, choose_victim(pk, pp, p, S, RB, rng))
             if v >= 0:
                 b = shortest_building(S, RB, v)
                 log(S, EV_STEAL, p, b, 0, v)
@@ -781,7 +915,8 @@ def flip2_window(S, RB, pk, pp, rng, p):
                     stake += card_value(RB, p, c)
             p2 = p_bust_within(2, S[DRAW_N + p], pile_bankrupts(S, RB, p), S[T_LUCKY])
             f = take_forced(S, D_FLIP2, o)
-            if not (S[f + 2] == 1 if f >= 0 else want_flip2(pk, pp, o, stake, p2, S[SKY_LEN + p], rng, S, RB)):
+            if not (S[f + 2] == 1 if f >= 0 else yes_no(S, STATE_SIZE, G_STATUS, PAUSED, DK_FLIP2, o,
+                                                         want_flip2(pk, pp, o, stake, p2, S[SKY_LEN + p], rng, S, RB))):
                 continue
             played = True
             log(S, EV_FLIP2, o, f2, int(1000 * p2 + 0.5), p)
@@ -790,7 +925,8 @@ def flip2_window(S, RB, pk, pp, rng, p):
             if nope < 0:
                 nope = find_card(S, RB, p, NOPE, TURN)
             f = take_forced(S, D_NOPE_FLIP2, p) if nope >= 0 else -1
-            if nope >= 0 and (S[f + 2] == 1 if f >= 0 else want_nope_flip2(pk, pp, p, stake, p2, rng, S, RB)):
+            if nope >= 0 and (S[f + 2] == 1 if f >= 0 else yes_no(S, STATE_SIZE, G_STATUS, PAUSED, DK_NOPE_FLIP2, p,
+                                                                   want_nope_flip2(pk, pp, p, stake, p2, rng, S, RB))):
                 log(S, EV_NOPE_FLIP2, p, nope, 0, o)
                 S[WHERE + p * MAX_DECK + nope] = DISCARD
                 S[stat(S, p, SC_NOPE_PLAYED)] += 1
@@ -834,7 +970,8 @@ def use_tokens(S, RB, pk, pp, rng, p, busted, placed):
         n_draw = list_cash(S, RB, p, DRAW, BUF_VALUE2)
         n_disc = list_cash(S, RB, p, DISCARD, BUF_VALUE3)
         f = take_forced(S, D_TOKEN, p)
-        corner = S[f + 2] if f >= 0 else choose_token(pk, pp, p, S, RB, rng, n_flip, n_draw, n_disc, last_chance)
+        corner = S[f + 2] if f >= 0 else decide_token(
+            S, p, choose_token(pk, pp, p, S, RB, rng, n_flip, n_draw, n_disc, last_chance))
         if corner < 0:
             return
         if S[CORNERS + corner] >= 0:
@@ -893,11 +1030,11 @@ def flip_cards(S, RB, pk, pp, pt, rng, p):
         f = take_forced(S, D_FLIP, p)
         if f >= 0:
             go = S[f + 2] == 1
-        elif pk[p] == ROLLOUT and close_call(pp, pt, p, S):
+        elif pk[p] == ROLLOUT and close_call(pp, pt, p, S) and not outside(S, STATE_SIZE, p):
             S[G_PAUSED] = 1
             return FLIP_OK
         else:
-            go = should_flip(pk, pp, pt, p, S, RB, rng)
+            go = yes_no(S, STATE_SIZE, G_STATUS, PAUSED, DK_FLIP, p, should_flip(pk, pp, pt, p, S, RB, rng))
         if not go:
             if recording(S):
                 log(S, EV_STOP, p, 0, bust_permille(1, S, RB, p), limit - flips)
@@ -1122,6 +1259,7 @@ def play_rounds(S, RB, pk, pp, pt, rng, check, stage):
             stage = STAGE_NEW_TURN
         while True:
             if stage == STAGE_NEW_TURN:
+                snapshot(S, STATE_SIZE, rng, RNG_SIZE)
                 # With every draw pile empty, Chance cards and Tokens can still move cards, so a
                 # round is only given up after two full circuits of turns that changed nothing.
                 if S[G_ROUND_TURNS] == MAX_TURNS_PER_ROUND or (S[G_REMAINING] < 0 and S[G_QUIET] >= 2 * n_players):
@@ -1296,9 +1434,11 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
     cards dealt afresh. S2, rng2 and pk2 are the rollout player's scratch (decide_by_rollouts);
     with `detail`, its close calls go to decisions[row]."""
     n_players = RB[R_PLAYERS]
-    for s in range(RNG_SIZE // 4):
-        seed_state(rng, 4 * s, seed, game, s)
-    if S0.shape[0] == 0:
+    if resuming(S, STATE_SIZE):  # a stepped game, from the snapshot of a turn's start
+        stage = STAGE_NEW_TURN
+    elif S0.shape[0] == 0:
+        for s in range(RNG_SIZE // 4):
+            seed_state(rng, 4 * s, seed, game, s)
         S[:STACK] = 0
         S[STACK_N:BUF_VALUE] = 0
         S[G_GRAY_LEFT] = RB[R_GRAY]
@@ -1309,6 +1449,8 @@ def play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row
         shuffle(rng, RNG_TABLE, S, CHANCE_ORDER, RB[R_CHANCE])
         stage = STAGE_NEW_ROUND
     else:
+        for s in range(RNG_SIZE // 4):
+            seed_state(rng, 4 * s, seed, game, s)
         for k in range(STATE_SIZE):
             S[k] = S0[k]
         deal_unseen(S, RB, rng, S0)
@@ -1376,11 +1518,21 @@ def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_ou
     events logged (sim/core/event_log.py): returns the log."""
     S = np.zeros(STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
     S[STATE_SIZE + 1] = log_rows
-    rng = np.zeros(RNG_SIZE, np.uint64)
+    play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S,
+               np.zeros(RNG_SIZE, np.uint64))
+    return S[STATE_SIZE:]
+
+
+@njit(cache=True, nogil=True)
+def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S, rng):
+    """Game `game` as play_logged plays it, in the caller's state array S and random streams
+    rng: with an event log and a decision channel after the state (sim/core/decisions.py), up
+    to the first decision that waits for an outside answer, from the start or from the
+    snapshot of a turn's start in S[:STATE_SIZE] and rng[:RNG_SIZE] (snapshots go to
+    rng[RNG_SIZE:])."""
     S2, rng2, pk2 = rollout_scratch(pk)
     play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, 0, S0, S2, rng2, pk2, detail,
               detail_out[0])
-    return S[STATE_SIZE:]
 
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: see play_logged

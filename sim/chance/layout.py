@@ -278,3 +278,12 @@ RNG_SIZE = 4 * N_STREAMS
 ) = range(8, 28)
 # Why a game ended (EV_GAME_END's amount).
 END_FINISH, END_NO_BUILDINGS, END_ROUND_LIMIT, END_ERROR = range(4)
+
+# ---- decision points (sim/core/decisions.py; named in sim/chance/decisions.py) --------------
+# Yes-or-no kinds answer 0 no, 1 yes. DK_PLACE: 0 stops (the rest of the Cash is discarded),
+# 1 + c * MAX_PROPS + i puts Cash card c (its index in the seat's deck) on property i.
+# DK_TAKE_CASH: 0 none, 1 + c takes Cash card c. DK_JAIL: 0 none, 1 + i sends back property
+# i's top card. DK_VICTIM: the seat. DK_TOKEN: 0 keeps it, 1 + the corner.
+(DK_FLIP, DK_PLACE, DK_NOPE_CASH, DK_TAKE_CASH, DK_JAIL, DK_VICTIM, DK_FLIP2, DK_NOPE_FLIP2,
+ DK_TOKEN) = range(9)
+N_ACTIONS = 1 + MAX_DECK * MAX_PROPS

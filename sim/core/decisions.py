@@ -173,3 +173,18 @@ def listed_answer(S, state_size, status_at, paused):
     x ^= (x << 5) & 0x7FFFFFFF
     S[ch + C_RANDOM_STATE] = x
     return S[ch + S[ch + C_LEGAL_AT] + x % min(n, S[ch + C_MAX_LEGAL])]
+
+
+@njit_no_refcount
+def yes_no(S, state_size, status_at, paused, kind, seat, bot):
+    """A yes-or-no decision point (action 0 no, 1 yes): the bot's answer `bot`, or, for a seat
+    played from outside, the outside one (listed_answer says what status_at and paused are)."""
+    if outside(S, state_size, seat):
+        a = take_answer(S, state_size, kind, seat, 1 if bot else 0)
+        if a < 0:
+            add_legal(S, state_size, 0)
+            add_legal(S, state_size, 1)
+            a = listed_answer(S, state_size, status_at, paused)
+        if a >= 0:
+            return a == 1
+    return bot
