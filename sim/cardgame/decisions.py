@@ -75,6 +75,14 @@ def observe(ctx, S: np.ndarray, seat: int) -> dict:
     }
 
 
+def hides_card(kind: int, seat: int, target: int, reader: int) -> bool:
+    """A draw (or a reward from the draw pile) shows its card to the drawer only; a card passed
+    left, to the two seats it passes between."""
+    if kind == L.EV_DRAW or (kind == L.EV_REWARD and target < 0):
+        return seat != reader
+    return kind == L.EV_PASS and reader not in (seat, target)
+
+
 DECISIONS = Decisions(
     kinds={
         L.DK_MOVE: DecisionKind("move", "the turn's move: draw, trade the top cards of your pile with another "
@@ -86,4 +94,5 @@ DECISIONS = Decisions(
     n_actions=L.N_ACTIONS,
     action_name=action_name,
     observe=observe,
+    hides_card=hides_card,
 )

@@ -348,7 +348,34 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         """List the bot policies and their parameters."""
         print("\n".join(game.catalog.listing()))
 
+    def play(
+        seat: Annotated[Optional[list[str]], typer.Option(
+            "--seat", help="'human' for a seat you play, or a bot's policy, as in simulate. Repeat per seat.")] = None,
+        players: Annotated[Optional[int], typer.Option(help=players_help + " (default: the seats given, at least "
+                                                       f"{game.default_players}).")] = None,
+        rule: Rules = None,
+        seed: Seed = 0,
+        game_index: Annotated[int, typer.Option("--game", help="Which game of the seed to play (0 on).")] = 0,
+        answers: Annotated[Optional[str], typer.Option(
+            help="Answers the human seats gave before, comma-separated (the end of a game prints them).")] = None,
+        **preset,
+    ) -> None:
+        """Play a game yourself against the bots, in the terminal: at each of your decisions you
+        see the events since your last one, what your seat may see and the numbered legal
+        actions, and type a number (? takes your bot's choice). Ctrl-C ends it."""
+        from sim.core import human
+
+        rules = rules_with_preset(game, preset.get("edition"), rule)
+        changes = {r.split("=", 1)[0]: r for r in rule_args(game, preset.get("edition"), rule)}  # the last of a key
+        command = ["monosim", game.name, "play", *[w for s in seat or [] for w in ("--seat", s)],
+                   *([f"--players={players}"] if players else []), *[w for r in changes.values() for w in ("--rule", r)],
+                   f"--seed={seed}", f"--game={game_index}"]
+        human.play(game.name, list(seat or []), players, rules, seed, game_index, human.parse_answers(answers),
+                   command, read=human.stdin_reader)
+
     group.command("simulate")(_with_preset_option(game, simulate))
+    if game.decisions is not None:
+        group.command("play")(_with_preset_option(game, play))
     group.command("rules")(_with_preset_option(game, rules))
     group.command("policies")(policies)
     group.command("replay")(_with_preset_option(game, replay))

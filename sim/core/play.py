@@ -69,6 +69,9 @@ class Decisions:
     action_name: Callable[[Context, int, int, int], str]  # (context, kind, seat, action) -> words
     # (context, state array, seat) -> what the seat may see, as plain data
     observe: Callable[[Context, np.ndarray, int], dict]
+    # (event kind, its seat, its target, the reader's seat) -> whether the event's card is
+    # hidden from the reader (a card drawn by someone else); default: every event is public
+    hides_card: Callable[[int, int, int, int], bool] = lambda kind, seat, target, reader: False
 
 
 class State:
@@ -164,6 +167,11 @@ class State:
         """The waiting decision's kind, by name ("" when the game is over)."""
         return self._book.kinds[self._cell(C_KIND)].name if self._paused else ""
 
+    @property
+    def question(self) -> str:
+        """What the waiting decision asks, in words."""
+        return self._book.kinds[self._cell(C_KIND)].question if self._paused else ""
+
     def legal_actions(self) -> list[int]:
         if not self._paused:
             return []
@@ -203,6 +211,19 @@ class State:
     def events(self) -> pd.DataFrame:
         """The game's events so far, as a replay's table (sim/core/replay.py)."""
         return events_table(self._run.game.events, self._ctx, self._game_index, self._events)
+
+    def seen_events(self, seat: int, start: int = 0) -> list[str]:
+        """The events from number `start` on, in words, as `seat` sees them: a card it may
+        not see is "a card"."""
+        book, hides = self._run.game.events, self._book.hides_card
+        return [book.sentence(self._ctx, kind, s, card, amount, target,
+                              "a card" if hides(kind, s, target, seat) else None)
+                for kind, s, card, amount, target in self._events[start:].tolist()]
+
+    @property
+    def n_events(self) -> int:
+        """Events logged so far."""
+        return len(self._events)
 
     def returns(self) -> list[float]:
         """Each seat's share of the win once the game is over (1 for a sole winner, 1/k each for

@@ -83,10 +83,14 @@ class EventBook:
             return lambda ctx, seat, code: str(code)
         return seat_name if name == "seat" else self.namers[name]
 
-    def sentence(self, ctx: Context, kind: int, seat: int, card: int, amount: int, target: int) -> str:
+    def sentence(self, ctx: Context, kind: int, seat: int, card: int, amount: int, target: int,
+                 card_name: str | None = None) -> str:
+        """The event in words; `card_name` in place of its card's name (a card hidden from the
+        reader)."""
         k = self.kinds[kind]
+        card_name = self.namer(k.card)(ctx, seat, card) if card_name is None else card_name
         fields = dict(seat=seat_name(ctx, seat, seat), amount=amount, pct=f"{amount / 10:.1f}%",
-                      card=self.namer(k.card)(ctx, seat, card), target=self.namer(k.target)(ctx, seat, target),
+                      card=card_name, target=self.namer(k.target)(ctx, seat, target),
                       reason=self.end_reasons[amount] if kind == EV_GAME_END else "")
         return k.text(fields) if callable(k.text) else k.text.format(**fields)
 

@@ -1,0 +1,127 @@
+"""A person at the table: `monosim <game> play --seat human ...` (docs/decisions.md).
+
+The human seats are played from the terminal through the step API (sim/core/play.py); the
+other seats by their bots. At each of its decisions a human seat is shown the events since its
+last one, what it may see, and the numbered legal actions, and types a number (or `?` for its
+bot's choice). A decision with one legal action is taken for it. At the end it is shown the
+result and the command that plays the same game again, its answers included.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Callable
+
+from sim.core.play import new_game
+from sim.core.runner import UsageError
+
+HUMAN = "human"
+
+
+def parse_answers(text: str | None) -> list[int]:
+    """--answers "3,0,12": earlier answers of the human seats, played first."""
+    if not text:
+        return []
+    try:
+        return [int(a) for a in text.split(",")]
+    except ValueError:
+        raise UsageError(f"--answers must be whole numbers separated by commas (got {text!r})") from None
+
+
+def format_observation(obs: dict) -> str:
+    lines = []
+    for key, value in obs.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            lines.append(f"  {key}:")
+            lines += [f"    {i}: {item}" for i, item in enumerate(value)]
+        else:
+            lines.append(f"  {key}: {value}")
+    return "\n".join(lines)
+
+
+def play(game_name: str, seats: list[str], players: int | None, rules, seed: int, game_index: int,
+         answers: list[int], command: list[str], read: Callable[[str], str] = input,
+         write: Callable[[str], None] = print) -> list[float]:
+    """Play one game with the `human` seats answered through read/write; returns the seats'
+    shares of the win. `command` is the command line without --answers (for the replay line)."""
+    outside = [s for s, spec in enumerate(seats) if spec == HUMAN]
+    if not outside:
+        raise UsageError("give --seat human for at least one seat (`replay` shows a game between bots)")
+    from sim.core.game import get
+
+    game = get(game_name)
+    n = players or (len(seats) if len(seats) >= 2 else game.default_players)
+    bots = [game.default_table[s] if s < len(seats) and seats[s] == HUMAN else
+            (seats[s] if s < len(seats) else game.default_table[s]) for s in range(n)]
+    state = new_game(game_name, seats=bots, players=n, rules=rules, seed=seed, game_index=game_index, outside=outside)
+    for k, a in enumerate(answers):
+        if state.is_terminal():
+            raise UsageError(f"--answers: the game is over after {k} answers, {len(answers)} were given")
+        if a not in state.legal_actions():
+            raise UsageError(f"--answers: answer {k + 1} ({a}) is not legal there; legal: {state.legal_actions()}")
+        state.apply(a)
+    try:
+        return _play_on(state, outside, command, read, write)
+    except KeyboardInterrupt:
+        if state.answers:
+            write("\nGo on later with:\n  " + _command_line(command, state.answers))
+        raise
+
+
+def _command_line(command: list[str], answers) -> str:
+    return " ".join(shlex.quote(w) for w in command + ["--answers", ",".join(map(str, answers))])
+
+
+def _play_on(state, outside: list[int], command: list[str], read, write) -> list[float]:
+    shown = 0
+    while not state.is_terminal():
+        seat = state.current_player
+        for text in state.seen_events(seat, shown):
+            write(f"  {text}")
+        shown = state.n_events
+        legal = state.legal_actions()
+        write(f"\nSeat {seat} (you), decide: {state.decision}: {state.question}")
+        if len(legal) == 1:
+            write(f"  only one choice: {state.action_name(legal[0])}")
+            state.apply(legal[0])
+            continue
+        write("You see:\n" + format_observation(state.observation(seat)))
+        bot = state.bot_action()
+        for i, a in enumerate(legal, 1):
+            write(f"  {i:>3}. {state.action_name(a)}" + ("   (your bot's choice)" if a == bot else ""))
+        state.apply(legal[ask(read, write, len(legal), None if bot is None else legal.index(bot))])
+    for text in state.seen_events(outside[0], shown):
+        write(f"  {text}")
+    returns = state.returns()
+    winners = [s for s, r in enumerate(returns) if r > 0]
+    write("\nThe game is over: " + (f"seat {winners[0]} wins" if len(winners) == 1 else
+                                     f"seats {', '.join(map(str, winners))} share the win" if winners else "nobody wins")
+          + (" (you)" if set(winners) & set(outside) else "") + ".")
+    write("Play it again with:\n  " + _command_line(command, state.answers))
+    return returns
+
+
+def ask(read: Callable[[str], str], write: Callable[[str], None], n: int, bot: int | None) -> int:
+    """The index of the chosen action: a number 1 .. n, or `?` for the bot's choice; anything
+    else asks again. The end of the input ends the game as Ctrl-C does."""
+    while True:
+        try:
+            text = read(f"Your choice (1-{n}{', ? for your bot' if bot is not None else ''}): ").strip()
+        except EOFError:
+            raise KeyboardInterrupt from None
+        if text == "?" and bot is not None:
+            return bot
+        if text.isdigit() and 1 <= int(text) <= n:
+            return int(text) - 1
+        write(f"  please type a number from 1 to {n}")
+
+
+def stdin_reader(prompt: str) -> str:
+    """input(), with the prompt on stdout even when stdin is not a terminal."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
