@@ -256,9 +256,13 @@ def bench(
     ] = None,
     repeat: Annotated[int, typer.Option(help="Timed runs per game; the median run is reported.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the measurements as JSON.")] = False,
+    steps: Annotated[Optional[int], typer.Option(
+        help="Time the step API instead: this many decisions a game, answered from Python by a random agent, "
+             "on one core (the games with decision points).")] = None,
 ) -> None:
     """Games per second for each game (the card game in each edition), 4 players, default bots,
-    against the game's target; compile time shown apart."""
+    against the game's target; compile time shown apart. With --steps, decisions per second
+    through the step API instead."""
     from sim.core import bench as benchmarks
     from sim.core.runner import check_run_args
 
@@ -269,6 +273,23 @@ def bench(
     check_run_args(1 if games is None else games, 0, 1, threads)
     if repeat < 1:
         raise UsageError(f"--repeat must be at least 1 (got {repeat})")
+    if steps is not None:
+        if steps < 1:
+            raise UsageError(f"--steps must be at least 1 (got {steps})")
+        stepped = [name for name in chosen if benchmarks.get(name).decisions is not None]
+        if not stepped:
+            raise UsageError(f"none of {', '.join(chosen)} has decision points yet")
+        result = {label: benchmarks.bench_steps(name, steps, rules) for name in stepped
+                  for label, (rules, _, _) in benchmarks.timed_runs(name).items()}
+        if as_json:
+            emit("bench", {"steps": steps}, result)
+            return
+        for label, r in result.items():
+            print(f"{label}: {r['decisions']:,} decisions ({r['games']} games) in {r['seconds']:.2f} s = "
+                  f"{r['decisions_per_second']:,.0f} decisions/s from Python on one core (first call "
+                  f"{r['compile_seconds']:.2f} s); target {r['target_decisions_per_second']:,}: "
+                  f"{r['decisions_per_second'] / r['target_decisions_per_second']:.0%} of it")
+        return
     for name in chosen:
         for _, n, _ in benchmarks.timed_runs(name, games).values():
             benchmarks.get(name).check_in_memory(n, 4)

@@ -26,4 +26,4 @@ def monosim():
     import inprocess
 
     root = os.path.dirname(os.path.dirname(__file__))
-    return lambda *args: inprocess.monosim(*args, cwd=root)
+    return lambda *args, stdin="": inprocess.monosim(*args, cwd=root, stdin=stdin)

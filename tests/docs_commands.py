@@ -149,6 +149,8 @@ def expected_exit(s: Shown) -> int:
         return 2
     if "--resume" in s.command:
         return 2  # nothing unfinished in the scratch folder: the command says so
+    if s.output and "monosim: interrupted;" in s.output[-1]:
+        return 130  # a `play` session whose input ends at a prompt
     return 0
 
 

@@ -12,15 +12,18 @@ import subprocess
 from pathlib import Path
 
 
-def monosim(*args: str, cwd: str | Path | None = None) -> subprocess.CompletedProcess:
-    """`monosim args` in `cwd` (the current folder if None) with a wide terminal; a first
-    compile's announcement is left out of stderr (whether a test sees it depends on what ran
-    before it in its worker)."""
+def monosim(*args: str, cwd: str | Path | None = None, stdin: str = "") -> subprocess.CompletedProcess:
+    """`monosim args` in `cwd` (the current folder if None) with a wide terminal, reading
+    `stdin`; a first compile's announcement is left out of stderr (whether a test sees it
+    depends on what ran before it in its worker)."""
+    import sys
+
     from sim.cli import main
 
     out, err = io.StringIO(), io.StringIO()
-    saved = os.getcwd(), os.environ.get("COLUMNS")
+    saved = os.getcwd(), os.environ.get("COLUMNS"), sys.stdin
     os.environ["COLUMNS"] = "200"
+    sys.stdin = io.StringIO(stdin)
     try:
         if cwd is not None:
             os.chdir(cwd)
@@ -31,6 +34,7 @@ def monosim(*args: str, cwd: str | Path | None = None) -> subprocess.CompletedPr
             except SystemExit as e:  # as a process would exit: None is 0, a message 1
                 code = 0 if e.code is None else e.code if isinstance(e.code, int) else 1
     finally:
+        sys.stdin = saved[2]
         os.chdir(saved[0])
         if saved[1] is None:
             del os.environ["COLUMNS"]

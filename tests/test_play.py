@@ -160,33 +160,30 @@ def test_an_observation_is_unchanged_when_what_its_seat_cannot_see_is_shuffled(v
 # ---- a person at the table: `monosim <game> play` ---------------------------------------------
 
 
-def play_cli(monosim, monkeypatch, args: list[str], typed: str):
-    import io
-
-    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
-    return monosim(*args)
+def play_cli(monosim, args: list[str], typed: str):
+    return monosim(*args, stdin=typed)
 
 
 @pytest.mark.parametrize("name", sorted({v[1] for v in STEPPED}))
-def test_a_person_who_always_takes_the_bots_choice_plays_the_batch_game(name, monosim, monkeypatch):
+def test_a_person_who_always_takes_the_bots_choice_plays_the_batch_game(name, monosim):
     """Typing `?` at every decision plays the default table's game; the command printed at the
     end plays it again from its answers without asking anything."""
     game = get(name)
     args = [name, "play", "--seat", "human", "--seed", "3"]
-    r = play_cli(monosim, monkeypatch, args, "?\n" * 5000)
+    r = play_cli(monosim, args, "?\n" * 5000)
     assert r.returncode == 0, r.stderr
     batch = game.simulate(1, game.default_players, None, None, seed=3)
     winner = int(batch["winner"].iloc[0])
     assert (f"seat {winner} wins" if winner >= 0 else "share the win") in r.stdout
     again = r.stdout.rsplit("Play it again with:\n", 1)[1].split()
     assert again[:3] == ["monosim", name, "play"]
-    r2 = play_cli(monosim, monkeypatch, again[1:], "")
+    r2 = play_cli(monosim, again[1:], "")
     assert r2.returncode == 0, r2.stderr
     assert r2.stdout.rsplit("The game is over", 1)[1] == r.stdout.rsplit("The game is over", 1)[1]
 
 
-def test_bad_input_at_the_prompt_asks_again_and_the_end_of_input_stops_cleanly(monosim, monkeypatch):
-    r = play_cli(monosim, monkeypatch, ["cardgame", "play", "--seat", "human", "--edition", "video"], "x\n0\n99\n1\n")
+def test_bad_input_at_the_prompt_asks_again_and_the_end_of_input_stops_cleanly(monosim):
+    r = play_cli(monosim, ["cardgame", "play", "--seat", "human", "--edition", "video"], "x\n0\n99\n1\n")
     assert r.stdout.count("please type a number from 1 to") == 3
     assert r.returncode == 130 and "Go on later with:" in r.stdout and "--answers" in r.stdout
     assert "Traceback" not in r.stderr
@@ -197,6 +194,17 @@ def test_bad_input_at_the_prompt_asks_again_and_the_end_of_input_stops_cleanly(m
     (["--seat", "human", "--answers", "1,x"], "--answers must be whole numbers"),
     (["--seat", "human", "--answers", "9999"], "--answers: answer 1 (9999) is not legal there"),
 ])
-def test_play_refuses_bad_input_in_one_line(args, message, monosim, monkeypatch):
-    r = play_cli(monosim, monkeypatch, ["cardgame", "play", *args], "")
+def test_play_refuses_bad_input_in_one_line(args, message, monosim):
+    r = play_cli(monosim, ["cardgame", "play", *args], "")
     assert r.returncode == 2 and message in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_the_step_api_example_in_the_docs_runs():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "decisions.md").read_text()
+    code = text.split("## The step API\n", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    exec(compile(code, "docs/decisions.md", "exec"), namespace)
+    state = namespace["state"]
+    assert state.is_terminal() and state.answers and sum(state.returns()) in (0, pytest.approx(1.0))

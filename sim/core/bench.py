@@ -50,3 +50,36 @@ def bench(game: str, games: int, threads: int | None = None, repeat: int = 1, ru
         "run_seconds": runs,
         "mean_turns": float(df["turns"].mean()),
     }
+
+
+STEPS_TARGET = 20_000  # decisions a second from Python on one core (issue 40's goal)
+
+
+def bench_steps(game: str, decisions: int, rules: dict | None = None) -> dict:
+    """Decisions a second through the step API (sim/core/play.py): a random agent in Python
+    answers every decision of every seat of 4-player games of the default table (games 0, 1,
+    ... of BENCH_SEED, each to its end) until `decisions` are answered. The first game's
+    first decision (compiling, or loading the cache) is timed apart. One core: the step API
+    runs in the caller's thread."""
+    import random
+
+    from sim.core.play import new_game
+
+    g = get(game)
+    played = g.rules_of(rules or {})
+    t0 = time.perf_counter()
+    new_game(game, players=4, rules=played, seed=BENCH_SEED)
+    compile_seconds = time.perf_counter() - t0
+    pick = random.Random(BENCH_SEED)
+    answered = games = 0
+    t0 = time.perf_counter()
+    while answered < decisions:
+        state = new_game(game, players=4, rules=played, seed=BENCH_SEED, game_index=games)
+        while not state.is_terminal() and answered < decisions:
+            state.apply(pick.choice(state.legal_actions()))
+            answered += 1
+        games += 1
+    seconds = time.perf_counter() - t0
+    return {"decisions": answered, "games": games, "rules": rules or {}, "compile_seconds": compile_seconds,
+            "seconds": seconds, "decisions_per_second": answered / seconds,
+            "target_decisions_per_second": STEPS_TARGET}
