@@ -15,6 +15,7 @@ from sim.core.game import get
 from sim.core.play import TERMINAL, new_game, random_answers
 from sim.core.replay import replay
 from sim.core.runner import UsageError
+from sim.deal import layout as DL
 
 STEPPED = [v for v in VARIANTS if get(v[1]).decisions is not None]
 IDS = [v[0] for v in STEPPED]
@@ -136,7 +137,19 @@ def shuffle_chance_hidden(S: np.ndarray, rb: np.ndarray, seat: int, rng: np.rand
     return S
 
 
-HIDDEN_SHUFFLES = {"cardgame": shuffle_cardgame_hidden, "chance": shuffle_chance_hidden}
+def shuffle_deal_hidden(S: np.ndarray, rb: np.ndarray, seat: int, rng: np.random.Generator) -> np.ndarray:
+    """A copy of a Deal state with the cards `seat` cannot see (the other hands and the draw
+    pile) dealt afresh into the same places."""
+    S = S.copy()
+    slots = [DL.DRAW_PILE + k for k in range(S[DL.DRAW_N])]
+    for p in range(int(S[DL.R_PLAYERS])):
+        if p != seat:
+            slots += [DL.HAND_ + p * DL.MAX_HAND + k for k in range(S[DL.HAND_N + p])]
+    S[slots] = rng.permutation(S[slots])
+    return S
+
+
+HIDDEN_SHUFFLES = {"cardgame": shuffle_cardgame_hidden, "chance": shuffle_chance_hidden, "deal": shuffle_deal_hidden}
 
 
 @pytest.mark.parametrize("variant, name, changes", STEPPED, ids=IDS)

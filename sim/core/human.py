@@ -82,15 +82,23 @@ def _play_on(state, outside: list[int], command: list[str], read, write) -> list
         shown = state.n_events
         legal = state.legal_actions()
         write(f"\nSeat {seat} (you), decide: {state.decision}: {state.question}")
-        if len(legal) == 1:
+        if len({state.action_name(a) for a in legal}) == 1:
             write(f"  only one choice: {state.action_name(legal[0])}")
             state.apply(legal[0])
             continue
         write("You see:\n" + format_observation(state.observation(seat)))
         bot = state.bot_action()
-        for i, a in enumerate(legal, 1):
+        # Two copies of a card are two actions with the same effect: one line for both.
+        by_name = {}
+        for a in legal:
+            by_name.setdefault(state.action_name(a), a)
+        if bot is not None:  # the bot's own card stands for its name, so that ? is its exact play
+            by_name[state.action_name(bot)] = bot
+        shown_actions = list(by_name.values())
+        for i, a in enumerate(shown_actions, 1):
             write(f"  {i:>3}. {state.action_name(a)}" + ("   (your bot's choice)" if a == bot else ""))
-        state.apply(legal[ask(read, write, len(legal), None if bot is None else legal.index(bot))])
+        pick = ask(read, write, len(shown_actions), None if bot is None else shown_actions.index(bot))
+        state.apply(shown_actions[pick])
     for text in state.seen_events(outside[0], shown):
         write(f"  {text}")
     returns = state.returns()

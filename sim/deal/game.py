@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sim.deal.decisions import DECISIONS
 from sim.deal.events import EVENTS
 from sim.core.game import Game
 from sim.core.rule_changes import house_rules_text
@@ -60,6 +61,7 @@ GAME = Game(
     max_players=MAX_PLAYERS,
     kernel=kernel,
     events=EVENTS,
+    decisions=DECISIONS,
     seat_cols=SEAT_COLS,
     win_col=SC_WIN,
     summary=api.summarize,

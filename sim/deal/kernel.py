@@ -15,6 +15,7 @@ module checks that every decision is legal and carries it out.
 import numpy as np
 from numba import njit, prange
 
+from sim.core.decisions import add_legal, listed_answer, outside, resuming, snapshot, take_answer, yes_no
 from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_WIDTH, LOG_HEAD, log_event
 from sim.core.jit import njit_inline, njit_no_refcount, trailing_zeros
 from sim.core.rng import seed_state, shuffle
@@ -29,12 +30,23 @@ from sim.deal.board import (
     list_collection,
     n_complete,
     play_legal,
+    stealable,
     payable,
     rent_of,
     seat_after,
     wild_home_key,
 )
 from sim.deal.layout import (
+    R_MAX_DOUBLES,
+    SCRATCH4,
+    DK_COLOUR,
+    DK_DISCARD,
+    DK_JUST_SAY_NO,
+    DK_PAY,
+    DK_PLAY,
+    G_QUIET,
+    action_play,
+    play_action,
     END_ERROR,
     END_SETS,
     END_STALLED,
@@ -198,6 +210,7 @@ from sim.deal.rules import (
     WILD_ANY,
 )
 from strategies.deal import (
+    M_ACTION,
     M_BANK,
     M_PLACE,
     choose_discard,
@@ -223,7 +236,7 @@ from strategies.deal import (
 GAME_COLS = ("winner", "turns", "rounds", "hit_turn_limit", "stalled", "reshuffles", "won_on_own_turn", "status")
 
 # Status codes: 0 is a clean game, anything else an invariant failure.
-OK, ERR_CARDS, ERR_LISTS, ERR_GROUP, ERR_BANK, ERR_BUILDING, ERR_MONEY, ERR_ILLEGAL_PLAY, ERR_LOOP = range(9)
+OK, ERR_CARDS, ERR_LISTS, ERR_GROUP, ERR_BANK, ERR_BUILDING, ERR_MONEY, ERR_ILLEGAL_PLAY, ERR_LOOP, PAUSED = range(10)
 STATUS_NAMES = (
     "ok",
     "a card is lost, duplicated or in an unknown place",
@@ -234,6 +247,7 @@ STATUS_NAMES = (
     "money was created or lost in a payment",
     "a policy made an illegal play",
     "a turn did not terminate",
+    "paused at a decision answered from outside (the step API; never in a batch run)",
 )
 
 
@@ -634,7 +648,7 @@ def receive_property(S, pp, rng, q, card):
     if t == PROPERTY:
         g = S[R_CARD_C1 + card]
     elif t == WILD:
-        g = choose_received_colour(pp, q, S, rng, card)
+        g = decide_colour(S, q, card, choose_received_colour(pp, q, S, rng, card))
         if not can_take(S, card, g):
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             g = S[R_CARD_C1 + card]
@@ -746,7 +760,10 @@ def collect(S, pp, rng, debtor, creditor, amount, is_rent):
         if total < amount:
             S[stat(debtor, SC_SHORT)] += 1
     else:
+        n_bank = n
         n = choose_payment(pp, debtor, S, rng, n, amount, creditor)
+        if outside(S, STATE_SIZE, debtor):
+            n = decide_payment(S, debtor, n_bank, n, amount)
     # Total the chosen cards and copy them out of the scratch area before moving them (bots
     # reuse it), in one pass: Houses last, so that a Hotel given with its House leaves first.
     paid = 0
@@ -823,7 +840,8 @@ def just_say_no_exchange(S, pp, rng, actor, victim, action, stake):
             break
         if side == actor and S[R_COUNTER_USES_PLAY] == 1 and S[G_PLAYS_LEFT] <= 0:
             break
-        if not want_just_say_no(pp, side, S, rng, actor, victim, action, stake, side == victim):
+        if not yes_no(S, STATE_SIZE, G_STATUS, PAUSED, DK_JUST_SAY_NO, side,
+                      want_just_say_no(pp, side, S, rng, actor, victim, action, stake, side == victim)):
             break
         log(S, EV_JUST_SAY_NO, side, c, 0, actor if side == victim else victim)
         take_from_hand(S, c)
@@ -836,6 +854,183 @@ def just_say_no_exchange(S, pp, rng, actor, victim, action, stake):
     if blocked:
         S[stat(actor, SC_BLOCKED)] += 1
     return blocked
+
+
+# ---------------------------------------------------------------------------------------------
+# Decision points (sim/core/decisions.py): each takes the bot's answer and, for a seat played
+# from outside, returns the outside answer instead (layout.DK_* says what the actions mean).
+# Just Say No goes through yes_no where it is asked.
+
+
+@njit_no_refcount
+def canonical_play(S, p, k, mode, a, b, t):
+    """A play (choose_play's numbers) as its action: the numbers its card's action does not
+    use become 0; 0 for no play (k < 0), -1 for a hand position that is not one."""
+    if k < 0:
+        return 0
+    if k >= S[HAND_N + p]:
+        return -1
+    c = S[HAND_ + p * MAX_HAND + k]
+    typ = ctype(S, c)
+    if mode == M_BANK:
+        a = b = t = 0
+    elif mode == M_PLACE or typ == T_HOUSE or typ == T_HOTEL:
+        b = t = 0
+    elif typ == RENT:
+        t = 0
+    elif typ == DEBT_COLLECTOR:
+        a = b = 0
+    elif typ == BIRTHDAY or typ == PASS_GO:
+        a = b = t = 0
+    elif typ == SLY_DEAL or typ == DEAL_BREAKER:
+        b = 0
+    return play_action(c, mode, a, b, t)
+
+
+@njit_no_refcount
+def list_plays(S, p, write):
+    """How many legal plays seat p has (ending the turn not counted); with `write`, action 0
+    and each play's action listed, in order."""
+    if write:
+        add_legal(S, STATE_SIZE, 0)
+    n = 0
+    n_players = S[R_PLAYERS]
+    for c in range(S[R_CARDS]):  # the hand in card order, so that the actions come in order
+        if S[WHERE + c] != HAND or S[OWNER + c] != p:
+            continue
+        k = S[POS + c]
+        typ = ctype(S, c)
+        for mode in range(3):
+            a_end = 1 if mode == M_BANK else NG if mode == M_PLACE else NC
+            if mode == M_ACTION and (typ == SLY_DEAL or typ == FORCED_DEAL):
+                a_end = S[R_CARDS]
+            elif mode == M_ACTION and typ != RENT and typ != RENT_ANY and typ != DEAL_BREAKER \
+                    and typ != T_HOUSE and typ != T_HOTEL:
+                a_end = 1
+            for a in range(a_end):
+                if (typ == SLY_DEAL or typ == FORCED_DEAL) and mode == M_ACTION and (
+                        S[WHERE + a] != PROP or S[OWNER + a] == p):
+                    continue
+                b_end = 1
+                if mode == M_ACTION and (typ == RENT or typ == RENT_ANY):
+                    b_end = S[R_MAX_DOUBLES] + 1
+                elif mode == M_ACTION and typ == FORCED_DEAL:
+                    b_end = S[R_CARDS]
+                for b in range(b_end):
+                    if typ == FORCED_DEAL and mode == M_ACTION and (S[WHERE + b] != PROP or S[OWNER + b] != p):
+                        continue
+                    t_end = n_players if mode == M_ACTION and typ != RENT and typ != BIRTHDAY and typ != PASS_GO \
+                        and typ != T_HOUSE and typ != T_HOTEL else 1
+                    for t in range(t_end):
+                        if play_legal(S, p, k, mode, a, b, t):
+                            if write:
+                                add_legal(S, STATE_SIZE, play_action(c, mode, a, b, t))
+                            n += 1
+    return n
+
+
+@njit_no_refcount
+def decide_play(S, p, k, mode, a, b, t):
+    bot = canonical_play(S, p, k, mode, a, b, t)
+    answer = take_answer(S, STATE_SIZE, DK_PLAY, p, bot)
+    if answer < 0:
+        list_plays(S, p, True)
+        answer = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
+    if answer < 0 or answer == bot:
+        return k, mode, a, b, t
+    if answer == 0:
+        return -1, 0, 0, 0, 0
+    c, mode, a, b, t = action_play(answer)
+    return S[POS + c], mode, a, b, t
+
+
+@njit_no_refcount
+def decide_discard(S, p, k):
+    """The hand position of the card to discard (k, the bot's), or the outside one: an action
+    is the card."""
+    if outside(S, STATE_SIZE, p):
+        bot = S[HAND_ + p * MAX_HAND + k] if 0 <= k < S[HAND_N + p] else -1
+        answer = take_answer(S, STATE_SIZE, DK_DISCARD, p, bot)
+        if answer < 0:
+            for c in range(S[R_CARDS]):
+                if S[WHERE + c] == HAND and S[OWNER + c] == p:
+                    add_legal(S, STATE_SIZE, c)
+            answer = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
+        if answer >= 0:
+            return S[POS + answer]
+    return k
+
+
+@njit_no_refcount
+def decide_colour(S, q, card, g):
+    """The colour a two-colour wild takes for seat q (g, the bot's), or the outside one."""
+    if outside(S, STATE_SIZE, q):
+        answer = take_answer(S, STATE_SIZE, DK_COLOUR, q, g)
+        if answer < 0:
+            c1, c2 = S[R_CARD_C1 + card], S[R_CARD_C2 + card]
+            for c in range(NC):
+                if (c == c1 or c == c2) and can_take(S, card, c):
+                    add_legal(S, STATE_SIZE, c)
+            answer = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
+        if answer >= 0:
+            return answer
+    return g
+
+
+@njit_no_refcount
+def may_give(S, p, k, n):
+    """Whether payment candidate k may be given next: a House only once the Hotel over it
+    is given (S[SCRATCH3 + j] marks the cards given)."""
+    c = S[SCRATCH + k]
+    if S[SCRATCH3 + k] != 0:
+        return False
+    if S[WHERE + c] != BUILDING or ctype(S, c) != T_HOUSE:
+        return True
+    hotel = S[HOTEL + p * NC + S[GROUP + c]]
+    if hotel < 0:
+        return True
+    for j in range(n):
+        if S[SCRATCH + j] == hotel:
+            return S[SCRATCH3 + j] != 0
+    return False
+
+
+@njit_no_refcount
+def decide_payment(S, p, n_bank, n, amount):
+    """Seat p, played from outside, pays `amount` card by card (one decision a card) from all
+    its payment candidates until the debt is covered; the bot's choice (its marks in
+    S[SCRATCH3:], over the n candidates it listed) gives each decision's bot answer. Returns
+    the candidates listed; the cards given are marked as the bot marks them."""
+    if n == n_bank:  # the bot paid from the bank alone: list the rest too
+        n = list_collection(S, p, n_bank)
+        for k in range(n_bank, n):
+            S[SCRATCH3 + k] = 0
+    for k in range(n):  # the bot's marks move to SCRATCH4; SCRATCH3 marks the outside's
+        S[SCRATCH4 + k] = S[SCRATCH3 + k]
+        S[SCRATCH3 + k] = 0
+    paid = 0
+    while paid < amount:
+        bot = -1
+        for k in range(n):
+            if S[SCRATCH4 + k] != 0 and may_give(S, p, k, n):
+                bot = S[SCRATCH + k]
+                break
+        answer = take_answer(S, STATE_SIZE, DK_PAY, p, bot)
+        if answer < 0:
+            for c in range(S[R_CARDS]):
+                for k in range(n):
+                    if S[SCRATCH + k] == c and may_give(S, p, k, n):
+                        add_legal(S, STATE_SIZE, c)
+            answer = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
+        if answer < 0:  # paused: play on with the bot's choice
+            for k in range(n):
+                S[SCRATCH3 + k] = S[SCRATCH4 + k]
+            return n
+        for k in range(n):
+            if S[SCRATCH + k] == answer:
+                S[SCRATCH3 + k] = 1
+                paid += cvalue(S, answer)
+    return n
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1043,6 +1238,8 @@ def play_turn(S, pp, rng, p, check):
         if S[G_PLAYS_LEFT] <= 0:
             break
         k, mode, a, b, t = choose_play(pp, p, S, rng)
+        if outside(S, STATE_SIZE, p):
+            k, mode, a, b, t = decide_play(S, p, k, mode, a, b, t)
         if k < 0:
             break
         plays_left = S[G_PLAYS_LEFT]
@@ -1059,7 +1256,7 @@ def play_turn(S, pp, rng, p, check):
     for _ in range(MAX_HAND):
         if S[HAND_N + p] <= S[R_HAND_LIMIT]:
             break
-        k = choose_discard(pp, p, S, rng)
+        k = decide_discard(S, p, choose_discard(pp, p, S, rng))
         if k < 0 or k >= S[HAND_N + p]:
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return
@@ -1140,18 +1337,20 @@ def log_standings(S):
 def play_game(S, pp, rng, seed, game, check, game_out, seat_out, row):
     """Play game number `game` of the run with master seed `seed` into output column `row`."""
     n_players = S[R_PLAYERS]
-    for s in range(RNG_SIZE // 4):
-        seed_state(rng, 4 * s, seed, game, s)
-    setup_game(S, rng)
-    if check:
-        S[G_STATUS] = check_invariants(S)
-    current = 0
-    turns = 0
+    if not resuming(S, STATE_SIZE):  # else a stepped game, from the snapshot of a turn's start
+        for s in range(RNG_SIZE // 4):
+            seed_state(rng, 4 * s, seed, game, s)
+        setup_game(S, rng)
+        S[G_QUIET] = 0
+        if check:
+            S[G_STATUS] = check_invariants(S)
+    turns = S[G_TURN]
+    current = turns % n_players
     capped = 0
     stalled = 0
-    quiet = 0  # turns in a row that began and ended with no card left to draw or play
-    standings_at = 0  # the turn after which the log last had the standings
+    standings_at = turns - current  # the turn after which the log last had the standings
     while S[G_STATUS] == OK:
+        snapshot(S, STATE_SIZE, rng, RNG_SIZE)
         if turns >= S[R_MAX_TURNS]:
             capped = 1
             break
@@ -1168,12 +1367,12 @@ def play_game(S, pp, rng, seed, game, check, game_out, seat_out, row):
         # Every card on the table for a whole round (each seat could rearrange its wilds):
         # nothing can be drawn, played or paid any more, so the game is over without a winner.
         if no_cards_in_play(S):
-            quiet += 1
-            if quiet >= n_players:
+            S[G_QUIET] += 1
+            if S[G_QUIET] >= n_players:
                 stalled = 1
                 break
         else:
-            quiet = 0
+            S[G_QUIET] = 0
         current = seat_after(current, 1, n_players)
     w = S[G_WINNER]
     for p in range(n_players):
@@ -1345,13 +1544,24 @@ def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_ou
     """Game `game` of a run, as play_batch plays it, into column 0 of the outputs, with its
     events logged (sim/core/event_log.py): returns the log."""
     S = np.zeros(STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
-    S[:RULES_SIZE] = RB
-    for p in range(S[R_PLAYERS]):
-        S[R_KIND + p] = pk[p]
     S[STATE_SIZE + 1] = log_rows
-    rng = np.zeros(RNG_SIZE, np.uint64)
-    play_game(S, pp, rng, seed, game, check, game_out, seat_out, 0)
+    play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S,
+               np.zeros(RNG_SIZE, np.uint64))
     return S[STATE_SIZE:]
+
+
+@njit(cache=True, nogil=True)
+def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S, rng):
+    """Game `game` as play_logged plays it, in the caller's state array S and random streams
+    rng: with an event log and a decision channel after the state (sim/core/decisions.py), up
+    to the first decision that waits for an outside answer, from the start or from the
+    snapshot of a turn's start in S[:STATE_SIZE] and rng[:RNG_SIZE] (snapshots go to
+    rng[RNG_SIZE:]). The rules and the seats' bot kinds are written into S's head here."""
+    if not resuming(S, STATE_SIZE):
+        S[:RULES_SIZE] = RB
+        for p in range(S[R_PLAYERS]):
+            S[R_KIND + p] = pk[p]
+    play_game(S, pp, rng, seed, game, check, game_out, seat_out, 0)
 
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: see play_logged

@@ -147,7 +147,8 @@ G_RESHUFFLES = G_STATUS + 1
 G_TURN = G_RESHUFFLES + 1  # turns played so far
 G_SETS_CHANGED = G_TURN + 1  # 1 when a COMPLETE flag changed since note_sets last looked
 G_AT_WIN = G_SETS_CHANGED + 1  # seats holding enough complete sets to win (check_win looks only then)
-STATS = G_AT_WIN + 1  # [p * N_SEAT_COLS + col]
+G_QUIET = G_AT_WIN + 1  # turns in a row that began and ended with no card left to draw or play
+STATS = G_QUIET + 1  # [p * N_SEAT_COLS + col]
 N_SEAT_COLS = 29
 SCRATCH = STATS + MAX_PLAYERS * N_SEAT_COLS  # policy scratch (payment candidates, plans)
 SCRATCH2 = SCRATCH + MAX_SCRATCH
@@ -302,3 +303,30 @@ def load_float(S, at):
 ) = range(8, 27)
 # Why a game ended (EV_GAME_END's amount).
 END_SETS, END_TURN_LIMIT, END_STALLED, END_ERROR = range(4)
+
+# ---- decision points (sim/core/decisions.py; named in sim/deal/decisions.py) ----------------
+# DK_PLAY: 0 ends the turn; else play_action(card, mode, a, b, t) below, a hand card played
+# to the bank, as a property of colour a, or for its action (a, b, t as in strategies/deal.py
+# choose_play, the numbers the card's action does not use 0). DK_DISCARD: the card. DK_PAY:
+# the next card given (one decision a card, until the debt is covered). DK_JUST_SAY_NO: 1
+# plays one, 0 does not. DK_COLOUR: the colour a two-colour wild received takes.
+DK_PLAY, DK_DISCARD, DK_PAY, DK_JUST_SAY_NO, DK_COLOUR = range(5)
+N_ACTIONS = 1 + 3 * MAX_CARDS * MAX_CARDS * MAX_CARDS * 8
+
+
+@njit_no_refcount
+def play_action(card, mode, a, b, t):
+    return 1 + (((card * 3 + mode) * MAX_CARDS + a) * MAX_CARDS + b) * 8 + t
+
+
+@njit_no_refcount
+def action_play(action):
+    """(card, mode, a, b, t) of a play action (not 0)."""
+    x = action - 1
+    t = x % 8
+    x //= 8
+    b = x % MAX_CARDS
+    x //= MAX_CARDS
+    a = x % MAX_CARDS
+    x //= MAX_CARDS
+    return x // 3, x % 3, a, b, t
