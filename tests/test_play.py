@@ -80,6 +80,22 @@ def test_random_legal_answers_break_no_invariant(variant, name, changes, long_ru
         assert ((wins == 0) | (wins >= 1)).all()
 
 
+@pytest.mark.parametrize("name", sorted({v[1] for v in STEPPED}))
+def test_every_decision_kind_is_asked_of_a_seat_played_from_outside(name):
+    """Nothing bypasses the decision points: in games answered at random from outside (each
+    edition at its smallest and largest table), every kind the game lists is asked."""
+    game = get(name)
+    asked = dict.fromkeys((k.name for k in game.decisions.kinds.values()), 0)
+    for variant, _, changes in (v for v in STEPPED if v[1] == name):
+        rules = game.rules_from(changes)
+        lo, hi = game.players_for_rules(rules)[:2] if game.players_for_rules else (game.min_players, game.max_players)
+        for players in (lo, hi):
+            df = random_answers(name, 60, players=players, rules=changes, seed=players)
+            for kind, n in df.attrs["decisions_asked"].items():
+                asked[kind] += n
+    assert all(asked.values()), asked
+
+
 @pytest.mark.parametrize("variant, name, changes", STEPPED, ids=IDS)
 def test_a_python_agent_plays_whole_games_and_clones_are_independent(variant, name, changes):
     rng = random.Random(variant)

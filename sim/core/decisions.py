@@ -52,7 +52,9 @@ C_SNAP_HEAD = 17  # answers used when it was taken
 C_SNAP_EVENTS = 18  # events logged when it was taken
 C_RANDOM = 19  # 1: answer an outside seat at random among the legal actions, never pause
 C_RANDOM_STATE = 20  # ... from this generator state (a 31-bit xorshift)
-CHANNEL_HEAD = 24
+C_KINDS = 24  # [kind]: decisions of outside seats reached, by kind (MAX_KINDS of them)
+MAX_KINDS = 16
+CHANNEL_HEAD = C_KINDS + MAX_KINDS
 
 MAX_LEGAL = 2048  # room for legal actions; a game's largest decision must fit
 
@@ -127,6 +129,7 @@ def take_answer(S, state_size, kind, seat, bot):
     listed_answer."""
     ch = S[state_size + 2]
     S[ch + C_ASKED] += 1
+    S[ch + C_KINDS + kind] += 1
     S[ch + C_N_LEGAL] = 0
     h = S[ch + C_HEAD]
     if h < S[ch + C_N]:

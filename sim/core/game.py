@@ -34,6 +34,7 @@ import pandas as pd
 from sim.core import rule_changes
 from sim.core import summary as core_summary
 from sim.core import table, userbot
+from sim.core.decisions import MAX_KINDS
 from sim.core.summary import Tally
 from sim.core.runner import (
     DEFAULT_CHUNK,
@@ -489,6 +490,8 @@ def check_game(game: Game) -> list[str]:
             problems.append(f"it has decision points but its kernel lacks {', '.join(missing)} (sim/core/decisions.py)")
         if not getattr(game.decisions, "kinds", None) or not callable(getattr(game.decisions, "observe", None)):
             problems.append("its decisions do not name their kinds and what a seat sees (sim/core/play.py Decisions)")
+        elif not all(0 <= code < MAX_KINDS for code in game.decisions.kinds):
+            problems.append(f"its decision kinds are not numbered 0 to {MAX_KINDS - 1} (sim/core/decisions.py)")
     try:
         importlib.import_module(f"sim.{game.name}.bots").API
     except (ImportError, AttributeError):

@@ -28,6 +28,7 @@ from sim.core.decisions import (
     C_COPY_AT,
     C_EVENTS,
     C_KIND,
+    C_KINDS,
     C_LEGAL_AT,
     C_MAX_LEGAL,
     C_N_LEGAL,
@@ -37,6 +38,7 @@ from sim.core.decisions import (
     C_SNAP_EVENTS,
     C_SNAP_HEAD,
     C_SNAPPED,
+    MAX_KINDS,
     stepping_state,
 )
 from sim.core.event_log import EVENT_WIDTH, LOG_HEAD
@@ -275,13 +277,15 @@ def random_answers(game: str, games: int, seats: list[str] | None = None, player
                    **options) -> pd.DataFrame:
     """Games 0 .. games - 1 with the seats in `outside` (default: all) answering every decision
     with a legal action drawn at random inside the kernel (a stream of its own per game): the
-    per-game table, as ``simulate`` gives it. With `check`, invariants are checked after every
-    turn and a broken one raises: a test that every listed action is one the game can play."""
+    per-game table, as ``simulate`` gives it, with the decisions asked of the outside seats by
+    kind in df.attrs["decisions_asked"]. With `check`, invariants are checked after every turn
+    and a broken one raises: a test that every listed action is one the game can play."""
     g = get(game)
     run, mask = _prepared(g, seats, players, rules, seed, outside, deck_edits, options)
     k = run.inputs
     size, rng_size = g.kernel.STATE_SIZE, g.kernel.RNG_SIZE
     outputs = g.outputs(games, run.players, False)
+    asked = np.zeros(MAX_KINDS, np.int64)
     for i in range(games):
         one = g.outputs(1, run.players, False)
         S = stepping_state(size, 0, mask, [], None, random_seed=(seed * 1_000_003 + i) % 0x7FFFFFFF + 1)
@@ -289,7 +293,11 @@ def random_answers(game: str, games: int, seats: list[str] | None = None, player
                         check, False, *one, S, np.zeros(2 * rng_size, np.uint64))
         outputs[0][:, i] = one[0][:, 0]
         outputs[1][:, :, i] = one[1][:, :, 0]
-    return run.frame(outputs, 0)
+        ch = int(S[size + 2])
+        asked += S[ch + C_KINDS:ch + C_KINDS + MAX_KINDS]
+    df = run.frame(outputs, 0)
+    df.attrs["decisions_asked"] = {kind.name: int(asked[code]) for code, kind in g.decisions.kinds.items()}
+    return df
 
 
 def _prepared(g, seats, players, rules, seed, outside, deck_edits, options):
