@@ -237,3 +237,29 @@ def test_the_step_api_example_in_the_docs_runs():
     exec(compile(code, "docs/decisions.md", "exec"), namespace)
     state = namespace["state"]
     assert state.is_terminal() and state.answers and sum(state.returns()) in (0, pytest.approx(1.0))
+
+
+@pytest.mark.parametrize("variant, name, changes", STEPPED, ids=IDS)
+def test_a_resampled_state_is_what_its_seat_knows_with_the_hidden_cards_dealt_afresh(variant, name, changes):
+    """resample(seat): the seat sees the same (observation, its view of the turn so far, its
+    legal actions when it decides), something hidden differs in some resamples, and the
+    resampled game plays on to its end with invariants checked."""
+    rng = np.random.default_rng(7)
+    pick = random.Random(variant)
+    s = new_game(name, rules=changes, seed=11)
+    resampled = changed = 0
+    for step in range(400):
+        if s.is_terminal():
+            break
+        if step % 23 == 5:
+            seat = s.current_player
+            for _ in range(3):
+                twin = s.resample(seat, rng)
+                assert twin.observation(seat) == s.observation(seat)
+                assert twin.current_player == seat and twin.legal_actions() == s.legal_actions()
+                changed += not np.array_equal(twin._paused_state(), s._paused_state())
+                resampled += 1
+            while not twin.is_terminal():  # invariants are checked turn by turn (check=True)
+                twin.apply(pick.choice(twin.legal_actions()))
+        s.apply(s.bot_action())
+    assert resampled >= 6 and changed >= resampled // 2

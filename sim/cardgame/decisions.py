@@ -83,6 +83,52 @@ def hides_card(kind: int, seat: int, target: int, reader: int) -> bool:
     return kind == L.EV_PASS and reader not in (seat, target)
 
 
+def drawn_positions(events: np.ndarray, top: int, seat: int, is_draw, hides) -> tuple[list[int], list[int]]:
+    """The draw-pile positions (from `top` down) of the cards drawn in these events: those
+    `seat` saw, and those it did not."""
+    seen, unseen = [], []
+    k = 0
+    for kind, s, _card, _amount, target in events.tolist():
+        if is_draw(kind, target):
+            (unseen if hides(kind, s, target, seat) else seen).append(top - k)
+            k += 1
+    return seen, unseen
+
+
+def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The snapshot S with the other hands and the draw pile dealt afresh among themselves,
+    but for the cards `seat` saw drawn since (kept in place) and, in each other hand, the
+    kinds that seat was seen taking from piles this hand (the public record)."""
+    S = S.copy()
+    rb = ctx.rb
+    players = int(rb[L.R_PLAYERS])
+    kinds = rb[L.R_KIND:L.R_KIND + L.MAX_CARDS]
+    seen, _ = drawn_positions(events, int(S[L.DRAW_N]) - 1, seat,
+                              lambda kind, target: kind == L.EV_DRAW or (kind == L.EV_REWARD and target < 0), hides_card)
+    slots = [L.DRAW_PILE + i for i in range(S[L.DRAW_N]) if i not in seen]
+    for q in range(players):
+        if q == seat:
+            continue
+        known = {k: max(int(S[L.SEEN + q * L.NK + k]), 0) for k in range(L.NK)}
+        for i in range(S[L.HAND_N + q]):
+            k = int(kinds[S[L.HAND_ + q * L.MAX_CARDS + i]])
+            if known[k] > 0:
+                known[k] -= 1
+            else:
+                slots.append(L.HAND_ + q * L.MAX_CARDS + i)
+    S[slots] = rng.permutation(S[slots])
+    for i in range(S[L.DRAW_N]):
+        c = S[L.DRAW_PILE + i]
+        S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.DRAW, -1, i
+    for q in range(players):
+        S[L.KC + q * L.NK:L.KC + (q + 1) * L.NK] = 0
+        for i in range(S[L.HAND_N + q]):
+            c = S[L.HAND_ + q * L.MAX_CARDS + i]
+            S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.HAND, q, i
+            S[L.KC + q * L.NK + kinds[c]] += 1
+    return S
+
+
 DECISIONS = Decisions(
     kinds={
         L.DK_MOVE: DecisionKind("move", "the turn's move: draw, trade the top cards of your pile with another "
@@ -95,4 +141,5 @@ DECISIONS = Decisions(
     action_name=action_name,
     observe=observe,
     hides_card=hides_card,
+    redeal=redeal,
 )

@@ -78,6 +78,28 @@ def observe(ctx, S: np.ndarray, seat: int) -> dict:
     }
 
 
+def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The snapshot S with the order of every draw pile and of the Chance cards not yet drawn
+    dealt afresh (nobody sees them), but for the cards flipped or drawn since (kept in place)."""
+    S = S.copy()
+    rb = ctx.rb
+    flipped = [0] * int(rb[L.R_PLAYERS])
+    chance = 0
+    for kind, s, _card, _amount, _target in events.tolist():
+        if kind == L.EV_FLIP:
+            flipped[s] += 1
+        elif kind == L.EV_CHANCE:
+            chance += 1
+    for p, f in enumerate(flipped):
+        at, n = L.DRAW_PILE + p * L.MAX_DECK, int(S[L.DRAW_N + p])
+        if n > f:
+            S[at:at + n - f] = rng.permutation(S[at:at + n - f])
+    at, end = L.CHANCE_ORDER + S[L.G_CHANCE_POS] + chance, L.CHANCE_ORDER + int(rb[L.R_CHANCE])
+    if end > at:
+        S[at:end] = rng.permutation(S[at:end])
+    return S
+
+
 DECISIONS = Decisions(
     kinds={
         L.DK_FLIP: DecisionKind("flip", "flip another card (1) or cash out (0)"),
@@ -95,4 +117,5 @@ DECISIONS = Decisions(
     n_actions=L.N_ACTIONS,
     action_name=action_name,
     observe=observe,
+    redeal=redeal,
 )

@@ -74,6 +74,9 @@ class Decisions:
     # (event kind, its seat, its target, the reader's seat) -> whether the event's card is
     # hidden from the reader (a card drawn by someone else); default: every event is public
     hides_card: Callable[[int, int, int, int], bool] = lambda kind, seat, target, reader: False
+    # (context, a turn's snapshot state, seat, the events since it, numpy Generator) -> a copy
+    # with what the seat could not see dealt afresh, keeping what the events showed it in place
+    redeal: Callable[[Context, np.ndarray, int, np.ndarray, np.random.Generator], np.ndarray] | None = None
 
 
 class State:
@@ -213,6 +216,38 @@ class State:
     def events(self) -> pd.DataFrame:
         """The game's events so far, as a replay's table (sim/core/replay.py)."""
         return events_table(self._run.game.events, self._ctx, self._game_index, self._events)
+
+    def resample(self, seat: int, rng: np.random.Generator, tries: int = 200) -> State:
+        """The same game as `seat` knows it, with what it cannot see dealt afresh (other hands,
+        the order of the piles): for search players that sample the hidden cards. The cards are
+        dealt again at the start of the turn, keeping what the turn has shown the seat in place,
+        and the turn is played again with the same answers; a deal after which the seat would
+        have seen anything else this turn (another card drawn, a bot answering differently) is
+        drawn again, up to `tries` times (RuntimeError then)."""
+        redeal = self._book.redeal
+        if redeal is None:
+            raise UsageError(f"{self._run.game.title} cannot resample its hidden cards yet")
+        if self.is_terminal() or self._start is None:
+            raise UsageError("no decision waits: nothing to resample")
+        if not 0 <= seat < self._run.players:
+            raise UsageError(f"seat must be 0 to {self._run.players - 1} (got {seat})")
+        since = len(self._events_before)
+        view, seen = self.seen_events(seat, since), self.observation(seat)
+        for _ in range(tries):
+            twin = self.clone()
+            twin._start = redeal(self._ctx, self._start, seat, self._events[since:], rng)
+            twin._answers = self._answers[:self._used]
+            twin._play()
+            for a in self._answers[self._used:]:
+                if twin.is_terminal() or a not in twin.legal_actions():
+                    break
+                twin.apply(a)
+            else:
+                if (not twin.is_terminal() and twin.seen_events(seat, since) == view
+                        and twin.observation(seat) == seen):
+                    return twin
+        raise RuntimeError(f"no deal of the hidden cards agrees with what seat {seat} saw this turn "
+                           f"in {tries} tries")
 
     def seen_events(self, seat: int, start: int = 0) -> list[str]:
         """The events from number `start` on, in words, as `seat` sees them: a card it may

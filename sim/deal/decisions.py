@@ -102,6 +102,30 @@ def hides_card(kind: int, seat: int, target: int, reader: int) -> bool:
     return kind == L.EV_DRAW and seat != reader
 
 
+def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The snapshot S with the other hands and the draw pile dealt afresh among themselves,
+    but for the cards `seat` saw drawn since (kept in place)."""
+    from sim.cardgame.decisions import drawn_positions
+
+    S = S.copy()
+    players = int(S[L.R_PLAYERS])
+    seen, _ = drawn_positions(events, int(S[L.DRAW_N]) - 1, seat, lambda kind, target: kind == L.EV_DRAW,
+                              hides_card)
+    slots = [L.DRAW_PILE + i for i in range(S[L.DRAW_N]) if i not in seen]
+    for q in range(players):
+        if q != seat:
+            slots += [L.HAND_ + q * L.MAX_HAND + i for i in range(S[L.HAND_N + q])]
+    S[slots] = rng.permutation(S[slots])
+    for i in range(S[L.DRAW_N]):
+        c = S[L.DRAW_PILE + i]
+        S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.DRAW, -1, i
+    for q in range(players):
+        for i in range(S[L.HAND_N + q]):
+            c = S[L.HAND_ + q * L.MAX_HAND + i]
+            S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.HAND, q, i
+    return S
+
+
 DECISIONS = Decisions(
     kinds={
         L.DK_PLAY: DecisionKind("play", "the next play: a hand card to the bank, as a property, or for its action; "
@@ -115,4 +139,5 @@ DECISIONS = Decisions(
     action_name=action_name,
     observe=observe,
     hides_card=hides_card,
+    redeal=redeal,
 )
