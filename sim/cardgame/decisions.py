@@ -83,37 +83,29 @@ def hides_card(kind: int, seat: int, target: int, reader: int) -> bool:
     return kind == L.EV_PASS and reader not in (seat, target)
 
 
-def drawn_positions(events: np.ndarray, top: int, seat: int, is_draw, hides) -> tuple[list[int], list[int]]:
-    """The draw-pile positions (from `top` down) of the cards drawn in these events: those
-    `seat` saw, and those it did not."""
-    seen, unseen = [], []
-    k = 0
-    for kind, s, _card, _amount, target in events.tolist():
-        if is_draw(kind, target):
-            (unseen if hides(kind, s, target, seat) else seen).append(top - k)
-            k += 1
-    return seen, unseen
-
-
-def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, shown: set, rng: np.random.Generator) -> np.ndarray:
     """The snapshot S with the other hands and the draw pile dealt afresh among themselves,
-    but for the cards `seat` saw drawn since (kept in place) and, in each other hand, the
-    kinds that seat was seen taking from piles this hand (the public record)."""
+    but for the cards shown since (kept in place) and, in each other hand,
+    the kinds that seat was seen taking from piles this hand (the public record)."""
     S = S.copy()
     rb = ctx.rb
     players = int(rb[L.R_PLAYERS])
     kinds = rb[L.R_KIND:L.R_KIND + L.MAX_CARDS]
-    seen, _ = drawn_positions(events, int(S[L.DRAW_N]) - 1, seat,
-                              lambda kind, target: kind == L.EV_DRAW or (kind == L.EV_REWARD and target < 0), hides_card)
-    slots = [L.DRAW_PILE + i for i in range(S[L.DRAW_N]) if i not in seen]
+    slots = [L.DRAW_PILE + i for i in range(S[L.DRAW_N]) if S[L.DRAW_PILE + i] not in shown]
     for q in range(players):
         if q == seat:
             continue
         known = {k: max(int(S[L.SEEN + q * L.NK + k]), 0) for k in range(L.NK)}
         for i in range(S[L.HAND_N + q]):
-            k = int(kinds[S[L.HAND_ + q * L.MAX_CARDS + i]])
-            if known[k] > 0:
-                known[k] -= 1
+            c = int(S[L.HAND_ + q * L.MAX_CARDS + i])
+            if c in shown:
+                known[int(kinds[c])] -= 1  # a shown card counts towards what the record says is there
+        for i in range(S[L.HAND_N + q]):
+            c = int(S[L.HAND_ + q * L.MAX_CARDS + i])
+            if c in shown:
+                continue
+            if known[int(kinds[c])] > 0:
+                known[int(kinds[c])] -= 1
             else:
                 slots.append(L.HAND_ + q * L.MAX_CARDS + i)
     S[slots] = rng.permutation(S[slots])

@@ -78,7 +78,7 @@ def observe(ctx, S: np.ndarray, seat: int) -> dict:
     }
 
 
-def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, shown: set, rng: np.random.Generator) -> np.ndarray:
     """The snapshot S with the order of every draw pile and of the Chance cards not yet drawn
     dealt afresh (nobody sees them), but for the cards flipped or drawn since (kept in place)."""
     S = S.copy()

@@ -74,9 +74,12 @@ class Decisions:
     # (event kind, its seat, its target, the reader's seat) -> whether the event's card is
     # hidden from the reader (a card drawn by someone else); default: every event is public
     hides_card: Callable[[int, int, int, int], bool] = lambda kind, seat, target, reader: False
-    # (context, a turn's snapshot state, seat, the events since it, numpy Generator) -> a copy
-    # with what the seat could not see dealt afresh, keeping what the events showed it in place
-    redeal: Callable[[Context, np.ndarray, int, np.ndarray, np.random.Generator], np.ndarray] | None = None
+    # (context, a turn's snapshot state, seat, the events since it, the cards shown since it,
+    # numpy Generator) -> a copy with what the seat could not see dealt afresh, keeping what the
+    # turn has shown it in place
+    redeal: Callable[[Context, np.ndarray, int, np.ndarray, set, np.random.Generator], np.ndarray] | None = None
+    # (decision kind, action) -> the cards the action shows everyone (a card played from a hand)
+    shows: Callable[[int, int], list[int]] = lambda kind, action: []
 
 
 class State:
@@ -86,6 +89,7 @@ class State:
     def __init__(self, run, game_index: int, outside: int, check: bool):
         self._run, self._game_index, self._outside, self._check = run, game_index, outside, check
         self._answers: tuple[int, ...] = ()
+        self._kinds: tuple[int, ...] = ()  # the kind of decision each answer answered
         # Where the next play starts: the last snapshot (state, random streams) before the
         # waiting decision, the answers used before it and the events logged before it.
         self._start: np.ndarray | None = None
@@ -149,6 +153,7 @@ class State:
         if action not in legal:
             raise UsageError(f"action {action} is not legal here; the legal actions are {legal}")
         self._answers = self._answers + (int(action),)
+        self._kinds = self._kinds + (self._cell(C_KIND),)
         self._play()
 
     def child(self, action: int) -> State:
@@ -233,10 +238,15 @@ class State:
             raise UsageError(f"seat must be 0 to {self._run.players - 1} (got {seat})")
         since = len(self._events_before)
         view, seen = self.seen_events(seat, since), self.observation(seat)
+        events = self._events[since:]
+        shown = shown_cards(self._run.game.events, events, seat, self._book.hides_card)
+        for kind, a in zip(self._kinds[self._used:], self._answers[self._used:]):
+            shown.update(self._book.shows(kind, a))
         for _ in range(tries):
             twin = self.clone()
-            twin._start = redeal(self._ctx, self._start, seat, self._events[since:], rng)
+            twin._start = redeal(self._ctx, self._start, seat, events, shown, rng)
             twin._answers = self._answers[:self._used]
+            twin._kinds = self._kinds[:self._used]
             twin._play()
             for a in self._answers[self._used:]:
                 if twin.is_terminal() or a not in twin.legal_actions():
@@ -290,6 +300,13 @@ class State:
             return (f"<{self._run.game.name} game {self._game_index}: seat {self.current_player} decides "
                     f"{self.decision}, {len(self.legal_actions())} legal actions>")
         return f"<{self._run.game.name} game {self._game_index}: over, returns {self.returns()}>"
+
+
+def shown_cards(book, events: np.ndarray, reader: int, hides_card) -> set[int]:
+    """The cards named by these events (kinds whose card is a card, as the game's EventBook
+    says) that `reader` saw: a deal of the hidden cards keeps them where they were."""
+    return {card for kind, seat, card, _amount, target in events.tolist()
+            if book.kinds[kind].card == "card" and not hides_card(kind, seat, target, reader)}
 
 
 @api_errors

@@ -102,19 +102,16 @@ def hides_card(kind: int, seat: int, target: int, reader: int) -> bool:
     return kind == L.EV_DRAW and seat != reader
 
 
-def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, shown: set, rng: np.random.Generator) -> np.ndarray:
     """The snapshot S with the other hands and the draw pile dealt afresh among themselves,
-    but for the cards `seat` saw drawn since (kept in place)."""
-    from sim.cardgame.decisions import drawn_positions
-
+    but for the cards shown since (kept in place)."""
     S = S.copy()
     players = int(S[L.R_PLAYERS])
-    seen, _ = drawn_positions(events, int(S[L.DRAW_N]) - 1, seat, lambda kind, target: kind == L.EV_DRAW,
-                              hides_card)
-    slots = [L.DRAW_PILE + i for i in range(S[L.DRAW_N]) if i not in seen]
+    slots = [L.DRAW_PILE + i for i in range(S[L.DRAW_N]) if S[L.DRAW_PILE + i] not in shown]
     for q in range(players):
         if q != seat:
-            slots += [L.HAND_ + q * L.MAX_HAND + i for i in range(S[L.HAND_N + q])]
+            slots += [L.HAND_ + q * L.MAX_HAND + i for i in range(S[L.HAND_N + q])
+                      if S[L.HAND_ + q * L.MAX_HAND + i] not in shown]
     S[slots] = rng.permutation(S[slots])
     for i in range(S[L.DRAW_N]):
         c = S[L.DRAW_PILE + i]
@@ -124,6 +121,13 @@ def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, rng: np.random.Gen
             c = S[L.HAND_ + q * L.MAX_HAND + i]
             S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.HAND, q, i
     return S
+
+
+def shows(kind: int, a: int) -> list[int]:
+    """The card a play, a discard or a payment takes from a hand or a table for all to see."""
+    if kind == L.DK_PLAY and a > 0:
+        return [L.action_play(a)[0]]
+    return [a] if kind in (L.DK_DISCARD, L.DK_PAY) else []
 
 
 DECISIONS = Decisions(
@@ -140,4 +144,5 @@ DECISIONS = Decisions(
     observe=observe,
     hides_card=hides_card,
     redeal=redeal,
+    shows=shows,
 )
