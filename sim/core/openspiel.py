@@ -123,11 +123,14 @@ class MonosimState(pyspiel.State):
 
     def information_state_string(self, player=None):
         """What the seat saw all game (the events as it saw them), its own actions, the
-        decision waiting and what it sees now."""
+        decision waiting, what it sees now and, when it decides, its legal actions: two copies
+        of a card look the same but are different actions, so two deals the seat cannot tell
+        apart may offer it different action numbers."""
         player = self.current_player() if player is None else player
         own = [a for seat, a in self.moves if seat == player]
+        legal = self.step.legal_actions() if player == self.current_player() else []
         return "\n".join([*self.step.seen_events(player), f"own actions {own}", f"decision {self.step.decision}",
-                          self.observation_string(player)])
+                          self.observation_string(player), f"legal {legal}"])
 
     def resample_from_infostate(self, player, probability_sampler):
         rng = np.random.default_rng(int(probability_sampler() * 2**63))

@@ -89,7 +89,7 @@ class State:
     def __init__(self, run, game_index: int, outside: int, check: bool):
         self._run, self._game_index, self._outside, self._check = run, game_index, outside, check
         self._answers: tuple[int, ...] = ()
-        self._kinds: tuple[int, ...] = ()  # the kind of decision each answer answered
+        self._asked: tuple[tuple[int, int], ...] = ()  # (seat, kind) of the decision each answer answered
         # Where the next play starts: the last snapshot (state, random streams) before the
         # waiting decision, the answers used before it and the events logged before it.
         self._start: np.ndarray | None = None
@@ -153,7 +153,7 @@ class State:
         if action not in legal:
             raise UsageError(f"action {action} is not legal here; the legal actions are {legal}")
         self._answers = self._answers + (int(action),)
-        self._kinds = self._kinds + (self._cell(C_KIND),)
+        self._asked = self._asked + ((self._cell(C_SEAT), self._cell(C_KIND)),)
         self._play()
 
     def child(self, action: int) -> State:
@@ -226,9 +226,12 @@ class State:
         """The same game as `seat` knows it, with what it cannot see dealt afresh (other hands,
         the order of the piles): for search players that sample the hidden cards. The cards are
         dealt again at the start of the turn, keeping what the turn has shown the seat in place,
-        and the turn is played again with the same answers; a deal after which the seat would
-        have seen anything else this turn (another card drawn, a bot answering differently) is
-        drawn again, up to `tries` times (RuntimeError then)."""
+        and the turn is played again with the same answers. Another seat's decision that the
+        seat could not see arise (a Just Say No declined, which only a seat holding one is asked)
+        may not arise in the new deal: its answer is dropped; one that arises only there is
+        answered by that seat's bot. A deal after which the seat would have seen anything else
+        this turn, or would face another decision, is drawn again, up to `tries` times
+        (RuntimeError then)."""
         redeal = self._book.redeal
         if redeal is None:
             raise UsageError(f"{self._run.game.title} cannot resample its hidden cards yet")
@@ -239,25 +242,46 @@ class State:
         since = len(self._events_before)
         view, seen = self.seen_events(seat, since), self.observation(seat)
         events = self._events[since:]
+        pending = list(zip(self._asked[self._used:], self._answers[self._used:]))
         shown = shown_cards(self._run.game.events, events, seat, self._book.hides_card)
-        for kind, a in zip(self._kinds[self._used:], self._answers[self._used:]):
+        for (_, kind), a in pending:
             shown.update(self._book.shows(kind, a))
         for _ in range(tries):
             twin = self.clone()
             twin._start = redeal(self._ctx, self._start, seat, events, shown, rng)
-            twin._answers = self._answers[:self._used]
-            twin._kinds = self._kinds[:self._used]
+            twin._answers, twin._asked = self._answers[:self._used], self._asked[:self._used]
             twin._play()
-            for a in self._answers[self._used:]:
-                if twin.is_terminal() or a not in twin.legal_actions():
-                    break
-                twin.apply(a)
-            else:
-                if (not twin.is_terminal() and twin.seen_events(seat, since) == view
-                        and twin.observation(seat) == seen):
-                    return twin
+            if twin._replay(pending, seat) and (twin.seen_events(seat, since) == view
+                        and twin.observation(seat) == seen and twin.current_player == self.current_player
+                        and twin.decision == self.decision
+                        and (seat != self.current_player or twin.legal_actions() == self.legal_actions())):
+                return twin
         raise RuntimeError(f"no deal of the hidden cards agrees with what seat {seat} saw this turn "
                            f"in {tries} tries")
+
+    def _replay(self, pending: list, seat: int) -> bool:
+        """Give the pending ((seat, kind), answer) pairs to the decisions as they arise, for
+        resample; False when the seat's own decisions do not come out the same."""
+        i = 0
+        for _ in range(4 * len(pending) + 64):
+            if i == len(pending) or self.is_terminal():
+                return i == len(pending) and not self.is_terminal()
+            here = (self.current_player, self._cell(C_KIND))
+            asked, answer = pending[i]
+            later = [q for q, _ in pending[i + 1:]]
+            if here == asked:
+                if answer not in self.legal_actions():
+                    return False
+                self.apply(answer)
+                i += 1
+            elif asked[0] != seat and (here[0] == seat or here in later):
+                i += 1  # another seat's decision that does not arise in this deal: its answer goes
+            elif here[0] != seat:
+                bot = self.bot_action()  # another seat's decision that arises only in this deal
+                self.apply(self.legal_actions()[0] if bot is None else bot)
+            else:
+                return False
+        return False
 
     def seen_events(self, seat: int, start: int = 0) -> list[str]:
         """The events from number `start` on, in words, as `seat` sees them: a card it may
