@@ -12,7 +12,7 @@ from sim.core.game import GAME_NAMES, get
 
 NAMES = openspiel.register()
 TABLES = {"monosim_chance": {"players": 2}, "monosim_deal": {"players": 2},
-          "monosim_cardgame": {"players": 3, "rules": "edition=video"}}
+          "monosim_cardgame": {"players": 3, "rules": "edition=video n_hands=1"}}  # one hand: a short match
 
 
 def test_every_game_with_decision_points_is_registered():
@@ -46,6 +46,7 @@ def test_openspiels_ismcts_plays_a_whole_game_of_deal_against_a_monosim_bot():
     game = pyspiel.load_game("monosim_deal", {"players": 2, "seed": 3, "seats": "smart;smart"})
     rs = np.random.RandomState(3)
     searcher = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 5, random_state=rs)
+    searcher.set_resampler(openspiel.seeded_resampler(rs))
     returns = openspiel.play(game, [searcher, openspiel.BotPlayer(1)])
     assert len(returns) == 2 and sum(returns) in (0.0, 1.0)
 
@@ -55,6 +56,7 @@ def test_openspiels_ismcts_and_mcts_play_whole_games(name):
     game = pyspiel.load_game(name, {**TABLES[name], "seed": 4})
     rs = np.random.RandomState(4)
     searcher = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 3, random_state=rs)
+    searcher.set_resampler(openspiel.seeded_resampler(rs))
     others = [openspiel.BotPlayer(s) for s in range(1, game.num_players())]
     assert sum(openspiel.play(game, [searcher, *others])) in (0.0, pytest.approx(1.0))
     tree = mcts.MCTSBot(game, 2.0, 3, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)

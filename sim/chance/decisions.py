@@ -80,19 +80,25 @@ def observe(ctx, S: np.ndarray, seat: int) -> dict:
 
 def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, shown: set, rng: np.random.Generator) -> np.ndarray:
     """The snapshot S with the order of every draw pile and of the Chance cards not yet drawn
-    dealt afresh (nobody sees them), but for the cards flipped or drawn since (kept in place)."""
+    dealt afresh (nobody sees them), but for the cards flipped or drawn since (kept in place).
+    A pile shuffled since (a Cash card taken from it at GO) keeps its order: the cards flipped
+    after the shuffle could not be kept in place otherwise. That leaks the rest of that pile's
+    order for the turn to a search that resamples then (docs/decisions.md)."""
     S = S.copy()
     rb = ctx.rb
     flipped = [0] * int(rb[L.R_PLAYERS])
+    shuffled = set()
     chance = 0
-    for kind, s, _card, _amount, _target in events.tolist():
+    for kind, s, _card, _amount, target in events.tolist():
         if kind == L.EV_FLIP:
             flipped[s] += 1
         elif kind == L.EV_CHANCE:
             chance += 1
+        elif kind == L.EV_TAKE and target == 0:
+            shuffled.add(s)
     for p, f in enumerate(flipped):
         at, n = L.DRAW_PILE + p * L.MAX_DECK, int(S[L.DRAW_N + p])
-        if n > f:
+        if n > f and p not in shuffled:
             S[at:at + n - f] = rng.permutation(S[at:at + n - f])
     at, end = L.CHANCE_ORDER + S[L.G_CHANCE_POS] + chance, L.CHANCE_ORDER + int(rb[L.R_CHANCE])
     if end > at:

@@ -162,6 +162,15 @@ class BotPlayer(pyspiel.Bot):
         pass
 
 
+def seeded_resampler(random_state: np.random.RandomState):
+    """For ISMCTSBot.set_resampler: resample from this random state, so that a search is
+    reproducible (OpenSpiel's own sampler is not seeded)."""
+    def resample(state, player):
+        return MonosimState(state.get_game(), state.step.resample(player, np.random.default_rng(
+            random_state.randint(2**31))), state.moves)
+    return resample
+
+
 def play(game, players: list) -> list[float]:
     """One game of an OpenSpiel game between these bots (one a seat): the returns."""
     state = game.new_initial_state()
@@ -185,6 +194,7 @@ def match(game: str, games: int, simulations: int, seed: int = 0, rules: str = "
                                                          "seats": f"{bot};{bot}"})
             rs = np.random.RandomState(k)
             searcher = ismcts.ISMCTSBot(game_, mcts.RandomRolloutEvaluator(1, rs), 2.0, simulations, random_state=rs)
+            searcher.set_resampler(seeded_resampler(rs))
             seats = [searcher, BotPlayer(1)] if ismcts_seat == 0 else [BotPlayer(0), searcher]
             returns = play(game_, seats)
             won += returns[ismcts_seat]
