@@ -30,7 +30,6 @@ from sim.deal.board import (
     list_collection,
     n_complete,
     play_legal,
-    stealable,
     payable,
     rent_of,
     seat_after,
