@@ -7,7 +7,7 @@ import numpy as np
 
 from sim.cardgame import layout as L
 from sim.cardgame.rules import KIND_NAMES
-from sim.core.play import DecisionKind, Decisions
+from sim.core.play import DecisionKind, Decisions, counted
 
 
 def kind_name(k: int) -> str:
@@ -41,13 +41,6 @@ def action_name(ctx, kind: int, seat: int, a: int) -> str:
     return ("play on", "go out")[a]
 
 
-def kinds_of(cards) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for k in cards:
-        counts[kind_name(int(k))] = counts.get(kind_name(int(k)), 0) + 1
-    return counts
-
-
 def observe(ctx, S: np.ndarray, seat: int) -> dict:
     """What `seat` sees: its own hand, every face-up pile (bottom to top), the hand sizes, the
     kinds each seat was seen taking from piles this hand, money, the jackpot and the draw
@@ -64,7 +57,7 @@ def observe(ctx, S: np.ndarray, seat: int) -> dict:
         "seat": seat,
         "hand_number": int(S[L.G_HAND]) + 1,
         "dealer": int(S[L.G_DEALER]),
-        "hand": dict(sorted(kinds_of(kinds[c] for c in hand).items())),
+        "hand": counted(kind_name(int(kinds[c])) for c in hand),
         "hand_sizes": S[L.HAND_N:L.HAND_N + players].tolist(),
         "piles": piles,
         "seen_taking": [{kind_name(k): int(S[L.SEEN + p * L.NK + k]) for k in range(L.NK) if S[L.SEEN + p * L.NK + k]}

@@ -7,7 +7,7 @@ import numpy as np
 
 from sim.chance import layout as L
 from sim.chance.events import CORNER_WORDS, deck_card
-from sim.core.play import DecisionKind, Decisions
+from sim.core.play import DecisionKind, Decisions, counted
 
 YES_NO = {
     L.DK_FLIP: ("cash out", "flip"),
@@ -35,13 +35,6 @@ def action_name(ctx, kind: int, seat: int, a: int) -> str:
     return "keep the Token" if a == 0 else f"put the Token on {CORNER_WORDS[a - 1]}"
 
 
-def counts(names) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for name in names:
-        out[name] = out.get(name, 0) + 1
-    return dict(sorted(out.items()))
-
-
 def observe(ctx, S: np.ndarray, seat: int) -> dict:
     """What `seat` sees: the board, every skyline, the corners, the cards held and discarded by
     each seat, the turn's flipped cards, every pile's size and its own pile's contents. The
@@ -50,7 +43,7 @@ def observe(ctx, S: np.ndarray, seat: int) -> dict:
     players, n_props = int(rb[L.R_PLAYERS]), int(rb[L.R_PROPS])
 
     def cards_at(p: int, where: int) -> dict[str, int]:
-        return counts(deck_card(ctx, p, c) for c in range(int(rb[L.R_DECK_SIZE + p]))
+        return counted(deck_card(ctx, p, c) for c in range(int(rb[L.R_DECK_SIZE + p]))
                       if S[L.WHERE + p * L.MAX_DECK + c] == where)
 
     current = int(S[L.G_CURRENT])

@@ -17,6 +17,7 @@ everything but its answers (nothing a state holds is changed in place).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -80,6 +81,11 @@ class Decisions:
     redeal: Callable[[Context, np.ndarray, int, np.ndarray, set, np.random.Generator], np.ndarray] | None = None
     # (decision kind, action) -> the cards the action shows everyone (a card played from a hand)
     shows: Callable[[int, int], list[int]] = lambda kind, action: []
+
+
+def counted(names) -> dict[str, int]:
+    """How many of each name, sorted by name: cards in an observation."""
+    return dict(sorted(Counter(names).items()))
 
 
 class State:
