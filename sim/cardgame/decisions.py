@@ -7,7 +7,7 @@ import numpy as np
 
 from sim.cardgame import layout as L
 from sim.cardgame.rules import KIND_NAMES
-from sim.core.play import DecisionKind, Decisions, counted
+from sim.core.play import DecisionKind, Decisions, counted, deal_into
 
 
 def kind_name(k: int) -> str:
@@ -101,16 +101,11 @@ def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, shown: set, rng: n
                 known[int(kinds[c])] -= 1
             else:
                 slots.append(L.HAND_ + q * L.MAX_CARDS + i)
-    S[slots] = rng.permutation(S[slots])
-    for i in range(S[L.DRAW_N]):
-        c = S[L.DRAW_PILE + i]
-        S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.DRAW, -1, i
-    for q in range(players):
+    deal_into(S, L, L.MAX_CARDS, players, slots, rng)
+    for q in range(players):  # the hands' kind counts
         S[L.KC + q * L.NK:L.KC + (q + 1) * L.NK] = 0
         for i in range(S[L.HAND_N + q]):
-            c = S[L.HAND_ + q * L.MAX_CARDS + i]
-            S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.HAND, q, i
-            S[L.KC + q * L.NK + kinds[c]] += 1
+            S[L.KC + q * L.NK + kinds[S[L.HAND_ + q * L.MAX_CARDS + i]]] += 1
     return S
 
 

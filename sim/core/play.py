@@ -332,6 +332,20 @@ class State:
         return f"<{self._run.game.name} game {self._game_index}: over, returns {self.returns()}>"
 
 
+def deal_into(S: np.ndarray, L, hand_stride: int, players: int, slots: list[int], rng: np.random.Generator) -> None:
+    """For a game with one draw pile and a hand per seat (Deal, the card game; layout module L
+    names DRAW_PILE, DRAW_N, HAND_, HAND_N, WHERE, OWNER, POS and the places DRAW and HAND):
+    deal the cards in these slots of S afresh among them, and record each card's new place."""
+    S[slots] = rng.permutation(S[slots])
+    for i in range(S[L.DRAW_N]):
+        c = S[L.DRAW_PILE + i]
+        S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.DRAW, -1, i
+    for q in range(players):
+        for i in range(S[L.HAND_N + q]):
+            c = S[L.HAND_ + q * hand_stride + i]
+            S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.HAND, q, i
+
+
 def shown_cards(book, events: np.ndarray, reader: int, hides_card) -> set[int]:
     """The cards named by these events (kinds whose card is a card, as the game's EventBook
     says) that `reader` saw: a deal of the hidden cards keeps them where they were."""

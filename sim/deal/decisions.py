@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.play import DecisionKind, Decisions
+from sim.core.play import DecisionKind, Decisions, deal_into
 from sim.deal import layout as L
 from sim.deal.events import card, colour
 from sim.deal.rules import (
@@ -112,14 +112,7 @@ def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, shown: set, rng: n
         if q != seat:
             slots += [L.HAND_ + q * L.MAX_HAND + i for i in range(S[L.HAND_N + q])
                       if S[L.HAND_ + q * L.MAX_HAND + i] not in shown]
-    S[slots] = rng.permutation(S[slots])
-    for i in range(S[L.DRAW_N]):
-        c = S[L.DRAW_PILE + i]
-        S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.DRAW, -1, i
-    for q in range(players):
-        for i in range(S[L.HAND_N + q]):
-            c = S[L.HAND_ + q * L.MAX_HAND + i]
-            S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.HAND, q, i
+    deal_into(S, L, L.MAX_HAND, players, slots, rng)
     return S
 
 
