@@ -128,18 +128,26 @@ class State:
             self._rows = n_events
         log = S[size + LOG_HEAD:size + LOG_HEAD + n_events * EVENT_WIDTH].reshape(n_events, EVENT_WIDTH)
         self._S, self._ch, self._outputs, self._paused = S, ch, outputs, paused
-        self._events = np.concatenate([self._events_before, log])
+        self._log = log  # the events since the snapshot played from (the whole list: _events)
         if paused and S[ch + C_SNAPPED]:
             at = ch + int(S[ch + C_SNAP_AT])
             self._start = S[at:at + size].copy()
             self._start_rng = rng[rng_size:].copy()
             self._used += int(S[ch + C_SNAP_HEAD])
-            self._events_before = self._events[:len(self._events_before) + int(S[ch + C_SNAP_EVENTS])].copy()
+            snapped = int(S[ch + C_SNAP_EVENTS])
+            self._events_before = np.concatenate([self._events_before, log[:snapped]])
+            self._log = log[snapped:]
         if not paused:
             status = int(outputs[0][g.kernel.G_STATUS_OUT, 0])
             if status != g.kernel.OK:
                 raise RuntimeError(f"game {self._game_index} of seed {run.seed} stopped: "
                                    f"{g.kernel.STATUS_NAMES[status]}")
+
+    @property
+    def _events(self) -> np.ndarray:
+        """Every event so far, as rows of the log (built when asked: a step need not copy the
+        whole game's events)."""
+        return np.concatenate([self._events_before, self._log])
 
     def _cell(self, at: int) -> int:
         return int(self._S[self._ch + at])
@@ -247,7 +255,7 @@ class State:
             raise UsageError(f"seat must be 0 to {self._run.players - 1} (got {seat})")
         since = len(self._events_before)
         view, seen = self.seen_events(seat, since), self.observation(seat)
-        events = self._events[since:]
+        events = self._log
         pending = list(zip(self._asked[self._used:], self._answers[self._used:]))
         shown = shown_cards(self._run.game.events, events, seat, self._book.hides_card)
         for (_, kind), a in pending:
@@ -300,7 +308,7 @@ class State:
     @property
     def n_events(self) -> int:
         """Events logged so far."""
-        return len(self._events)
+        return len(self._events_before) + len(self._log)
 
     def returns(self) -> list[float]:
         """Each seat's share of the win once the game is over (1 for a sole winner, 1/k each for
