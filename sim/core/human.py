@@ -13,6 +13,7 @@ import shlex
 import sys
 from collections.abc import Callable
 
+from sim.core.game import get
 from sim.core.play import new_game
 from sim.core.runner import UsageError
 
@@ -48,8 +49,6 @@ def play(game_name: str, seats: list[str], players: int | None, rules, seed: int
     outside = [s for s, spec in enumerate(seats) if spec == HUMAN]
     if not outside:
         raise UsageError("give --seat human for at least one seat (`replay` shows a game between bots)")
-    from sim.core.game import get
-
     game = get(game_name)
     n = players or (len(seats) if len(seats) >= 2 else game.default_players)
     bots = [game.default_table[s] if s < len(seats) and seats[s] == HUMAN else
