@@ -12,7 +12,8 @@ from sim.core.game import GAME_NAMES, get
 
 NAMES = openspiel.register()
 TABLES = {"monosim_chance": {"players": 2}, "monosim_deal": {"players": 2},
-          "monosim_cardgame": {"players": 3, "rules": "edition=video n_hands=1"}}  # one hand: a short match
+          "monosim_cardgame": {"players": 3, "rules": "edition=video n_hands=1"},  # one hand: a short match
+          "monosim_classic": {"players": 2, "rules": "max_rounds=12"}}
 
 
 def test_every_game_with_decision_points_is_registered():
@@ -51,7 +52,7 @@ def test_openspiels_ismcts_plays_a_whole_game_of_deal_against_a_monosim_bot():
     assert len(returns) == 2 and sum(returns) in (0.0, 1.0)
 
 
-@pytest.mark.parametrize("name", ["monosim_chance", "monosim_cardgame"])
+@pytest.mark.parametrize("name", ["monosim_chance", "monosim_cardgame", "monosim_classic"])
 def test_openspiels_ismcts_and_mcts_play_whole_games(name):
     game = pyspiel.load_game(name, {**TABLES[name], "seed": 4})
     rs = np.random.RandomState(4)

@@ -11,6 +11,7 @@ from test_contract import VARIANTS, random_house_rules
 
 from sim.cardgame import layout as CL
 from sim.chance import layout as HL
+from sim.classic import layout as KL
 from sim.core.game import get
 from sim.core.play import TERMINAL, new_game, random_answers
 from sim.core.replay import replay
@@ -118,8 +119,6 @@ def test_a_bad_answer_is_refused_with_the_legal_actions():
         s.apply(illegal)
     with pytest.raises(UsageError, match="outside: seat 7"):
         new_game("cardgame", outside=[7])
-    with pytest.raises(UsageError, match="has no decision points"):
-        new_game("classic") if get("classic").decisions is None else pytest.fail("classic has decisions now")
 
 
 def shuffle_cardgame_hidden(S: np.ndarray, rb: np.ndarray, seat: int, rng: np.random.Generator) -> np.ndarray:
@@ -165,7 +164,19 @@ def shuffle_deal_hidden(S: np.ndarray, rb: np.ndarray, seat: int, rng: np.random
     return S
 
 
-HIDDEN_SHUFFLES = {"cardgame": shuffle_cardgame_hidden, "chance": shuffle_chance_hidden, "deal": shuffle_deal_hidden}
+def shuffle_classic_hidden(S: np.ndarray, rb: np.ndarray, seat: int, rng: np.random.Generator) -> np.ndarray:
+    """A copy of a classic state with the cards not yet drawn from the top of each deck (as many
+    as the deck held less the draws so far) in a new order."""
+    S = S.copy()
+    for d in range(KL.N_DECKS):
+        n_d = int(rb[KL.R_DECK_SIZE + d])
+        unseen = min(int(S[KL.DECK_N + d]), n_d - int(S[KL.DECK_DRAWS + d]))
+        ring = [KL.DECK + d * KL.MAX_CARDS + (int(S[KL.DECK_HEAD + d]) + i) % n_d for i in range(unseen)]
+        S[ring] = rng.permutation(S[ring])
+    return S
+
+
+HIDDEN_SHUFFLES = {"classic": shuffle_classic_hidden, "cardgame": shuffle_cardgame_hidden, "chance": shuffle_chance_hidden, "deal": shuffle_deal_hidden}
 
 
 @pytest.mark.parametrize("variant, name, changes", STEPPED, ids=IDS)

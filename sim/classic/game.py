@@ -7,6 +7,7 @@ import pandas as pd
 
 from sim.classic import api, kernel
 from sim.classic import layout as L
+from sim.classic.decisions import DECISIONS
 from sim.classic.rules import HOUSE_RULE_DOC, RULE_PARSERS, RULES_VERSION, SCALAR_FIELDS, ClassicRules, describe, pack
 from sim.classic.events import EVENTS
 from sim.core.game import Game, KernelInputs
@@ -72,6 +73,7 @@ GAME = Game(
     max_players=L.MAX_PLAYERS,
     kernel=kernel,
     events=EVENTS,
+    decisions=DECISIONS,
     seat_cols=L.SEAT_COLS,
     win_col=L.SC_WIN,
     summary=api.summarize,

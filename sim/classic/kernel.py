@@ -45,6 +45,23 @@ from sim.classic.board import (
     unmortgage_cost,
 )
 from sim.classic.layout import (
+    DECK_DRAWS,
+    DK_BID,
+    DK_BUILD,
+    DK_BUY,
+    DK_COUNTER,
+    DK_FUND,
+    DK_HOUSE_BID,
+    DK_JAIL,
+    DK_LIFT,
+    DK_LIFT_RECEIVED,
+    DK_PROPOSE,
+    DK_RAISE,
+    DK_RESPOND,
+    DK_SELL_DEED,
+    MAX_DOLLARS,
+    OFFER_ACTIONS,
+    standard_offer,
     END_ERROR,
     END_LAST_STANDING,
     END_ROUND_LIMIT,
@@ -214,6 +231,7 @@ from sim.classic.rules import (
     FX_REPAIRS,
     JAIL_SQUARE,
 )
+from sim.core.decisions import add_legal, listed_answer, outside, resuming, snapshot, take_answer
 from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_WIDTH, LOG_HEAD, log_event
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, seed_state, shuffle
@@ -260,7 +278,7 @@ GAME_COLS = ("winner", "rounds", "turns", "hit_turn_limit", "auctions", "trades"
 
 # Status codes: 0 is a clean game, anything else an invariant failure.
 (OK, ERR_MONEY, ERR_CASH, ERR_DEEDS, ERR_BUILDINGS, ERR_EVEN, ERR_DECK, ERR_ILLEGAL, ERR_PLAYERS, ERR_MEMO,
- ERR_RENT_MEMO) = range(11)
+ ERR_RENT_MEMO, PAUSED) = range(12)
 STATUS_NAMES = (
     "ok",
     "money created or lost (players + pot + bank != 0)",
@@ -273,6 +291,7 @@ STATUS_NAMES = (
     "a bankrupt player still holds something, or a position is out of range",
     "a window the management memo skipped would have changed the board (VERIFY_MEMOS)",
     "a remembered highest rent differs from a fresh scan",
+    "stopped at a decision to be answered from outside (a stepped game)",
 )
 
 MAX_OFFERS_PER_TURN = 2
@@ -475,6 +494,190 @@ def sell_one(S, p, sq):
 
 
 # ---------------------------------------------------------------------------------------------
+# Decision points (sim/core/decisions.py): the seat's bot always decides first; a seat played
+# from outside the kernel then answers instead. Actions are the layout's DK_* codes' (listed
+# in sim/classic/decisions.py).
+
+
+@njit_inline
+def answer(S, kind, p, x, bot):
+    """Seat p's action at a decision of `kind` about x (a square, or the other side of a
+    trade): its bot's action `bot`, or for a seat played from outside, the outside answer."""
+    if outside(S, STATE_SIZE, p):
+        return outside_answer(S, kind, p, x, bot)
+    return bot
+
+
+@njit_no_refcount
+def outside_answer(S, kind, p, x, bot):
+    """The outside answer (see answer). A decision with one legal action is not asked: that
+    action is taken. When the game pauses at the decision, it plays on with the bot's action
+    until its next status check."""
+    n, only = legal_actions(S, kind, p, x, bot, False)
+    if n == 1:
+        return only
+    a = take_answer(S, STATE_SIZE, kind, p, bot)
+    if a < 0:
+        legal_actions(S, kind, p, x, bot, True)
+        a = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
+    return bot if a < 0 else a
+
+
+@njit_no_refcount
+def listed(S, n, a, write):
+    if write:
+        add_legal(S, STATE_SIZE, a)
+    return n + 1
+
+
+@njit_no_refcount
+def bid_level(i, base, bot, cap):
+    """The bid levels listed, i = 0 .. 8 (unsorted): nothing, 1/2, 3/4, 1, 5/4, 3/2 and 2 times
+    the base price, the bot's limit and all the cash; none above cap."""
+    v = 0
+    if 1 <= i <= 6:
+        v = base * (2, 3, 4, 5, 6, 8)[i - 1] // 4
+    elif i == 7:
+        v = bot
+    elif i == 8:
+        v = cap
+    return min(max(v, 0), cap)
+
+
+@njit_no_refcount
+def counter_level(i, bot):
+    """The counter-offers listed, i = 0 .. 4: the bot's own (when it made one), and $50, $100,
+    $250 and $500 more."""
+    return bot if i == 0 else (50, 100, 250, 500)[i - 1]
+
+
+@njit_no_refcount
+def offer_cost(S, p, q, g):
+    """The printed prices of q's deeds of group g and the interest p would owe on the mortgaged
+    ones; the price is -1 when q holds none or one may not be traded."""
+    price = 0
+    owed = 0
+    for k in range(S[R_GROUP_SIZE + g]):
+        sq = group_sq(S, g, k)
+        if S[OWNER + sq] == q:
+            if not deed_tradable(S, sq, q):
+                return -1, 0
+            price += S[R_SQ_PRICE + sq]
+            if S[MORT + sq] == 1:
+                owed += interest(S, sq)
+    return (price if price > 0 else -1), owed
+
+
+@njit_no_refcount
+def standard_offer_cash(price, premium):
+    return price * 3 // 2 if premium else price
+
+
+@njit_no_refcount
+def fill_standard_offer(S, p, q, g, premium):
+    """Write the standard offer to the trade scratch: all of q's deeds of g for cash."""
+    price, owed = offer_cost(S, p, q, g)
+    S[TR_N_GIVE] = 0
+    S[TR_N_GET] = 0
+    S[TR_JAIL_GIVE] = 0
+    S[TR_JAIL_GET] = 0
+    for k in range(S[R_GROUP_SIZE + g]):
+        sq = group_sq(S, g, k)
+        if S[OWNER + sq] == q:
+            S[TR_GET + S[TR_N_GET]] = sq
+            S[TR_N_GET] += 1
+    S[TR_CASH] = standard_offer_cash(price, premium)
+
+
+@njit_no_refcount
+def legal_actions(S, kind, p, x, bot, write):
+    """The legal actions of seat p's decision of `kind` about x, in increasing order: how many,
+    and the last of them; each listed for the step API when `write`."""
+    n = 0
+    a = 0
+    n = listed(S, n, a, write)  # 0: no, none, stop, nothing (DK_JAIL: roll; DK_RESPOND: reject)
+    if kind == DK_BID or kind == DK_HOUSE_BID:
+        base = S[(R_SQ_PRICE if kind == DK_BID else R_SQ_HOUSE) + x]
+        cap = min(S[CASH + p], MAX_DOLLARS)
+        for _ in range(9):  # the levels in increasing order, each once
+            nxt = cap + 1
+            for i in range(9):
+                v = bid_level(i, base, bot, cap)
+                if a < v < nxt:
+                    nxt = v
+            if nxt > cap:
+                break
+            a = nxt
+            n = listed(S, n, a, write)
+    elif kind == DK_RESPOND:  # x: the proposer, whose cash pays a counter
+        a = 1
+        n = listed(S, n, a, write)
+        room = min(S[CASH + x] - S[TR_CASH], MAX_DOLLARS)
+        for _ in range(5):
+            nxt = room + 1
+            for i in range(5):
+                v = counter_level(i, bot - 2)
+                if 0 < v and a - 2 < v < nxt:
+                    nxt = v
+            if nxt > room:
+                break
+            a = 2 + nxt
+            n = listed(S, n, a, write)
+    elif kind == DK_PROPOSE:
+        if bot == 1:
+            a = 1
+            n = listed(S, n, a, write)
+        for q in range(S[R_PLAYERS]):
+            if q == p or S[ALIVE + q] == 0:
+                continue
+            for g in range(N_GROUPS):
+                if S[GOWN + p * N_GROUPS + g] == 0:
+                    continue
+                price, owed = offer_cost(S, p, q, g)
+                for premium in range(2):
+                    if price > 0 and S[CASH + p] >= standard_offer_cash(price, premium) + owed:
+                        a = standard_offer(q, g, premium)
+                        n = listed(S, n, a, write)
+    elif kind == DK_RAISE:
+        for sq in range(N_SQ):
+            if can_sell(S, p, sq):
+                a = 1 + 2 * sq
+                n = listed(S, n, a, write)
+            if can_mortgage(S, p, sq):
+                a = 2 + 2 * sq
+                n = listed(S, n, a, write)
+    elif kind == DK_JAIL:
+        if S[CASH + p] >= S[R_JAIL_FINE]:
+            a = JAIL_PAY
+            n = listed(S, n, a, write)
+        if S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] > 0:
+            a = JAIL_CARD
+            n = listed(S, n, a, write)
+    elif kind == DK_BUY:
+        price = S[R_SQ_PRICE + x]
+        if S[CASH + p] >= price or liquid_value(S, p) >= price:
+            a = 1
+            n = listed(S, n, a, write)
+    elif kind == DK_LIFT_RECEIVED or kind == DK_COUNTER:
+        a = 1
+        n = listed(S, n, a, write)
+    else:  # a square or none
+        for sq in range(N_SQ):
+            if kind == DK_BUILD:
+                ok = can_build(S, p, sq, True)
+            elif kind == DK_FUND:
+                ok = can_mortgage(S, p, sq)
+            elif kind == DK_LIFT:
+                ok = S[OWNER + sq] == p and S[MORT + sq] == 1 and S[CASH + p] >= unmortgage_cost(S, sq)
+            else:  # DK_SELL_DEED
+                ok = deed_tradable(S, sq, p) and S[MORT + sq] == 0
+            if ok:
+                a = 1 + sq
+                n = listed(S, n, a, write)
+    return n, a
+
+
+# ---------------------------------------------------------------------------------------------
 # Paying debts, raising cash, bankruptcy
 
 
@@ -489,7 +692,7 @@ def raise_cash(S, pp, pt, rng, p, amount):
         for _ in range(N_SQ):
             if S[CASH + p] >= amount:
                 return
-            sq = choose_sale(pp, pt, p, S, rng, amount - S[CASH + p])
+            sq = answer(S, DK_SELL_DEED, p, -1, 1 + choose_sale(pp, pt, p, S, rng, amount - S[CASH + p])) - 1
             if sq < 0:
                 break
             if not deed_tradable(S, sq, p) or S[MORT + sq] == 1:
@@ -500,7 +703,7 @@ def raise_cash(S, pp, pt, rng, p, amount):
     for _ in range(4 * N_SQ * HOTEL):
         if S[CASH + p] >= amount:
             return
-        a = choose_liquidation(pp, pt, p, S, rng, amount - S[CASH + p])
+        a = answer(S, DK_RAISE, p, -1, 1 + choose_liquidation(pp, pt, p, S, rng, amount - S[CASH + p])) - 1
         if a < 0:
             break
         sq = a // 2
@@ -584,6 +787,8 @@ def auction(S, pp, pt, rng, sq, first, seller, lo):
         if q == seller or S[ALIVE + q] == 0 or (S[R_FIRST_LAP] == 1 and S[LAPPED + q] == 0):
             continue
         v = min(max_bid(pp, pt, q, S, rng, sq), S[CASH + q])
+        if outside(S, STATE_SIZE, q):
+            v = outside_answer(S, DK_BID, q, sq, max(0, min(v, MAX_DOLLARS)))
         log(S, EV_BID, q, sq, v, -1)
         if v > best_v:
             second = best_v
@@ -654,7 +859,8 @@ def receive_mortgaged(S, pp, pt, rng, c, sq):
     log(S, EV_INTEREST, c, sq, interest(S, sq), -1)
     if not pay_bank_or_fold(S, pp, pt, rng, c, interest(S, sq)):
         return False
-    if S[CASH + c] >= S[R_SQ_MORTGAGE + sq] and lift_received_mortgage(pp, pt, c, S, rng, sq):
+    if S[CASH + c] >= S[R_SQ_MORTGAGE + sq] and answer(
+            S, DK_LIFT_RECEIVED, c, sq, 1 if lift_received_mortgage(pp, pt, c, S, rng, sq) else 0) == 1:
         lift_mortgage(S, c, sq, S[R_SQ_MORTGAGE + sq])
     return True
 
@@ -756,11 +962,14 @@ def offer_deed(S, pp, pt, rng, p, sq):
     price = S[R_SQ_PRICE + sq]
     allowed = S[R_FIRST_LAP] == 0 or S[LAPPED + p] == 1
     buy = False
-    if allowed and S[CASH + p] >= price:
-        buy = want_buy(pp, pt, p, S, rng, sq)
-    elif allowed and fund_purchase(pp, pt, p, S, rng, sq):
-        raise_cash(S, pp, pt, rng, p, price)
-        buy = S[CASH + p] >= price
+    if allowed:
+        short = S[CASH + p] < price
+        # a bot short of cash says whether it raises the cash to buy
+        bot = fund_purchase(pp, pt, p, S, rng, sq) if short else want_buy(pp, pt, p, S, rng, sq)
+        buy = answer(S, DK_BUY, p, sq, 1 if bot else 0) == 1
+        if buy and short:
+            raise_cash(S, pp, pt, rng, p, price)
+            buy = S[CASH + p] >= price
     if buy:
         log(S, EV_BUY, p, sq, price, -1)
         move_money(S, p, price, BANK)
@@ -842,6 +1051,7 @@ def draw_card(S, pp, pt, rng, p, d):
     k = S[base + S[DECK_HEAD + d]]
     S[DECK_HEAD + d] = (S[DECK_HEAD + d] + 1) % n_d
     S[DECK_N + d] -= 1
+    S[DECK_DRAWS + d] += 1
     log(S, EV_CARD, p, d * MAX_CARDS + k, 0, -1)
     fx = S[R_CARD_FX + d * MAX_CARDS + k]
     a = S[R_CARD_A + d * MAX_CARDS + k]
@@ -954,6 +1164,8 @@ def shortage_auctions(S, pp, pt, rng, p, hotel):
                 continue
             cost = S[R_SQ_HOUSE + sq]
             v = min(house_bid(pp, pt, q, S, rng, sq), S[CASH + q])
+            if outside(S, STATE_SIZE, q):
+                v = outside_answer(S, DK_HOUSE_BID, q, sq, max(0, min(v, MAX_DOLLARS)))
             if v < cost:
                 continue
             bidders += 1
@@ -991,14 +1203,14 @@ def build_phase(S, pp, pt, rng, p):
     if cheapest == 0 or S[CASH + p] < cheapest:
         return
     for _ in range(N_SQ):  # bots that mortgage to build raise the money first
-        sq = choose_funding(pp, pt, p, S, rng)
+        sq = answer(S, DK_FUND, p, -1, 1 + choose_funding(pp, pt, p, S, rng)) - 1
         if sq < 0:
             break
         if not can_mortgage(S, p, sq):
             S[G_STATUS] = ERR_ILLEGAL
             return
         mortgage(S, p, sq)
-    sq = choose_build(pp, pt, p, S, rng)
+    sq = answer(S, DK_BUILD, p, -1, 1 + choose_build(pp, pt, p, S, rng)) - 1
     if sq < 0:  # the common case: nothing wanted now
         return
     board = S[G_BOARD]
@@ -1021,7 +1233,7 @@ def build_phase(S, pp, pt, rng, p):
                 shortage_auctions(S, pp, pt, rng, p, hotel)
     # On the same board a bot that chooses without random numbers would choose sq again.
     if S[G_BOARD] != board or builds_at_random(S, p):
-        sq = choose_build(pp, pt, p, S, rng)
+        sq = answer(S, DK_BUILD, p, -1, 1 + choose_build(pp, pt, p, S, rng)) - 1
     for _ in range(N_SQ * HOTEL):
         if sq < 0:
             return
@@ -1029,7 +1241,7 @@ def build_phase(S, pp, pt, rng, p):
             S[G_STATUS] = ERR_ILLEGAL
             return
         build_one(S, p, sq, S[R_SQ_HOUSE + sq])
-        sq = choose_build(pp, pt, p, S, rng)
+        sq = answer(S, DK_BUILD, p, -1, 1 + choose_build(pp, pt, p, S, rng)) - 1
 
 
 @njit_no_refcount
@@ -1081,33 +1293,57 @@ def trade_phase(S, pp, pt, rng, p):
     n = S[R_PLAYERS]
     for _ in range(MAX_OFFERS_PER_TURN):
         q = propose_trade(pp, pt, p, S, rng)
+        if outside(S, STATE_SIZE, p):
+            q = outside_offer(S, p, q)
         if q < 0:
             S[TRADE_SCAN + p] = trade_mark(S)
             return
         if q >= n or q == p or S[ALIVE + q] == 0 or not trade_legal(S, p, q):
             S[G_STATUS] = ERR_ILLEGAL
             return
-        answer = respond_trade(pp, pt, q, p, S, rng)
+        reply = respond_trade(pp, pt, q, p, S, rng)
+        if outside(S, STATE_SIZE, q):
+            a = outside_answer(S, DK_RESPOND, q, p, 0 if reply < 0 else 1 if reply == 0 else 2 + reply)
+            reply = -1 if a == 0 else 0 if a == 1 else a - 2
         if recording(S):
             log(S, EV_OFFER, p, S[TR_GET], S[TR_CASH], q)
-            log(S, EV_ANSWER, q, answer, int(trade_balance(pp, q, p, S)), p)
-        if answer > 0:
-            if not accept_counter(pp, pt, p, q, S, rng, answer):
+            log(S, EV_ANSWER, q, reply, int(trade_balance(pp, q, p, S)), p)
+        if reply > 0:
+            take = accept_counter(pp, pt, p, q, S, rng, reply)
+            if answer(S, DK_COUNTER, p, q, 1 if take else 0) == 0:
                 continue
-            S[TR_CASH] += answer
+            S[TR_CASH] += reply
             if not trade_legal(S, p, q):
                 continue
-        elif answer < 0:
+        elif reply < 0:
             continue
         execute_trade(S, pp, pt, rng, p, q)
 
 
 @njit_inline
 def trade_scan_due(S, pp, p):
-    """Trading is on, the trade mark changed since p last found nothing to propose, and p's bot
-    makes offers at all (with VERIFY_MEMOS, also one that never does: it must find nothing)."""
-    return (S[R_TRADING] == 1 and S[TRADE_SCAN + p] != trade_mark(S)
-            and (S[VERIFY_MEMOS] != 0 or not never_proposes(S, pp, p)))
+    """Trading is on, and the trade mark changed since p last found nothing to propose and p's
+    bot makes offers at all (with VERIFY_MEMOS, also one that never does: it must find nothing),
+    or p is played from outside."""
+    return S[R_TRADING] == 1 and ((S[TRADE_SCAN + p] != trade_mark(S)
+                                   and (S[VERIFY_MEMOS] != 0 or not never_proposes(S, pp, p)))
+                                  or outside(S, STATE_SIZE, p))
+
+
+@njit_no_refcount
+def outside_offer(S, p, q):
+    """The trade offer of seat p, played from outside, whose bot would offer partner q (-1:
+    none) the trade in the scratch: that one, none, or a standard offer written to the scratch.
+    Returns the partner."""
+    a = outside_answer(S, DK_PROPOSE, p, -1, 1 if q >= 0 else 0)
+    if a == 0:
+        return -1
+    if a == 1:
+        return q
+    k = a - OFFER_ACTIONS
+    q = k // 2 // N_GROUPS
+    fill_standard_offer(S, p, q, k // 2 % N_GROUPS, k % 2)
+    return q
 
 
 @njit_inline
@@ -1119,10 +1355,11 @@ def nothing_to_manage(S, p):
 
 @njit_inline
 def management_memo_holds(S, pp, p):
-    """p had nothing to lift or build, and nothing that would change that has changed; or p
-    has nothing to lift or build on at all."""
-    return ((S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pp, p, S))
-            or nothing_to_manage(S, p))
+    """p had nothing to lift or build, and nothing that would change that has changed (and p is
+    not played from outside, which is asked every time); or p has nothing to lift or build on
+    at all."""
+    return ((S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pp, p, S)
+             and not outside(S, STATE_SIZE, p)) or nothing_to_manage(S, p))
 
 
 @njit_inline
@@ -1150,7 +1387,7 @@ def manage(S, pp, pt, rng, p):
     for _ in range(N_SQ):
         if S[G_STATUS] != OK or S[ALIVE + p] == 0:
             return
-        sq = choose_unmortgage(pp, pt, p, S, rng)
+        sq = answer(S, DK_LIFT, p, -1, 1 + choose_unmortgage(pp, pt, p, S, rng)) - 1
         if sq < 0:
             break
         cost = unmortgage_cost(S, sq)
@@ -1196,7 +1433,7 @@ def play_turn(S, pp, pt, rng, p):
     free_roll = True
     if S[JAIL + p] > 0:
         S[stat(p, SC_JAIL_TURNS)] += 1
-        choice = jail_choice(pp, pt, p, S, rng)
+        choice = answer(S, DK_JAIL, p, -1, jail_choice(pp, pt, p, S, rng))
         log(S, EV_JAIL_CHOICE, p, 0 if choice == JAIL_CARD else 1 if choice == JAIL_PAY else 2, 0, -1)
         if choice == JAIL_CARD:
             if S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] == 0:
@@ -1444,25 +1681,27 @@ def play_game(S, S0, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_
     """Play game number `game` of the run with master seed `seed` from the state S0 (rules
     included), seat p's bot being of kind pk[p] with parameters pp[p], into output column `row`
     (row `row` of group_out)."""
-    for s in range(RNG_SIZE // 4):
-        seed_state(rng, 4 * s, seed, game, s)
-    for i in range(STATE_SIZE):
-        S[i] = S0[i]
-    for p in range(S[R_PLAYERS]):
-        S[R_KIND + p] = pk[p]
-    for d in range(N_DECKS):
-        shuffle(rng, RNG_TABLE, S, DECK + d * MAX_CARDS + S[DECK_HEAD + d], S[DECK_N + d])
-    S[G_START_TURN] = S[G_TURN]
+    if not resuming(S, STATE_SIZE):  # else a stepped game, from the snapshot of a turn's start
+        for s in range(RNG_SIZE // 4):
+            seed_state(rng, 4 * s, seed, game, s)
+        for i in range(STATE_SIZE):
+            S[i] = S0[i]
+        for p in range(S[R_PLAYERS]):
+            S[R_KIND + p] = pk[p]
+        for d in range(N_DECKS):
+            shuffle(rng, RNG_TABLE, S, DECK + d * MAX_CARDS + S[DECK_HEAD + d], S[DECK_N + d])
+        S[G_START_TURN] = S[G_TURN]
+        if check:
+            S[G_STATUS] = check_invariants(S)
     n = S[R_PLAYERS]
     cur = S[G_CURRENT]
     capped = 0
-    if check:
-        S[G_STATUS] = check_invariants(S)
     while S[G_ALIVE_N] > 1 and S[G_STATUS] == OK:
+        S[G_CURRENT] = cur
+        snapshot(S, STATE_SIZE, rng, RNG_SIZE)
         if cur == 0:
             log(S, EV_ROUND, -1, 0, S[G_ROUND] + 1, -1)
         if S[ALIVE + cur] == 1:
-            S[G_CURRENT] = cur
             play_turn(S, pp, pt, rng, cur)
             S[G_TURN] += 1
             if check and S[G_STATUS] == OK:
@@ -1503,13 +1742,23 @@ def new_buffers():
 def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, log_rows):
     """Game `game` of a run, as play_batch plays it, into column 0 of the outputs, with its
     events logged (sim/core/event_log.py): returns the log."""
-    if S0.size == 0:
-        S0 = start_state(RB)
     S = np.zeros(STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
     S[STATE_SIZE + 1] = log_rows
-    rng = np.zeros(RNG_SIZE, np.uint64)
-    play_game(S, S0, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_out, detail_out[0], 0)
+    play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S,
+               np.zeros(RNG_SIZE, np.uint64))
     return S[STATE_SIZE:]
+
+
+@njit(cache=True, nogil=True)
+def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S, rng):
+    """Game `game` as play_logged plays it, in the caller's state array S and random streams
+    rng: with an event log and a decision channel after the state (sim/core/decisions.py), up
+    to the first decision that waits for an outside answer, from the start or from the
+    snapshot of a turn's start in S[:STATE_SIZE] and rng[:RNG_SIZE] (snapshots go to
+    rng[RNG_SIZE:])."""
+    if S0.size == 0:
+        S0 = start_state(RB)
+    play_game(S, S0, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_out, detail_out[0], 0)
 
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: see play_logged

@@ -147,7 +147,8 @@ DICE_SCRIPT = DICE_POS + 1
 # Tests set VERIFY_MEMOS in a starting state: every window the memos would skip is played
 # anyway, and one that changes anything stops the game with a status code.
 VERIFY_MEMOS = DICE_SCRIPT + MAX_SCRIPT
-STATE_SIZE = VERIFY_MEMOS + 1
+DECK_DRAWS = VERIFY_MEMOS + 1  # [d]: cards drawn from deck d this game (how much of its order is seen)
+STATE_SIZE = DECK_DRAWS + N_DECKS
 
 # ---- per-seat statistics --------------------------------------------------------------------
 (
@@ -234,3 +235,32 @@ RNG_SIZE = 4 * N_STREAMS
 ) = range(8, 34)
 # Why a game ended (EV_GAME_END's amount).
 END_LAST_STANDING, END_ROUND_LIMIT, END_ERROR = range(3)
+
+# ---- decision points (sim/core/decisions.py; sim/classic/decisions.py names the actions) ----
+# DK_JAIL: 0 roll for doubles, 1 pay the fine, 2 use a card (strategies.classic's JAIL_*).
+# DK_BUY: 1 buy the deed landed on (raising the cash first if short), 0 let it go to auction.
+# DK_BID, DK_HOUSE_BID: the most the seat will pay, in dollars (a few levels are listed).
+# DK_RAISE: 0 leave the rest to the rules' fixed order; 1 + 2 * sq sell a building of sq,
+# 2 + 2 * sq mortgage sq. DK_SELL_DEED, DK_LIFT, DK_FUND, DK_BUILD: 0 none (or stop), else 1 +
+# the square (offer it for sale to the others, lift its mortgage, mortgage it to build, build
+# on it). DK_LIFT_RECEIVED, DK_COUNTER: 1 yes, 0 no. DK_PROPOSE: 0 none, 1 the bot's own offer,
+# else standard_offer(...) below. DK_RESPOND: 0 reject, 1 accept, 2 + c accept for c dollars
+# more (a counter-offer).
+(DK_JAIL, DK_BUY, DK_BID, DK_RAISE, DK_SELL_DEED, DK_LIFT, DK_FUND, DK_BUILD, DK_HOUSE_BID, DK_LIFT_RECEIVED,
+ DK_PROPOSE, DK_RESPOND, DK_COUNTER) = range(13)
+MAX_DOLLARS = 65535  # the largest bid or counter an action names (more cash bids this much)
+N_ACTIONS = 2 + MAX_DOLLARS + 1
+# The standard trade offers: all of seat q's deeds of group g for their printed prices, times
+# 3/2 when `premium`, in cash.
+OFFER_ACTIONS = 2
+
+
+@njit(cache=True)
+def standard_offer(q, g, premium):
+    return OFFER_ACTIONS + 2 * (q * N_GROUPS + g) + premium
+
+
+def offer_of(action):
+    """(q, g, premium) of a standard offer."""
+    k = action - OFFER_ACTIONS
+    return k // 2 // N_GROUPS, k // 2 % N_GROUPS, k % 2
