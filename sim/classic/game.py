@@ -8,8 +8,16 @@ import pandas as pd
 from sim.classic import api, kernel
 from sim.classic import layout as L
 from sim.classic.decisions import DECISIONS
-from sim.classic.rules import HOUSE_RULE_DOC, RULE_PARSERS, RULES_VERSION, SCALAR_FIELDS, ClassicRules, describe, pack
 from sim.classic.events import EVENTS
+from sim.classic.rules import (
+    HOUSE_RULE_DOC,
+    RULE_PARSERS,
+    RULES_VERSION,
+    SCALAR_FIELDS,
+    ClassicRules,
+    describe,
+    pack,
+)
 from sim.core.game import Game, KernelInputs
 from sim.core.rule_changes import house_rules_text
 from strategies.classic import CATALOG
