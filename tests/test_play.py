@@ -193,6 +193,9 @@ def test_an_observation_is_unchanged_when_what_its_seat_cannot_see_is_shuffled(v
         shuffled = HIDDEN_SHUFFLES[name](state, ctx.rb, seat, rng)
         assert not np.array_equal(shuffled, state) or seen > 0  # the shuffle changes something
         assert game.decisions.observe(ctx, shuffled, seat) == before
+        features = game.decisions.features(ctx, state, seat)  # the numeric observation (PettingZoo's)
+        assert features.dtype == np.float32 and features.ndim == 1
+        assert np.array_equal(game.decisions.features(ctx, shuffled, seat), features)
         s.apply(s.bot_action())
         seen += 1
 

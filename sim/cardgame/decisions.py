@@ -7,7 +7,7 @@ import numpy as np
 
 from sim.cardgame import layout as L
 from sim.cardgame.rules import KIND_NAMES
-from sim.core.play import DecisionKind, Decisions, counted, deal_into
+from sim.core.play import DecisionKind, Decisions, counted, deal_into, name_counts
 
 
 def kind_name(k: int) -> str:
@@ -68,6 +68,24 @@ def observe(ctx, S: np.ndarray, seat: int) -> dict:
     }
 
 
+PILE_DEPTH = 8  # cards of a pile the features show, from the top
+
+
+def features(ctx, S: np.ndarray, seat: int) -> np.ndarray:
+    """The observation as numbers: the hand's count of each kind, each pile's kinds from the top
+    (-1 past its bottom), the kinds each seat was seen taking, hand sizes, money, the jackpot."""
+    o = observe(ctx, S, seat)
+    names = [kind_name(k) for k in range(L.NK)]
+    f = [seat, o["hand_number"], o["dealer"], o["jackpot"], o["draw_pile"], *o["hand_sizes"], *o["money"]]
+    f += name_counts(o["hand"], names)
+    for pile in o["piles"].values():
+        top = [names.index(k) for k in reversed(pile[-PILE_DEPTH:])]
+        f += top + [-1] * (PILE_DEPTH - len(top))
+    for seen in o["seen_taking"]:
+        f += name_counts(seen, names)
+    return np.array(f, np.float32)
+
+
 def hides_card(kind: int, seat: int, target: int, reader: int) -> bool:
     """A draw (or a reward from the draw pile) shows its card to the drawer only; a card passed
     left, to the two seats it passes between."""
@@ -122,4 +140,5 @@ DECISIONS = Decisions(
     observe=observe,
     hides_card=hides_card,
     redeal=redeal,
+    features=features,
 )

@@ -7,7 +7,7 @@ import numpy as np
 
 from sim.chance import layout as L
 from sim.chance.events import CORNER_WORDS, deck_card
-from sim.core.play import DecisionKind, Decisions, counted
+from sim.core.play import DecisionKind, Decisions, counted, name_counts
 
 YES_NO = {
     L.DK_FLIP: ("cash out", "flip"),
@@ -71,6 +71,25 @@ def observe(ctx, S: np.ndarray, seat: int) -> dict:
     }
 
 
+def features(ctx, S: np.ndarray, seat: int) -> np.ndarray:
+    """The observation as numbers: the round and turn, skylines, each property's card to take,
+    top owner, stack and buildings left, the corners' owners (-1 none), and the count of each
+    card name flipped this turn, held and discarded by each seat, and in the seat's own pile."""
+    o = observe(ctx, S, seat)
+    rb = ctx.rb
+    players = int(rb[L.R_PLAYERS])
+    names = sorted({deck_card(ctx, p, c) for p in range(players) for c in range(int(rb[L.R_DECK_SIZE + p]))})
+    f = [seat, o["round"], o["seat_to_move"], o["round_ending"], o["finish"], o["flips_taken"], o["flip_limit"],
+         o["lucky_breaks_in_play"], *o["skylines"], *o["buildings"], *o["draw_piles"]]
+    for b in o["board"]:
+        f += [b["to_take"], b["top_owner"], b["cards"], b["buildings_left"]]
+    f += [-1 if owner is None else owner for owner in o["corners"].values()]
+    f += name_counts(o["turn_cards"], names) + name_counts(o["my_draw_pile"], names)
+    for p in range(players):
+        f += name_counts(o["held"][p], names) + name_counts(o["discards"][p], names)
+    return np.array(f, np.float32)
+
+
 def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, shown: set, rng: np.random.Generator) -> np.ndarray:
     """The snapshot S with the order of every draw pile and of the Chance cards not yet drawn
     dealt afresh (nobody sees them), but for the cards flipped or drawn since (kept in place).
@@ -117,4 +136,5 @@ DECISIONS = Decisions(
     action_name=action_name,
     observe=observe,
     redeal=redeal,
+    features=features,
 )

@@ -76,6 +76,24 @@ def observe(ctx, S: np.ndarray, seat: int) -> dict:
     }
 
 
+def features(ctx, S: np.ndarray, seat: int) -> np.ndarray:
+    """The observation as numbers: the round, each seat's cash, square, jail turn, jail cards and
+    whether it is in the game; each square's owner (-1 none), mortgage and buildings; the bank's
+    houses and hotels, the pot, the cards left in each deck and the last trade offer."""
+    players = int(S[L.R_PLAYERS])
+    f = [seat, S[L.G_ROUND], S[L.G_CURRENT], S[L.G_HOUSES], S[L.G_HOTELS], S[L.G_POT], S[L.DECK_N], S[L.DECK_N + 1]]
+    for at in (L.CASH, L.POS, L.JAIL, L.ALIVE):
+        f += S[at:at + players].tolist()
+    f += [S[L.GOOJF + 2 * p] + S[L.GOOJF + 2 * p + 1] for p in range(players)]
+    for at in (L.OWNER, L.MORT, L.LEVEL):
+        f += S[at:at + L.N_SQ].tolist()
+    offer = np.zeros(L.N_SQ)  # +1 a square the proposer gives, -1 one it gets
+    offer[S[L.TR_GIVE:L.TR_GIVE + S[L.TR_N_GIVE]]] = 1
+    offer[S[L.TR_GET:L.TR_GET + S[L.TR_N_GET]]] = -1
+    f += [*offer, S[L.TR_CASH], S[L.TR_JAIL_GIVE] - S[L.TR_JAIL_GET]]
+    return np.array(f, np.float32)
+
+
 def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, shown: set, rng: np.random.Generator) -> np.ndarray:
     """The snapshot S with each deck's cards not yet seen shuffled afresh: from the top, as many
     as the deck had at the start less the draws so far (a drawn card goes under the deck in an
@@ -119,4 +137,5 @@ DECISIONS = Decisions(
     action_name=action_name,
     observe=observe,
     redeal=redeal,
+    features=features,
 )

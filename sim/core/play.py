@@ -81,11 +81,21 @@ class Decisions:
     redeal: Callable[[Context, np.ndarray, int, np.ndarray, set, np.random.Generator], np.ndarray] | None = None
     # (decision kind, action) -> the cards the action shows everyone (a card played from a hand)
     shows: Callable[[int, int], list[int]] = lambda kind, action: []
+    # (context, state array, seat) -> what the seat sees as numbers, of one length for a table:
+    # the observation of reinforcement-learning interfaces (sim/core/pettingzoo.py)
+    features: Callable[[Context, np.ndarray, int], np.ndarray] | None = None
 
 
 def counted(names) -> dict[str, int]:
     """How many of each name, sorted by name: cards in an observation."""
     return dict(sorted(Counter(names).items()))
+
+
+def name_counts(names, vocabulary: list[str]) -> list[int]:
+    """How many of each vocabulary name `names` holds (a list of names, or a dict name -> count):
+    cards in a seat's features."""
+    held = names if isinstance(names, dict) else Counter(names)
+    return [int(held.get(v, 0)) for v in vocabulary]
 
 
 class State:

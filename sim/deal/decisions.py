@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.play import DecisionKind, Decisions, deal_into
+from sim.core.play import DecisionKind, Decisions, deal_into, name_counts
 from sim.deal import layout as L
 from sim.deal.events import card, colour
 from sim.deal.rules import (
@@ -97,6 +97,22 @@ def observe(ctx, S: np.ndarray, seat: int) -> dict:
     }
 
 
+def features(ctx, S: np.ndarray, seat: int) -> np.ndarray:
+    """The observation as numbers: the counts of each card name in the hand, each bank, each
+    colour's properties and the discards; buildings by colour; hand sizes, sets, the turn."""
+    o = observe(ctx, S, seat)
+    players = int(S[L.R_PLAYERS])
+    names = sorted({card(ctx, seat, c) for c in range(int(S[L.R_CARDS]))})
+    colours = [colour(ctx, seat, g) for g in range(L.NG)]
+    f = [seat, o["turn"], o["seat_to_move"], o["plays_left"], o["draw_pile"], *o["hand_sizes"], *o["complete_sets"]]
+    f += name_counts(o["hand"], names) + name_counts(o["discards"], names)
+    for p in range(players):
+        f += name_counts(o["banks"][p], names)
+        f += [len(o["properties"][p].get(c, ())) for c in colours]
+        f += [len(o["buildings"][p].get(c.replace("_", " "), ())) for c in COLOUR_NAMES]
+    return np.array(f, np.float32)
+
+
 def hides_card(kind: int, seat: int, target: int, reader: int) -> bool:
     """A draw shows its card to the drawer only."""
     return kind == L.EV_DRAW and seat != reader
@@ -138,4 +154,5 @@ DECISIONS = Decisions(
     hides_card=hides_card,
     redeal=redeal,
     shows=shows,
+    features=features,
 )
