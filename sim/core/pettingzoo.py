@@ -29,7 +29,6 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from sim.core.decisions import MAX_LEGAL
-from sim.core.game import get
 from sim.core.play import new_game
 
 __all__ = ["MonosimEnv", "env"]
@@ -46,10 +45,9 @@ class MonosimEnv(AECEnv):
         self._settings = dict(game=game, seats=seats, players=players, rules=rules, outside=outside)
         self.metadata = {**self.metadata, "name": f"monosim_{game}"}
         self._seed, self._next_game = seed, 0
-        self._features = get(game).decisions.features
         probe = new_game(**self._settings, seed=seed)
         self.possible_agents = [f"seat_{s}" for s in range(probe.players)]
-        n = len(self._features(probe._ctx, probe._paused_state(), 0))
+        n = len(probe.features(0))
         self._observation_space = spaces.Dict({
             "observation": spaces.Box(-BOUND, BOUND, (n,), np.float32),
             "action_mask": spaces.Box(0, 1, (MAX_LEGAL,), np.int8),
@@ -97,7 +95,7 @@ class MonosimEnv(AECEnv):
         mask = np.zeros(MAX_LEGAL, np.int8)
         if not s.is_terminal() and agent == self.agent_selection:
             mask[:len(s.legal_actions())] = 1
-        return {"observation": self._features(s._ctx, s._paused_state(), seat), "action_mask": mask}
+        return {"observation": s.features(seat), "action_mask": mask}
 
     def step(self, action):
         agent = self.agent_selection

@@ -236,6 +236,15 @@ class State:
             raise UsageError(f"seat must be 0 to {self._run.players - 1} (got {seat})")
         return self._book.observe(self._ctx, self._paused_state(), seat)
 
+    def features(self, seat: int) -> np.ndarray:
+        """What `seat` may see now as numbers, of one length for the table (the game's features:
+        PettingZoo's observation)."""
+        if self._book.features is None:
+            raise UsageError(f"{self._run.game.title} has no numeric features")
+        if not 0 <= seat < self._run.players:
+            raise UsageError(f"seat must be 0 to {self._run.players - 1} (got {seat})")
+        return self._book.features(self._ctx, self._paused_state(), seat)
+
     def _paused_state(self) -> np.ndarray:
         """The game's state array at the waiting decision (at the end, once over)."""
         size = self._run.game.kernel.STATE_SIZE
