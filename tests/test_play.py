@@ -277,3 +277,25 @@ def test_a_resampled_state_is_what_its_seat_knows_with_the_hidden_cards_dealt_af
                 twin.apply(pick.choice(twin.legal_actions()))
         s.apply(s.bot_action())
     assert resampled >= 6 and changed >= resampled // 2
+
+
+def test_a_resampled_game_rolls_dice_of_its_own():
+    """After a resample the rest of the game draws fresh random numbers (from the next turn's
+    start): in classic, whose decks are the only hidden cards, two resamples of one state played
+    on by the bots roll other dice, while a clone played on the same way rolls the original's."""
+    s = new_game("classic", players=2, seed=5)
+    for _ in range(6):
+        s.apply(s.bot_action())
+    since = s.n_events
+
+    def rolls(state):
+        state = state.clone()
+        while not state.is_terminal():
+            state.apply(state.bot_action())
+        events = state.events().iloc[since:]
+        return events[events["kind"] == "roll"][["card", "target"]].head(20).to_numpy().tolist()
+
+    rng = np.random.default_rng(1)
+    ends = [rolls(s.resample(s.current_player, rng)) for _ in range(3)]
+    assert rolls(s) == rolls(s.clone())
+    assert ends[0] != ends[1] and ends[1] != ends[2]

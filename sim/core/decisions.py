@@ -28,6 +28,7 @@ import numpy as np
 
 from sim.core.event_log import EVENT_WIDTH, LOG_HEAD
 from sim.core.jit import njit_inline, njit_no_refcount
+from sim.core.rng import seed_state
 
 # The channel's head (offsets from its start); the legal actions, the paused state's copy and
 # the answers follow it, where the head says.
@@ -52,6 +53,10 @@ C_SNAP_HEAD = 17  # answers used when it was taken
 C_SNAP_EVENTS = 18  # events logged when it was taken
 C_RANDOM = 19  # 1: answer an outside seat at random among the legal actions, never pause
 C_RANDOM_STATE = 20  # ... from this generator state (a 31-bit xorshift)
+# A resampled game's future randomness: once C_RESEED_AT answers are used, the random streams are
+# seeded afresh from C_RESEED_SALT (nonzero) at the next turn's start (not the one resumed from)
+C_RESEED_AT = 21
+C_RESEED_SALT = 22
 C_KINDS = 24  # [kind]: decisions of outside seats reached, by kind (MAX_KINDS of them)
 MAX_KINDS = 16
 CHANNEL_HEAD = C_KINDS + MAX_KINDS
@@ -60,10 +65,13 @@ MAX_LEGAL = 2048  # room for legal actions; a game's largest decision must fit
 
 
 def stepping_state(state_size: int, log_rows: int, outside: int, answers: list[int],
-                   start: np.ndarray | None = None, random_seed: int = 0) -> np.ndarray:
+                   start: np.ndarray | None = None, random_seed: int = 0,
+                   reseed: tuple[int, int] | None = None) -> np.ndarray:
     """A state array for a stepped game: the state (a snapshot to resume from, or zeros for
     the game's start), an event log of `log_rows` rows and the channel, with the seats in bit
-    mask `outside` answered from `answers` in order, then (random_seed > 0) at random."""
+    mask `outside` answered from `answers` in order, then (random_seed > 0) at random; with
+    `reseed` (answers used, salt), fresh random streams from the first turn started after that
+    many answers."""
     ch = state_size + LOG_HEAD + log_rows * EVENT_WIDTH
     legal_at = CHANNEL_HEAD
     copy_at = legal_at + MAX_LEGAL
@@ -80,6 +88,8 @@ def stepping_state(state_size: int, log_rows: int, outside: int, answers: list[i
     if random_seed:
         S[ch + C_RANDOM] = 1
         S[ch + C_RANDOM_STATE] = random_seed & 0x7FFFFFFF or 1
+    if reseed is not None:
+        S[ch + C_RESEED_AT], S[ch + C_RESEED_SALT] = reseed
     S[ch + C_LEGAL_AT] = legal_at
     S[ch + C_MAX_LEGAL] = MAX_LEGAL
     S[ch + C_COPY_AT] = copy_at
@@ -98,10 +108,16 @@ def resuming(S, state_size):
 @njit_inline
 def snapshot(S, state_size, rng, rng_size):
     """At the start of a turn: keep the state and the random streams (in rng[rng_size:], which
-    a stepped game's rng array has room for) to resume from, while no decision waits."""
+    a stepped game's rng array has room for) to resume from, while no decision waits. A
+    resampled game's streams are seeded afresh here first, when it is due (C_RESEED_AT)."""
     if S.shape[0] > state_size:
         ch = S[state_size + 2]
         if ch > 0 and S[ch + C_PAUSED] == 0:
+            salt = S[ch + C_RESEED_SALT]
+            if salt != 0 and S[ch + C_SNAPPED] == 1 and S[ch + C_HEAD] >= S[ch + C_RESEED_AT]:
+                for s in range(rng_size // 4):
+                    seed_state(rng, 4 * s, salt, 0, s)
+                S[ch + C_RESEED_SALT] = 0
             at = ch + S[ch + C_SNAP_AT]
             for k in range(state_size):
                 S[at + k] = S[k]

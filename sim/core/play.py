@@ -34,6 +34,7 @@ from sim.core.decisions import (
     C_MAX_LEGAL,
     C_N_LEGAL,
     C_PAUSED,
+    C_RESEED_SALT,
     C_SEAT,
     C_SNAP_AT,
     C_SNAP_EVENTS,
@@ -112,6 +113,9 @@ class State:
         self._start_rng: np.ndarray | None = None
         self._used = 0
         self._events_before = np.zeros((0, EVENT_WIDTH), np.int32)
+        # A resampled game's fresh future: (answers given when resampled, salt), until the
+        # turn after that has started (the random streams of its snapshot are then the new ones)
+        self._reseed: tuple[int, int] | None = None
         self._rows = FIRST_LOG_ROWS
         self._ctx = Context(run.rules, run.inputs.rules, run.deck_edits, {})
         self._play()
@@ -123,7 +127,9 @@ class State:
         k = run.inputs
         size, rng_size = g.kernel.STATE_SIZE, g.kernel.RNG_SIZE
         while True:
-            S = stepping_state(size, self._rows, self._outside, list(self._answers[self._used:]), self._start)
+            reseed = None if self._reseed is None else (self._reseed[0] - self._used, self._reseed[1])
+            S = stepping_state(size, self._rows, self._outside, list(self._answers[self._used:]), self._start,
+                               reseed=reseed)
             rng = np.zeros(2 * rng_size, np.uint64)
             if self._start_rng is not None:
                 rng[:rng_size] = self._start_rng
@@ -144,6 +150,8 @@ class State:
             self._start = S[at:at + size].copy()
             self._start_rng = rng[rng_size:].copy()
             self._used += int(S[ch + C_SNAP_HEAD])
+            if self._reseed is not None and S[ch + C_RESEED_SALT] == 0:
+                self._reseed = None  # done: the snapshot's streams are the fresh ones
             snapped = int(S[ch + C_SNAP_EVENTS])
             self._events_before = np.concatenate([self._events_before, log[:snapped]])
             self._log = log[snapped:]
@@ -264,7 +272,8 @@ class State:
         may not arise in the new deal: its answer is dropped; one that arises only there is
         answered by that seat's bot. A deal after which the seat would have seen anything else
         this turn, or would face another decision, is drawn again, up to `tries` times
-        (RuntimeError then)."""
+        (RuntimeError then). From the next turn's start on, the game draws fresh random numbers
+        (seeded from `rng`): the original's future dice and reshuffles stay unknown."""
         redeal = self._book.redeal
         if redeal is None:
             raise UsageError(f"{self._run.game.title} cannot resample its hidden cards yet")
@@ -283,11 +292,13 @@ class State:
             twin = self.clone()
             twin._start = redeal(self._ctx, self._start, seat, events, shown, rng)
             twin._answers, twin._asked = self._answers[:self._used], self._asked[:self._used]
+            twin._reseed = None
             twin._play()
             if twin._replay(pending, seat) and (twin.seen_events(seat, since) == view
                         and twin.observation(seat) == seen and twin.current_player == self.current_player
                         and twin.decision == self.decision
                         and (seat != self.current_player or twin.legal_actions() == self.legal_actions())):
+                twin._reseed = (len(twin._answers), int(rng.integers(1, 2**31 - 1)))
                 return twin
         raise RuntimeError(f"no deal of the hidden cards agrees with what seat {seat} saw this turn "
                            f"in {tries} tries")
