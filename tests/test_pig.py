@@ -2,13 +2,14 @@
 in batch and through the step API, and monosim reproduces its published optimal result: with
 both players optimal, the first player wins 0.5306 of the games (Neller and Presser)."""
 
+import dataclasses
 import math
 
 import pytest
 from pig.game import GAME, registered
 from pig.optimal import solve
 
-from sim.core.game import GAME_NAMES, check_game, get
+from sim.core.game import GAME_NAMES, check_game, get, register
 from sim.core.play import new_game, random_answers
 from sim.core.replay import replay
 
@@ -28,6 +29,13 @@ def within(wins: float, n: int, p: float, z: float = 3.0) -> bool:
 
 def test_pig_keeps_the_contract_and_stays_out_of_the_cli(pig):
     assert check_game(GAME) == [] and get("pig") is GAME and "pig" not in GAME_NAMES
+
+
+def test_a_game_lacking_a_part_or_taking_a_name_is_not_registered():
+    with pytest.raises(ValueError, match="no bench_runs"):
+        register(dataclasses.replace(GAME, name="pig_without_bench", bench_runs={}))
+    with pytest.raises(ValueError, match="the name is taken"):
+        register(dataclasses.replace(GAME, name="deal"))
 
 
 def test_value_iteration_gives_the_published_optimum():

@@ -48,7 +48,8 @@ from sim.core.runner import (
 from strategies.catalog import Catalog, PolicyError
 
 # The registry: each name is a folder sim/<name>/ whose game.py defines GAME.
-__all__ = ["GAME_NAMES", "Game", "PreparedRun", "Summary", "games", "get", "register", "seat_table", "simulate"]  # the public API
+__all__ = ["GAME_NAMES", "Game", "PreparedRun", "Summary", "games", "get", "register", "seat_table",  # the public API
+           "simulate"]
 
 GAME_NAMES = ("chance", "deal", "classic", "cardgame")
 
