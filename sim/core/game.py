@@ -520,7 +520,10 @@ def announce_compile(game: Game, entry: str) -> None:
     _announced.add((game.name, entry))
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return
-    if not glob.glob(os.path.join(kernel_cache_dir(game.name), "*", f"kernel.{entry}-*.nbi")):
+    if game.name not in GAME_NAMES:  # registered from outside sim/: numba keeps its cache elsewhere
+        print(f"monosim: the {game.title} kernel ({entry}) compiles now unless numba's cache holds it (about "
+              f"{game.compile_seconds} s)", file=sys.stderr, flush=True)
+    elif not glob.glob(os.path.join(kernel_cache_dir(game.name), "*", f"kernel.{entry}-*.nbi")):
         print(f"monosim: compiling the {game.title} kernel ({entry}), once: about {game.compile_seconds} s; later "
               "runs load it from the cache", file=sys.stderr, flush=True)
 
