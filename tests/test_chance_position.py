@@ -65,11 +65,7 @@ def first_events(pos: P.Position, option: int | None, seed: int = 0, game: int =
 
     run = get("chance").prepare(1, pos.players, pos.policies, pos.rules, seed, 1, None, None,
                                 start=P.start_array(pos, option))
-    k = run.inputs
-    game_out = np.zeros((kernel.N_GAME_COLS, 1), np.int64)
-    seat_out = np.zeros((pos.players, L.N_SEAT_COLS, 1), np.int64)
-    log = kernel.play_logged(k.rules, k.start, run.kinds, k.params, k.tables, np.uint64(seed), game, False, False,
-                             game_out, seat_out, GAME.detail_outputs(1, pos.players, False), rows)
+    log = run.play_logged(game, False, False, GAME.outputs(1, pos.players, False), rows)
     n = min(int(log[0]), rows)
     return [tuple(int(x) for x in log[LOG_HEAD + EVENT_WIDTH * i:LOG_HEAD + EVENT_WIDTH * (i + 1)]) for i in range(n)]
 

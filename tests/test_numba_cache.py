@@ -100,6 +100,6 @@ def test_a_first_compile_is_announced_before_it_starts(monkeypatch, tmp_path, ca
                    "it from the cache\n")
     build = tmp_path / "classic" / "classic_0123"
     build.mkdir(parents=True)
-    (build / "kernel.play_logged-1503.py311.nbi").write_bytes(b"")
-    announce_compile(get("classic"), "play_logged")
+    (build / "kernel.play_steps-1503.py311.nbi").write_bytes(b"")
+    announce_compile(get("classic"), "play_steps")
     assert capsys.readouterr().err == ""

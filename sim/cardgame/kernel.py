@@ -157,8 +157,6 @@ from sim.core.event_log import (
     EV_ROUND,
     EV_SEAT_STATE,
     EV_TURN,
-    EVENT_WIDTH,
-    LOG_HEAD,
     log_event,
 )
 from sim.core.jit import njit_inline, njit_no_refcount
@@ -1002,30 +1000,20 @@ def new_state():
 
 
 @njit(cache=True, nogil=True)  # nogil: Ctrl-C ends a bot's endless decision (userbot.interruptible)
-def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, log_rows):
-    """Match `game` of a run, as play_batch plays it, into column 0 of the outputs (and row 0
-    of detail_out), with its events logged (sim/core/event_log.py): returns the log."""
-    S = np.zeros(STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
-    S[STATE_SIZE + 1] = log_rows
-    play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S,
-               np.zeros(RNG_SIZE, np.uint64))
-    return S[STATE_SIZE:]
-
-
-@njit(cache=True, nogil=True)
 def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S, rng):
-    """Match `game` as play_logged plays it, in the caller's state array S and random streams
-    rng: with an event log and a decision channel after the state (sim/core/decisions.py), up
-    to the first decision that waits for an outside answer, from the start or from the
+    """Match `game` as play_batch plays it, in the caller's state array S and random streams
+    rng, up to the first decision that waits for an outside answer, from the start or from the
     snapshot of a turn's start in S[:STATE_SIZE] and rng[:RNG_SIZE] (snapshots go to
-    rng[RNG_SIZE:])."""
+    rng[RNG_SIZE:]). S may have an event log and a decision channel after the state
+    (sim/core/event_log.py, sim/core/decisions.py): a replay (core's PreparedRun.play_logged)
+    or a stepped game."""
     hand_out, kind_out = detail_out
     W = np.empty((2, NK))
     play_game(S, RB, pk, seat_values(RB, pp), rng, W, seed, game, check, game_out, seat_out, hand_out, kind_out,
               0, 0, detail)
 
 
-@njit(cache=True, parallel=True, nogil=True)  # nogil: see play_logged
+@njit(cache=True, parallel=True, nogil=True)  # nogil: see play_steps
 def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, detail_out, row0):
     """The batch entry every game shares (sim/core/game.py): play matches first .. first +
     n_games - 1 into columns row0 .. of game_out and seat_out and, when `detail`, into rows

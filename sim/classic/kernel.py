@@ -232,7 +232,7 @@ from sim.classic.rules import (
     JAIL_SQUARE,
 )
 from sim.core.decisions import add_legal, listed_answer, outside, resuming, snapshot, take_answer
-from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_WIDTH, LOG_HEAD, log_event
+from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, log_event
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, seed_state, shuffle
 from strategies.classic import (
@@ -1739,29 +1739,19 @@ def new_buffers():
 
 
 @njit(cache=True, nogil=True)  # nogil: Ctrl-C ends a bot's endless decision (userbot.interruptible)
-def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, log_rows):
-    """Game `game` of a run, as play_batch plays it, into column 0 of the outputs, with its
-    events logged (sim/core/event_log.py): returns the log."""
-    S = np.zeros(STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
-    S[STATE_SIZE + 1] = log_rows
-    play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S,
-               np.zeros(RNG_SIZE, np.uint64))
-    return S[STATE_SIZE:]
-
-
-@njit(cache=True, nogil=True)
 def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S, rng):
-    """Game `game` as play_logged plays it, in the caller's state array S and random streams
-    rng: with an event log and a decision channel after the state (sim/core/decisions.py), up
-    to the first decision that waits for an outside answer, from the start or from the
+    """Game `game` as play_batch plays it, in the caller's state array S and random streams
+    rng, up to the first decision that waits for an outside answer, from the start or from the
     snapshot of a turn's start in S[:STATE_SIZE] and rng[:RNG_SIZE] (snapshots go to
-    rng[RNG_SIZE:])."""
+    rng[RNG_SIZE:]). S may have an event log and a decision channel after the state
+    (sim/core/event_log.py, sim/core/decisions.py): a replay (core's PreparedRun.play_logged)
+    or a stepped game."""
     if S0.size == 0:
         S0 = start_state(RB)
     play_game(S, S0, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_out, detail_out[0], 0)
 
 
-@njit(cache=True, parallel=True, nogil=True)  # nogil: see play_logged
+@njit(cache=True, parallel=True, nogil=True)  # nogil: see play_steps
 def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, detail_out, row0):
     """The batch entry every game shares (sim/core/game.py): play games first .. first +
     n_games - 1 from the position S0 (which holds the rules RB at its head; empty: the standard

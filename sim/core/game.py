@@ -102,7 +102,7 @@ class Game:
     default_table: tuple[str, ...]  # seat i's policy when not given
     min_players: int
     max_players: int
-    kernel: ModuleType  # play_batch, play_logged, GAME_COLS, N_GAME_COLS, G_STATUS_OUT, OK, STATUS_NAMES
+    kernel: ModuleType  # play_batch, play_steps, STATE_SIZE, RNG_SIZE, GAME_COLS, N_GAME_COLS, G_STATUS_OUT, OK, STATUS_NAMES
     seat_cols: tuple[str, ...]  # per-seat stats, in seat_out's order
     win_col: int  # index in seat_cols of the win count
     summary: Callable[[Tally], dict]  # a tally of games -> named summary tables
@@ -376,7 +376,7 @@ class PreparedRun:
     bots: userbot.BotKernel | None = None  # the kernel compiled with the table's own bots, if any
 
     def kernel_call(self, entry: str, *args):
-        """The game's kernel entry point (play_batch, play_logged) on these arguments; with bots
+        """The game's kernel entry point (play_batch, play_steps) on these arguments; with bots
         at the table, their kernel's. A first compile is announced before it starts."""
         if self.bots is None:
             announce_compile(self.game, entry)
@@ -395,6 +395,19 @@ class PreparedRun:
             consume(df, g.detail_tables(df, outputs[2]) if detail else {})
 
         run_chunks(play_chunk, self.games, self.chunk_size, self.threads, progress)
+
+    def play_logged(self, game_index: int, check: bool, detail: bool, outputs: tuple, log_rows: int) -> np.ndarray:
+        """Game `game_index` as play_batch plays it, into column 0 of the outputs, with room for
+        `log_rows` of its events (sim/core/event_log.py): the log. The kernel's play_steps plays
+        it, in a state array with the log after the state."""
+        from sim.core.event_log import EVENT_WIDTH, LOG_HEAD
+
+        k, kernel = self.inputs, self.game.kernel
+        S = np.zeros(kernel.STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
+        S[kernel.STATE_SIZE + 1] = log_rows
+        self.kernel_call("play_steps", k.rules, k.start, self.kinds, k.params, k.tables, np.uint64(self.seed),
+                         game_index, check, detail, *outputs, S, np.zeros(kernel.RNG_SIZE, np.uint64))
+        return S[kernel.STATE_SIZE:]
 
     def play(self, first_game: int, n: int, check: bool, detail: bool, outputs: tuple, row0: int) -> None:
         """Games first_game .. first_game + n - 1 into columns row0 .. of the outputs."""
@@ -417,8 +430,7 @@ class PreparedRun:
         from sim.core.replay import Context, read_log
 
         k, g = self.inputs, self.game
-        log = self.kernel_call("play_logged", k.rules, k.start, self.kinds, k.params, k.tables, np.uint64(self.seed),
-                               game_index, False, False, *g.outputs(1, self.players, False), 10**6)
+        log = self.play_logged(game_index, False, False, g.outputs(1, self.players, False), 10**6)
         rows = read_log(log)
         values = rows[rows[:, 0] == EV_REFUSED][:, 2:].ravel().tolist()  # the head (count, card, 0), the answer
         answer, card = values[3:3 + values[0]] if values else [], values[1] if values else -1
@@ -444,9 +456,11 @@ def check_game(game: Game) -> list[str]:
 
     problems = []
     k = game.kernel
-    for name in ("play_batch", "play_logged"):
+    for name in ("play_batch", "play_steps"):
         if not callable(getattr(k, name, None)):
-            problems.append(f"its kernel has no {name} (the batch and replay entries)")
+            problems.append(f"its kernel lacks {name} (the batch entry; the replay and step entry)")
+    if not all(isinstance(getattr(k, n, None), int) for n in ("STATE_SIZE", "RNG_SIZE")):
+        problems.append("its kernel lacks STATE_SIZE and RNG_SIZE (what a replay or a stepped game allocates)")
     cols = getattr(k, "GAME_COLS", None)
     if not isinstance(cols, tuple) or getattr(k, "N_GAME_COLS", None) != len(cols or ()):
         problems.append("its kernel's GAME_COLS is not a tuple of N_GAME_COLS names")
@@ -486,9 +500,8 @@ def check_game(game: Game) -> list[str]:
     if not game.bench_runs:
         problems.append("it has no bench_runs (monosim bench)")
     if game.decisions is not None:
-        missing = [n for n in ("play_steps", "STATE_SIZE", "RNG_SIZE", "PAUSED") if getattr(k, n, None) is None]
-        if missing:
-            problems.append(f"it has decision points but its kernel lacks {', '.join(missing)} (sim/core/decisions.py)")
+        if getattr(k, "PAUSED", None) is None:
+            problems.append("it has decision points but its kernel lacks PAUSED (sim/core/decisions.py)")
         if not getattr(game.decisions, "kinds", None) or not callable(getattr(game.decisions, "observe", None)):
             problems.append("its decisions do not name their kinds and what a seat sees (sim/core/play.py Decisions)")
         elif not all(0 <= code < MAX_KINDS for code in game.decisions.kinds):

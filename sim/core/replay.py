@@ -1,7 +1,7 @@
 """Replays: any game of any run, turn by turn, as its kernel played it.
 
-A replay plays one game again through the game's ``play_logged`` entry, the batch kernel's
-play_game with an event log after the state (sim/core/event_log.py). Game g of a run is
+A replay plays one game again through the run's ``play_logged`` (sim/core/game.py): the
+game's kernel plays it with an event log after the state (sim/core/event_log.py). Game g of a run is
 seeded from (seed, g) alone, so the replay is exactly the game the run counted, and its
 per-game row is returned beside the events so that anyone can check.
 
@@ -213,8 +213,7 @@ def replay_run(run, game_index: int, check: bool = True) -> Replay:
     rows = FIRST_LOG_ROWS
     while True:
         outputs = g.outputs(1, run.players, True)
-        log = run.kernel_call("play_logged", k.rules, k.start, run.kinds, k.params, k.tables, np.uint64(run.seed),
-                              game_index, check, True, *outputs, rows)
+        log = run.play_logged(game_index, check, True, outputs, rows)
         if log[0] <= rows:
             break
         rows = int(log[0])

@@ -555,7 +555,7 @@ def interruptible(fn, *args):
 
 @dataclass
 class BotKernel:
-    """The generated kernel of a table's bots: its module (play_batch, play_logged, the status
+    """The generated kernel of a table's bots: its module (play_batch, play_steps, the status
     names) and what each refused-move status means."""
 
     module: types.ModuleType

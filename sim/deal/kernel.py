@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit, prange
 
 from sim.core.decisions import add_legal, listed_answer, outside, resuming, snapshot, take_answer, yes_no
-from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, EVENT_WIDTH, LOG_HEAD, log_event
+from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, log_event
 from sim.core.jit import njit_inline, njit_no_refcount, trailing_zeros
 from sim.core.rng import seed_state, shuffle
 from sim.deal.board import (
@@ -1539,23 +1539,13 @@ def new_state(RB, pk):
 
 
 @njit(cache=True, nogil=True)  # nogil: Ctrl-C ends a bot's endless decision (userbot.interruptible)
-def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, log_rows):
-    """Game `game` of a run, as play_batch plays it, into column 0 of the outputs, with its
-    events logged (sim/core/event_log.py): returns the log."""
-    S = np.zeros(STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
-    S[STATE_SIZE + 1] = log_rows
-    play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S,
-               np.zeros(RNG_SIZE, np.uint64))
-    return S[STATE_SIZE:]
-
-
-@njit(cache=True, nogil=True)
 def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S, rng):
-    """Game `game` as play_logged plays it, in the caller's state array S and random streams
-    rng: with an event log and a decision channel after the state (sim/core/decisions.py), up
-    to the first decision that waits for an outside answer, from the start or from the
+    """Game `game` as play_batch plays it, in the caller's state array S and random streams
+    rng, up to the first decision that waits for an outside answer, from the start or from the
     snapshot of a turn's start in S[:STATE_SIZE] and rng[:RNG_SIZE] (snapshots go to
-    rng[RNG_SIZE:]). The rules and the seats' bot kinds are written into S's head here."""
+    rng[RNG_SIZE:]). S may have an event log and a decision channel after the state
+    (sim/core/event_log.py, sim/core/decisions.py): a replay (core's PreparedRun.play_logged)
+    or a stepped game. The rules and the seats' bot kinds are written into S's head here."""
     if not resuming(S, STATE_SIZE):
         S[:RULES_SIZE] = RB
         for p in range(S[R_PLAYERS]):
@@ -1563,7 +1553,7 @@ def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out
     play_game(S, pp, rng, seed, game, check, game_out, seat_out, 0)
 
 
-@njit(cache=True, parallel=True, nogil=True)  # nogil: see play_logged
+@njit(cache=True, parallel=True, nogil=True)  # nogil: see play_steps
 def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, detail_out, row0):
     """The batch entry every game shares (sim/core/game.py): play games first .. first +
     n_games - 1 into columns row0 .. of game_out and seat_out, contiguous blocks of games, one

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from sim.core.decisions import resuming, snapshot, yes_no
-from sim.core.event_log import EV_GAME_END, EV_TURN, EVENT_WIDTH, LOG_HEAD, log_event
+from sim.core.event_log import EV_GAME_END, EV_TURN, log_event
 from sim.core.rng import randint, seed_state
 
 MAX_PLAYERS = 2
@@ -129,15 +129,6 @@ def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out
     if not resuming(S, STATE_SIZE):
         S[:RULES_SIZE] = RB
     play_game(S, pk, pp, pt, rng, seed, game, check, game_out, seat_out, 0)
-
-
-@njit(cache=True)
-def play_logged(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, log_rows):
-    S = np.zeros(STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
-    S[STATE_SIZE + 1] = log_rows
-    play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S,
-               np.zeros(RNG_SIZE, np.uint64))
-    return S[STATE_SIZE:]
 
 
 @njit(cache=True, parallel=True)
