@@ -530,10 +530,16 @@ def listed(S, n, a, write):
     return n + 1
 
 
+AMOUNTS = 9  # amounts a bid or counter-offer decision lists, at most
+
+
 @njit_no_refcount
-def bid_level(i, base, bot, cap):
-    """The bid levels listed, i = 0 .. 8 (unsorted): nothing, 1/2, 3/4, 1, 5/4, 3/2 and 2 times
-    the base price, the bot's limit and all the cash; none above cap."""
+def amount(kind, i, base, bot, cap):
+    """The amounts listed, i = 0 .. AMOUNTS - 1, unsorted. A bid: nothing, 1/2, 3/4, 1, 5/4, 3/2
+    and 2 times the base price, the bot's limit and all the cash, none above cap. A
+    counter-offer: the bot's own (when it made one), and $50, $100, $250 and $500 more (0: none)."""
+    if kind == DK_RESPOND:
+        return bot if i == 0 else (50, 100, 250, 500)[i - 1] if i <= 4 else 0
     v = 0
     if 1 <= i <= 6:
         v = base * (2, 3, 4, 5, 6, 8)[i - 1] // 4
@@ -542,13 +548,6 @@ def bid_level(i, base, bot, cap):
     elif i == 8:
         v = cap
     return min(max(v, 0), cap)
-
-
-@njit_no_refcount
-def counter_level(i, bot):
-    """The counter-offers listed, i = 0 .. 4: the bot's own (when it made one), and $50, $100,
-    $250 and $500 more."""
-    return bot if i == 0 else (50, 100, 250, 500)[i - 1]
 
 
 @njit_no_refcount
@@ -596,32 +595,28 @@ def legal_actions(S, kind, p, x, bot, write):
     n = 0
     a = 0
     n = listed(S, n, a, write)  # 0: no, none, stop, nothing (DK_JAIL: roll; DK_RESPOND: reject)
-    if kind == DK_BID or kind == DK_HOUSE_BID:
-        base = S[(R_SQ_PRICE if kind == DK_BID else R_SQ_HOUSE) + x]
-        cap = min(S[CASH + p], MAX_DOLLARS)
-        for _ in range(9):  # the levels in increasing order, each once
+    if kind == DK_BID or kind == DK_HOUSE_BID or kind == DK_RESPOND:  # amounts: action first + amount
+        first = 0
+        base = 0
+        if kind == DK_RESPOND:  # 1 accepts; a counter's amount is paid from the proposer's (x's) cash
+            a = 1
+            n = listed(S, n, a, write)
+            first = 2
+            cap = min(S[CASH + x] - S[TR_CASH], MAX_DOLLARS)
+        else:
+            base = S[(R_SQ_PRICE if kind == DK_BID else R_SQ_HOUSE) + x]
+            cap = min(S[CASH + p], MAX_DOLLARS)
+        v = 0
+        for _ in range(AMOUNTS):  # the amounts above 0 in increasing order, each once
             nxt = cap + 1
-            for i in range(9):
-                v = bid_level(i, base, bot, cap)
-                if a < v < nxt:
-                    nxt = v
+            for i in range(AMOUNTS):
+                w = amount(kind, i, base, bot - first, cap)
+                if v < w < nxt:
+                    nxt = w
             if nxt > cap:
                 break
-            a = nxt
-            n = listed(S, n, a, write)
-    elif kind == DK_RESPOND:  # x: the proposer, whose cash pays a counter
-        a = 1
-        n = listed(S, n, a, write)
-        room = min(S[CASH + x] - S[TR_CASH], MAX_DOLLARS)
-        for _ in range(5):
-            nxt = room + 1
-            for i in range(5):
-                v = counter_level(i, bot - 2)
-                if 0 < v and a - 2 < v < nxt:
-                    nxt = v
-            if nxt > room:
-                break
-            a = 2 + nxt
+            v = nxt
+            a = first + v
             n = listed(S, n, a, write)
     elif kind == DK_PROPOSE:
         if bot == 1:
