@@ -1,5 +1,5 @@
 """Compile (or load from the cache) the entries of these games' kernels that most tests play
-through: the batch, the replay and the step entries. tests/conftest.py runs it before the test
+through: play_batch, and play_steps (replays and stepped games). tests/conftest.py runs it before the test
 workers start, two processes at a time, so that no kernel is compiled by both workers at once.
 
     python tests/warm_kernels.py chance classic
@@ -13,5 +13,5 @@ from sim.core.replay import replay
 
 for name in sys.argv[1:]:
     simulate(name, 1)
-    replay(name, 0)
-    new_game(name)
+    replay(name, 0)  # play_steps, with the event log on
+    new_game(name)  # play_steps, with the decision channel too
