@@ -111,10 +111,10 @@ def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, shown: set, rng: n
     for p, f in enumerate(flipped):
         at, n = L.DRAW_PILE + p * L.MAX_DECK, int(S[L.DRAW_N + p])
         if n > f and p not in shuffled:
-            S[at:at + n - f] = rng.permutation(S[at:at + n - f])
+            S[at:at + n - f] = rng.permutation(np.sort(S[at:at + n - f]))
     at, end = L.CHANCE_ORDER + S[L.G_CHANCE_POS] + chance, L.CHANCE_ORDER + int(rb[L.R_CHANCE])
     if end > at:
-        S[at:end] = rng.permutation(S[at:end])
+        S[at:end] = rng.permutation(np.sort(S[at:end]))
     return S
 
 

@@ -1511,16 +1511,25 @@ def rollout_scratch(pk):
 
 
 @njit(cache=True, nogil=True)  # nogil: Ctrl-C ends a bot's endless decision (userbot.interruptible)
-def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S, rng):
-    """Game `game` as play_batch plays it, in the caller's state array S and random streams
+def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S, rng, row):
+    """Game `game` as play_batch plays it, into output column `row`, in the caller's state array S and random streams
     rng, up to the first decision that waits for an outside answer, from the start or from the
     snapshot of a turn's start in S[:STATE_SIZE] and rng[:RNG_SIZE] (snapshots go to
     rng[RNG_SIZE:]). S may have an event log and a decision channel after the state
     (sim/core/event_log.py, sim/core/decisions.py): a replay (core's PreparedRun.play_logged)
     or a stepped game."""
     S2, rng2, pk2 = rollout_scratch(pk)
-    play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, 0, S0, S2, rng2, pk2, detail,
+    play_game(S, RB, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row, S0, S2, rng2, pk2, detail,
               detail_out[0])
+
+@njit(cache=True, parallel=True, nogil=True)
+def play_rollouts(RB, S0, pk, pp, pt, seed, game, check, game_out, seat_out, detail_out, Ss, rngs):
+    """A search player's rollouts (sim/core/search.py): game `game` played on from each row of
+    Ss, a stepped state (a turn's snapshot, the answers to give, then every seat's bot), with
+    the random streams in the same row of rngs, into column r of game_out and seat_out."""
+    for r in prange(Ss.shape[0]):
+        play_steps(RB, S0, pk, pp, pt, seed, game, check, False, game_out, seat_out, detail_out, Ss[r], rngs[r], r)
+
 
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: see play_steps

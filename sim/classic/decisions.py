@@ -108,7 +108,7 @@ def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, shown: set, rng: n
         unseen = min(int(S[L.DECK_N + d]), n_d - int(S[L.DECK_DRAWS + d])) - since[d]
         if unseen > 1:
             ring = [L.DECK + d * L.MAX_CARDS + (int(S[L.DECK_HEAD + d]) + since[d] + i) % n_d for i in range(unseen)]
-            S[ring] = rng.permutation(S[ring])
+            S[ring] = rng.permutation(np.sort(S[ring]))
     return S
 
 

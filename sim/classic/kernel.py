@@ -231,7 +231,15 @@ from sim.classic.rules import (
     FX_REPAIRS,
     JAIL_SQUARE,
 )
-from sim.core.decisions import add_legal, listed_answer, outside, resuming, snapshot, take_answer
+from sim.core.decisions import (
+    add_legal,
+    listed_answer,
+    outside,
+    played_from_outside,
+    resuming,
+    snapshot,
+    take_answer,
+)
 from sim.core.event_log import EV_GAME_END, EV_ROUND, EV_SEAT_STATE, EV_TURN, log_event
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.rng import randint, seed_state, shuffle
@@ -1322,7 +1330,7 @@ def trade_scan_due(S, pp, p):
     or p is played from outside."""
     return S[R_TRADING] == 1 and ((S[TRADE_SCAN + p] != trade_mark(S)
                                    and (S[VERIFY_MEMOS] != 0 or not never_proposes(S, pp, p)))
-                                  or outside(S, STATE_SIZE, p))
+                                  or played_from_outside(S, STATE_SIZE, p))
 
 
 @njit_no_refcount
@@ -1354,7 +1362,7 @@ def management_memo_holds(S, pp, p):
     not played from outside, which is asked every time); or p has nothing to lift or build on
     at all."""
     return ((S[MEMO_BOARD + p] == management_key(S, p) and management_settled(pp, p, S)
-             and not outside(S, STATE_SIZE, p)) or nothing_to_manage(S, p))
+             and not played_from_outside(S, STATE_SIZE, p)) or nothing_to_manage(S, p))
 
 
 @njit_inline
@@ -1734,8 +1742,8 @@ def new_buffers():
 
 
 @njit(cache=True, nogil=True)  # nogil: Ctrl-C ends a bot's endless decision (userbot.interruptible)
-def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S, rng):
-    """Game `game` as play_batch plays it, in the caller's state array S and random streams
+def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S, rng, row):
+    """Game `game` as play_batch plays it, into output column `row`, in the caller's state array S and random streams
     rng, up to the first decision that waits for an outside answer, from the start or from the
     snapshot of a turn's start in S[:STATE_SIZE] and rng[:RNG_SIZE] (snapshots go to
     rng[RNG_SIZE:]). S may have an event log and a decision channel after the state
@@ -1743,7 +1751,16 @@ def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out
     or a stepped game."""
     if S0.size == 0:
         S0 = start_state(RB)
-    play_game(S, S0, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_out, detail_out[0], 0)
+    play_game(S, S0, pk, pp, pt, rng, seed, game, check, detail, game_out, seat_out, detail_out[0], row)
+
+@njit(cache=True, parallel=True, nogil=True)
+def play_rollouts(RB, S0, pk, pp, pt, seed, game, check, game_out, seat_out, detail_out, Ss, rngs):
+    """A search player's rollouts (sim/core/search.py): game `game` played on from each row of
+    Ss, a stepped state (a turn's snapshot, the answers to give, then every seat's bot), with
+    the random streams in the same row of rngs, into column r of game_out and seat_out."""
+    for r in prange(Ss.shape[0]):
+        play_steps(RB, S0, pk, pp, pt, seed, game, check, False, game_out, seat_out, detail_out, Ss[r], rngs[r], r)
+
 
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: see play_steps

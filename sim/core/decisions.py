@@ -57,6 +57,7 @@ C_RANDOM_STATE = 20  # ... from this generator state (a 31-bit xorshift)
 # seeded afresh from C_RESEED_SALT (nonzero) at the next turn's start (not the one resumed from)
 C_RESEED_AT = 21
 C_RESEED_SALT = 22
+C_THEN_BOTS = 23  # 1: once the answers are spent, the seats' bots answer (a search player's rollout)
 C_KINDS = 24  # [kind]: decisions of outside seats reached, by kind (MAX_KINDS of them)
 MAX_KINDS = 16
 CHANNEL_HEAD = C_KINDS + MAX_KINDS
@@ -66,12 +67,12 @@ MAX_LEGAL = 2048  # room for legal actions; a game's largest decision must fit
 
 def stepping_state(state_size: int, log_rows: int, outside: int, answers: list[int],
                    start: np.ndarray | None = None, random_seed: int = 0,
-                   reseed: tuple[int, int] | None = None) -> np.ndarray:
+                   reseed: tuple[int, int] | None = None, then_bots: bool = False) -> np.ndarray:
     """A state array for a stepped game: the state (a snapshot to resume from, or zeros for
     the game's start), an event log of `log_rows` rows and the channel, with the seats in bit
-    mask `outside` answered from `answers` in order, then (random_seed > 0) at random; with
-    `reseed` (answers used, salt), fresh random streams from the first turn started after that
-    many answers."""
+    mask `outside` answered from `answers` in order, then (random_seed > 0) at random, or
+    (then_bots) by their own bots to the game's end; with `reseed` (answers used, salt), fresh
+    random streams from the first turn started after that many answers."""
     ch = state_size + LOG_HEAD + log_rows * EVENT_WIDTH
     legal_at = CHANNEL_HEAD
     copy_at = legal_at + MAX_LEGAL
@@ -90,6 +91,7 @@ def stepping_state(state_size: int, log_rows: int, outside: int, answers: list[i
         S[ch + C_RANDOM_STATE] = random_seed & 0x7FFFFFFF or 1
     if reseed is not None:
         S[ch + C_RESEED_AT], S[ch + C_RESEED_SALT] = reseed
+    S[ch + C_THEN_BOTS] = then_bots
     S[ch + C_LEGAL_AT] = legal_at
     S[ch + C_MAX_LEGAL] = MAX_LEGAL
     S[ch + C_COPY_AT] = copy_at
@@ -131,10 +133,24 @@ def snapshot(S, state_size, rng, rng_size):
 @njit_inline
 def outside(S, state_size, seat):
     """Whether this decision of `seat` is answered from outside the kernel: the game is stepped,
-    the seat is played from outside, and no decision waits yet."""
+    the seat is played from outside, no decision waits yet, and the answers are not spent in a
+    game whose bots answer after them."""
     if S.shape[0] > state_size:
         ch = S[state_size + 2]
-        return ch > 0 and S[ch + C_PAUSED] == 0 and (S[ch + C_OUTSIDE] >> seat) & 1 == 1
+        return (ch > 0 and S[ch + C_PAUSED] == 0 and (S[ch + C_OUTSIDE] >> seat) & 1 == 1
+                and (S[ch + C_THEN_BOTS] == 0 or S[ch + C_HEAD] < S[ch + C_N]))
+    return False
+
+
+@njit_inline
+def played_from_outside(S, state_size, seat):
+    """Whether `seat` is played from outside in this stepped game, answers spent or not: a bot
+    memo that skips a seat's decisions never skips such a seat (its answers are not its bot's,
+    so what the memo says its bot found may not hold), and a playout after the answers plays
+    exactly the game the step API would play answering with the bots."""
+    if S.shape[0] > state_size:
+        ch = S[state_size + 2]
+        return ch > 0 and (S[ch + C_OUTSIDE] >> seat) & 1 == 1
     return False
 
 
@@ -151,7 +167,7 @@ def take_answer(S, state_size, kind, seat, bot):
     if h < S[ch + C_N]:
         S[ch + C_HEAD] = h + 1
         return S[ch + S[ch + C_ANSWERS_AT] + h]
-    if S[ch + C_RANDOM] == 1:
+    if S[ch + C_RANDOM] == 1 or S[ch + C_THEN_BOTS] == 1:
         return -1
     S[ch + C_PAUSED] = 1
     S[ch + C_KIND] = kind
@@ -178,10 +194,13 @@ def add_legal(S, state_size, action):
 @njit_no_refcount
 def listed_answer(S, state_size, status_at, paused):
     """After take_answer's -1 and the listing: a legal action drawn at random in a random-answer
-    run; else -1, and the decision waits: S[status_at] becomes the game's `paused` status, so
-    that the game stops at its next status check, and the caller plays on with its bot's
-    answer until then."""
+    run; -1 in a game whose bots answer once the answers are spent (a decision reached after
+    the `outside` that let the seat answer: a payment's next card); else -1, and the decision
+    waits: S[status_at] becomes the game's `paused` status, so that the game stops at its next
+    status check. On -1 the caller plays on with its bot's answer."""
     ch = S[state_size + 2]
+    if S[ch + C_THEN_BOTS] == 1:
+        return -1
     n = S[ch + C_N_LEGAL]
     if S[ch + C_RANDOM] == 0 or n == 0:
         S[status_at] = paused

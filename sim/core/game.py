@@ -20,6 +20,7 @@ empty for a game without them). A game ignores the inputs it has no use for.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import re
@@ -33,7 +34,7 @@ import pandas as pd
 
 from sim.core import rule_changes
 from sim.core import summary as core_summary
-from sim.core import table, userbot
+from sim.core import search, table, userbot
 from sim.core.decisions import MAX_KINDS
 from sim.core.summary import Tally
 from sim.core.runner import (
@@ -102,7 +103,7 @@ class Game:
     default_table: tuple[str, ...]  # seat i's policy when not given
     min_players: int
     max_players: int
-    kernel: ModuleType  # play_batch, play_steps, STATE_SIZE, RNG_SIZE, GAME_COLS, N_GAME_COLS, G_STATUS_OUT, OK, STATUS_NAMES
+    kernel: ModuleType  # play_batch, play_steps, play_rollouts, STATE_SIZE, RNG_SIZE, GAME_COLS, N_GAME_COLS, G_STATUS_OUT, OK, STATUS_NAMES
     seat_cols: tuple[str, ...]  # per-seat stats, in seat_out's order
     win_col: int  # index in seat_cols of the win count
     summary: Callable[[Tally], dict]  # a tally of games -> named summary tables
@@ -168,7 +169,17 @@ class Game:
         lo, hi, title = self.min_players, self.max_players, self.title
         if rules is not None and self.players_for_rules is not None:
             lo, hi, title = self.players_for_rules(rules)
-        return table.make_table(title, self.catalog, self.default_table, players, seats, lo, hi)
+        # A search seat (sim/core/search.py) plays its base bot in the kernel.
+        kind_names = None if self.decisions is None else [k.name for k in self.decisions.kinds.values()]
+        searches = {s: search.parse(spec, self.default_table[0], kind_names)
+                    for s, spec in enumerate(seats or []) if search.is_search_spec(spec)}
+        bases = [searches[s].base if s in searches else spec for s, spec in enumerate(seats or [])]
+        specs, kinds, params = table.make_table(title, self.catalog, self.default_table, players, bases or seats, lo, hi)
+        for s, settings in searches.items():
+            if userbot.is_bot_spec(specs[s]):
+                raise UsageError("search: the base must be a built-in bot (bot files cannot play stepped games yet)")
+            specs[s] = dataclasses.replace(settings, base=specs[s]).spec
+        return specs, kinds, params
 
     def seat_table(self, games: pd.DataFrame) -> pd.DataFrame:
         """The per-game table in long form: one row per (game, seat)."""
@@ -406,11 +417,24 @@ class PreparedRun:
         S = np.zeros(kernel.STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
         S[kernel.STATE_SIZE + 1] = log_rows
         self.kernel_call("play_steps", k.rules, k.start, self.kinds, k.params, k.tables, np.uint64(self.seed),
-                         game_index, check, detail, *outputs, S, np.zeros(kernel.RNG_SIZE, np.uint64))
+                         game_index, check, detail, *outputs, S, np.zeros(kernel.RNG_SIZE, np.uint64), 0)
         return S[kernel.STATE_SIZE:]
+
+    @functools.cached_property
+    def search(self) -> dict[int, search.Search]:
+        """The search seats by seat number (sim/core/search.py), with their settings."""
+        kinds = [k.name for k in self.game.decisions.kinds.values()] if self.game.decisions else None
+        return {s: search.parse(spec, "", kinds) for s, spec in enumerate(self.specs) if search.is_search_spec(spec)}
 
     def play(self, first_game: int, n: int, check: bool, detail: bool, outputs: tuple, row0: int) -> None:
         """Games first_game .. first_game + n - 1 into columns row0 .. of the outputs."""
+        if self.search:
+            from sim.core.play import play_searched  # the step API, which imports this module
+
+            if detail:
+                raise UsageError("the detail tables are not kept for a table with a search player")
+            play_searched(self, first_game, n, check, outputs, row0)
+            return
         k = self.inputs
         self.kernel_call("play_batch", k.rules, k.start, self.kinds, k.params, k.tables, np.uint64(self.seed),
                          first_game, n, check, detail, *outputs, row0)
@@ -456,9 +480,10 @@ def check_game(game: Game) -> list[str]:
 
     problems = []
     k = game.kernel
-    for name in ("play_batch", "play_steps"):
+    for name, role in (("play_batch", "the batch entry"), ("play_steps", "the replay and step entry"),
+                       ("play_rollouts", "the search player's entry")):
         if not callable(getattr(k, name, None)):
-            problems.append(f"its kernel lacks {name} (the batch entry; the replay and step entry)")
+            problems.append(f"its kernel lacks {name} ({role})")
     if not all(isinstance(getattr(k, n, None), int) for n in ("STATE_SIZE", "RNG_SIZE")):
         problems.append("its kernel lacks STATE_SIZE and RNG_SIZE (what a replay or a stepped game allocates)")
     cols = getattr(k, "GAME_COLS", None)

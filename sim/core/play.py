@@ -46,6 +46,7 @@ from sim.core.decisions import (
 from sim.core.event_log import EVENT_WIDTH, LOG_HEAD
 from sim.core.game import api_errors, get
 from sim.core.replay import Context, events_table
+from sim.core import search
 from sim.core.runner import UsageError
 
 __all__ = ["TERMINAL", "DecisionKind", "Decisions", "State", "new_game", "random_answers"]  # the public API
@@ -104,7 +105,8 @@ class State:
     with ``new_game``."""
 
     def __init__(self, run, game_index: int, outside: int, check: bool):
-        self._run, self._game_index, self._outside, self._check = run, game_index, outside, check
+        self._run, self._game_index, self._check = run, game_index, check
+        self._outside = outside | sum(1 << s for s in run.search)  # the search seats answer from outside too
         self._answers: tuple[int, ...] = ()
         self._asked: tuple[tuple[int, int], ...] = ()  # (seat, kind) of the decision each answer answered
         # Where the next play starts: the last snapshot (state, random streams) before the
@@ -118,7 +120,12 @@ class State:
         self._reseed: tuple[int, int] | None = None
         self._rows = FIRST_LOG_ROWS
         self._ctx = Context(run.rules, run.inputs.rules, run.deck_edits, {})
+        # The search seats (sim/core/search.py) answer their own decisions as they come, and
+        # what each search found: (answers before it, seat, decision kind, its ActionValues)
+        self._searchers = run.search
+        self._searched: tuple[tuple, ...] = ()
         self._play()
+        self._search_on()
 
     # ---- playing ----
 
@@ -135,7 +142,7 @@ class State:
                 rng[:rng_size] = self._start_rng
             outputs = g.outputs(1, run.players, False)
             run.kernel_call("play_steps", k.rules, k.start, run.kinds, k.params, k.tables, np.uint64(run.seed),
-                            self._game_index, self._check, False, *outputs, S, rng)
+                            self._game_index, self._check, False, *outputs, S, rng, 0)
             ch = int(S[size + 2])
             paused = bool(S[ch + C_PAUSED])
             n_events = int(S[ch + C_EVENTS] if paused else S[size])
@@ -173,8 +180,7 @@ class State:
     def clone(self) -> State:
         """An independent copy."""
         twin = object.__new__(State)
-        twin.__dict__.update(self.__dict__)
-        twin._ctx = Context(self._ctx.rules, self._ctx.rb, self._ctx.deck_edits, {})
+        twin.__dict__.update(self.__dict__)  # the context too: its memo holds what the rules give
         return twin
 
     def apply(self, action: int) -> None:
@@ -184,9 +190,33 @@ class State:
         legal = self.legal_actions()
         if action not in legal:
             raise UsageError(f"action {action} is not legal here; the legal actions are {legal}")
-        self._answers = self._answers + (int(action),)
+        self._answer(int(action))
+        self._search_on()
+
+    def _answer(self, action: int) -> None:
+        self._answers = self._answers + (action,)
         self._asked = self._asked + ((self._cell(C_SEAT), self._cell(C_KIND)),)
         self._play()
+
+    def _search_on(self) -> None:
+        """Answer the waiting decisions of search seats, each by its search (seeded from the
+        run's seed, the game and the answers so far: the same game searches the same way)."""
+        while self._paused and self._cell(C_SEAT) in self._searchers:
+            seat = self._cell(C_SEAT)
+            rng = np.random.default_rng([self._run.seed, self._game_index, seat, len(self._answers)])
+            action, values = search.choose(self, self._searchers[seat], rng)
+            self._searched = self._searched + ((len(self._answers), seat, self.decision, tuple(values)),)
+            self._answer(action)
+
+    @property
+    def searched(self) -> pd.DataFrame:
+        """What the search seats found at each decision they searched: one row per action
+        valued (answer number, seat, decision, action, its name, its estimated share of the
+        win, playouts, and whether it was taken)."""
+        rows = [(n, seat, kind, v.action, v.name, v.value, v.rollouts, i == 0)
+                for n, seat, kind, values in self._searched for i, v in enumerate(values)]
+        return pd.DataFrame(rows, columns=["answer", "seat", "decision", "action", "name", "value", "rollouts",
+                                           "taken"])
 
     def child(self, action: int) -> State:
         """A copy with `action` applied."""
@@ -282,7 +312,7 @@ class State:
         if not 0 <= seat < self._run.players:
             raise UsageError(f"seat must be 0 to {self._run.players - 1} (got {seat})")
         since = len(self._events_before)
-        view, seen = self.seen_events(seat, since), self.observation(seat)
+        view, seen = self._seen_rows(seat, since), self.observation(seat)
         events = self._log
         pending = list(zip(self._asked[self._used:], self._answers[self._used:]))
         shown = shown_cards(self._run.game.events, events, seat, self._book.hides_card)
@@ -292,9 +322,9 @@ class State:
             twin = self.clone()
             twin._start = redeal(self._ctx, self._start, seat, events, shown, rng)
             twin._answers, twin._asked = self._answers[:self._used], self._asked[:self._used]
-            twin._reseed = None
+            twin._reseed, twin._searchers = None, {}  # a world's seats answer as told: no search in it
             twin._play()
-            if twin._replay(pending, seat) and (twin.seen_events(seat, since) == view
+            if twin._replay(pending, seat) and (twin._seen_rows(seat, since) == view
                         and twin.observation(seat) == seen and twin.current_player == self.current_player
                         and twin.decision == self.decision
                         and (seat != self.current_player or twin.legal_actions() == self.legal_actions())):
@@ -335,6 +365,13 @@ class State:
                               "a card" if hides(kind, s, target, seat) else None)
                 for kind, s, card, amount, target in self._events[start:].tolist()]
 
+    def _seen_rows(self, seat: int, start: int) -> list[tuple]:
+        """seen_events as the log's rows: a card `seat` may not see is -1 (resample compares
+        these)."""
+        hides = self._book.hides_card
+        return [(kind, s, -1 if hides(kind, s, target, seat) else card, amount, target)
+                for kind, s, card, amount, target in self._events[start:].tolist()]
+
     @property
     def n_events(self) -> int:
         """Events logged so far."""
@@ -370,11 +407,50 @@ class State:
         return f"<{self._run.game.name} game {self._game_index}: over, returns {self.returns()}>"
 
 
+def playouts(pairs: list[tuple[State, int]]) -> np.ndarray:
+    """For each (state, action) of one game (a search's worlds): the game played on from the
+    state with the action, then every seat by its own bot to the end, in the kernel's
+    play_rollouts (all pairs in one parallel call). Each seat's share of the win, a row a pair."""
+    first = pairs[0][0]
+    run, g = first._run, first._run.game
+    size, rng_size = g.kernel.STATE_SIZE, g.kernel.RNG_SIZE
+    rows = []
+    for st, action in pairs:
+        reseed = None if st._reseed is None else (st._reseed[0] - st._used, st._reseed[1])
+        rows.append(stepping_state(size, 0, st._outside, [*st._answers[st._used:], action], st._start,
+                                   reseed=reseed, then_bots=True))
+    Ss = np.zeros((len(rows), max(len(r) for r in rows)), np.int32)
+    rngs = np.zeros((len(rows), 2 * rng_size), np.uint64)
+    for i, (row, (st, _)) in enumerate(zip(rows, pairs)):
+        Ss[i, :len(row)] = row
+        if st._start_rng is not None:
+            rngs[i, :rng_size] = st._start_rng
+    k = run.inputs
+    outputs = g.outputs(len(rows), run.players, False)
+    run.kernel_call("play_rollouts", k.rules, k.start, run.kinds, k.params, k.tables, np.uint64(run.seed),
+                    first._game_index, False, *outputs, Ss, rngs)
+    status = outputs[0][g.kernel.G_STATUS_OUT]
+    if (status != g.kernel.OK).any():
+        raise RuntimeError(f"a playout of game {first._game_index} of seed {run.seed} stopped: "
+                           f"{g.kernel.STATUS_NAMES[int(status[status != g.kernel.OK][0])]}")
+    wins = outputs[1][:, g.win_col, :].astype(float)
+    return (wins / np.maximum(wins.sum(axis=0), 1)).T
+
+
+def play_searched(run, first_game: int, n: int, check: bool, outputs: tuple, row0: int) -> None:
+    """Games first_game .. first_game + n - 1 of a run with search seats into columns row0 ..
+    of the outputs: each game stepped, its search seats searching (PreparedRun.play)."""
+    for i in range(n):
+        state = State(run, first_game + i, 0, check)
+        for mine, its in zip(outputs[:2], state._outputs[:2]):
+            mine[..., row0 + i] = its[..., 0]
+
+
 def deal_into(S: np.ndarray, L, hand_stride: int, players: int, slots: list[int], rng: np.random.Generator) -> None:
     """For a game with one draw pile and a hand per seat (Deal, the card game; layout module L
     names DRAW_PILE, DRAW_N, HAND_, HAND_N, WHERE, OWNER, POS and the places DRAW and HAND):
     deal the cards in these slots of S afresh among them, and record each card's new place."""
-    S[slots] = rng.permutation(S[slots])
+    S[slots] = rng.permutation(np.sort(S[slots]))  # sorted first: the deal owes nothing to the old one
     for i in range(S[L.DRAW_N]):
         c = S[L.DRAW_PILE + i]
         S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.DRAW, -1, i
@@ -424,7 +500,7 @@ def random_answers(game: str, games: int, seats: list[str] | None = None, player
         one = g.outputs(1, run.players, False)
         S = stepping_state(size, 0, mask, [], None, random_seed=(seed * 1_000_003 + i) % 0x7FFFFFFF + 1)
         run.kernel_call("play_steps", k.rules, k.start, run.kinds, k.params, k.tables, np.uint64(run.seed), i,
-                        check, False, *one, S, np.zeros(2 * rng_size, np.uint64))
+                        check, False, *one, S, np.zeros(2 * rng_size, np.uint64), 0)
         outputs[0][:, i] = one[0][:, 0]
         outputs[1][:, :, i] = one[1][:, :, 0]
         ch = int(S[size + 2])

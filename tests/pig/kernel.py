@@ -123,12 +123,21 @@ def play_game(S, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row):
 
 
 @njit(cache=True)
-def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S, rng):
-    """Game `game` in the caller's state S and streams rng, to the first decision waiting for
-    an outside answer (sim/core/decisions.py)."""
+def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out, detail_out, S, rng, row):
+    """Game `game` into output column `row`, in the caller's state S and streams rng, to the
+    first decision waiting for an outside answer (sim/core/decisions.py)."""
     if not resuming(S, STATE_SIZE):
         S[:RULES_SIZE] = RB
-    play_game(S, pk, pp, pt, rng, seed, game, check, game_out, seat_out, 0)
+    play_game(S, pk, pp, pt, rng, seed, game, check, game_out, seat_out, row)
+
+@njit(cache=True, parallel=True, nogil=True)
+def play_rollouts(RB, S0, pk, pp, pt, seed, game, check, game_out, seat_out, detail_out, Ss, rngs):
+    """A search player's rollouts (sim/core/search.py): game `game` played on from each row of
+    Ss, a stepped state (a turn's snapshot, the answers to give, then every seat's bot), with
+    the random streams in the same row of rngs, into column r of game_out and seat_out."""
+    for r in prange(Ss.shape[0]):
+        play_steps(RB, S0, pk, pp, pt, seed, game, check, False, game_out, seat_out, detail_out, Ss[r], rngs[r], r)
+
 
 
 @njit(cache=True, parallel=True)

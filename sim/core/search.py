@@ -1,0 +1,165 @@
+"""A player that searches, in every game: `search` at a table (docs/decisions.md).
+
+At each of its decisions the search player plays the rest of the game out from every legal
+action, many times, and takes the action that won most:
+
+- Determinization: each playout starts from a *world*, the game as the seat knows it with what
+  it cannot see dealt afresh and fresh dice from the next turn on (``State.resample``). The
+  player never looks at the hidden cards of the real game.
+- Common random numbers: every action is played out in the same worlds, so the differences
+  between actions are not drowned in the luck of the deal.
+- Successive halving: the budget is spent in rounds; each round plays the surviving actions in
+  more worlds and drops the worse half, so close actions get most of the playouts.
+- The playouts are played by the compiled kernels (their ``play_rollouts`` entry, all the
+  playouts of a round in one parallel call), every seat by its own bot; the search seat by its
+  *base* bot, which also answers the decisions the player does not search.
+
+Actions with the same name (two copies of one card) are one action to the search: the base
+bot's copy, else the first.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.core.runner import UsageError
+
+SEARCH = "search"
+DEFAULT_ROLLOUTS = 256
+DEFAULT_Z = 2.0
+MAX_ROLLOUTS = 1_000_000
+
+
+@dataclass(frozen=True)
+class Search:
+    """A search seat's settings (spec ``search rollouts=256 z=2 base=smart kinds=play,pay``)."""
+
+    base: str  # the seat's bot in the playouts and at the decisions not searched
+    rollouts: int = DEFAULT_ROLLOUTS  # playouts a decision, all actions together
+    kinds: tuple[str, ...] = ()  # the decision kinds searched (empty: all)
+    z: float = DEFAULT_Z  # how sure the playouts must be to overrule the base bot (standard errors)
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec: the table's policy name of the seat."""
+        words = [SEARCH, f"rollouts={self.rollouts}", f"z={self.z:g}", f"base={self.base}"]
+        return " ".join(words + ([f"kinds={','.join(self.kinds)}"] if self.kinds else []))
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """What the search found for one action: its mean share of the win over `rollouts`
+    playouts (the worlds every action still in the race at the end was played in)."""
+
+    action: int
+    name: str
+    value: float
+    rollouts: int
+
+
+def is_search_spec(spec: str) -> bool:
+    return spec.split()[:1] == [SEARCH]
+
+
+def parse(spec: str, default_base: str, kind_names: list[str] | None) -> Search:
+    """A search seat's spec -> its settings; UsageError with one line for a mistake.
+    `kind_names`: the game's decision kinds (None: the game has no decision points)."""
+    if kind_names is None:
+        raise UsageError("this game has no decision points: a search player cannot sit at it")
+    settings = {"base": default_base, "rollouts": str(DEFAULT_ROLLOUTS), "z": str(DEFAULT_Z), "kinds": ""}
+    for word in spec.split()[1:]:
+        key, eq, value = word.partition("=")
+        if not eq or key not in settings:
+            raise UsageError(f"search: unknown setting {word!r}; it takes rollouts=N, z=X, base=<policy> and "
+                             "kinds=<kind,kind...>")
+        settings[key] = value
+    try:
+        rollouts = int(settings["rollouts"])
+    except ValueError:
+        rollouts = 0
+    if not 1 <= rollouts <= MAX_ROLLOUTS:
+        raise UsageError(f"search: rollouts must be a whole number from 1 to {MAX_ROLLOUTS:,} "
+                         f"(got {settings['rollouts']!r})")
+    try:
+        z = float(settings["z"])
+    except ValueError:
+        z = -1.0
+    if not 0 <= z <= 10:
+        raise UsageError(f"search: z must be a number from 0 to 10 (got {settings['z']!r})")
+    if is_search_spec(settings["base"]):
+        raise UsageError("search: the base must be a bot, not another search player")
+    kinds = tuple(k for k in settings["kinds"].split(",") if k)
+    unknown = [k for k in kinds if k not in kind_names]
+    if unknown:
+        raise UsageError(f"search: unknown decision kind {unknown[0]!r}; this game's are {', '.join(kind_names)}")
+    return Search(settings["base"], rollouts, kinds, z)
+
+
+def evaluate(state, rollouts: int, z: float, rng: np.random.Generator) -> tuple[int, list[ActionValue]]:
+    """The answer to the waiting decision by about `rollouts` playouts from the current seat's
+    point of view, and each distinct action's value (the chosen one first). Half the playouts
+    race the actions against each other and the seat's base bot's action (successive halving,
+    the bot's action never dropped); the other half, in fresh worlds, play the race's winner
+    and the bot's action once more: the winner is taken only if it beats the bot's action there
+    by `z` standard errors of the paired difference, so that noise alone rarely overrules the
+    bot. -1 when no world agrees with what the seat saw (the base bot then decides)."""
+    from sim.core.play import playouts  # the step API imports this module for its search seats
+
+    seat = state.current_player
+    bot = state.bot_action()
+    by_name: dict[str, int] = {}
+    for a in state.legal_actions():
+        by_name.setdefault(state.action_name(a), a)
+    if bot is not None:
+        by_name[state.action_name(bot)] = bot
+    names = {a: n for n, a in by_name.items()}
+    results: dict[int, list[float]] = {a: [] for a in names}
+    worlds: list = []
+
+    def play(actions: list[int], more: int) -> bool:
+        """Play `actions` in every world so far and `more` new ones; False if no world agrees."""
+        try:
+            for _ in range(more):
+                worlds.append(state.resample(seat, rng))
+        except RuntimeError:
+            if not worlds:
+                return False
+        pairs = [(w, a) for a in actions for w in worlds[len(results[a]):]]
+        if pairs:
+            for (_, a), share in zip(pairs, playouts(pairs)[:, seat]):
+                results[a].append(float(share))
+        return True
+
+    others = [a for a in names if a != bot]
+    race = rollouts // 2 if bot is not None else rollouts
+    rounds = max(1, math.ceil(math.log2(len(others))))
+    for _ in range(rounds):
+        racing = others + ([] if bot is None else [bot])
+        if not play(racing, max(1, race // rounds // len(racing))):
+            return -1, []
+        others = sorted(others, key=lambda a: -np.mean(results[a]))[:math.ceil(len(others) / 2)]
+    choice = others[0]
+    if bot is not None:
+        before = len(worlds)
+        play([choice, bot], max(2, (rollouts - race) // 2))
+        diff = np.array(results[choice][before:]) - np.array(results[bot][before:])
+        if len(diff) < 2 or diff.mean() <= z * diff.std(ddof=1) / math.sqrt(len(diff)):
+            choice = bot
+    ranked = sorted(results, key=lambda a: (a != choice, -len(results[a]), -np.mean(results[a])))
+    return choice, [ActionValue(a, names[a], float(np.mean(results[a])), len(results[a])) for a in ranked]
+
+
+def choose(state, search: Search, rng: np.random.Generator) -> tuple[int, list[ActionValue]]:
+    """The search seat's answer to the waiting decision and the values behind it (none where
+    its base bot answered: a decision not searched, or one with a single distinct action)."""
+    legal = state.legal_actions()
+    bot = state.bot_action()
+    if (search.kinds and state.decision not in search.kinds) or len({state.action_name(a) for a in legal}) == 1:
+        return (legal[0] if bot is None else bot), []
+    choice, values = evaluate(state, search.rollouts, search.z, rng)
+    if choice < 0:
+        return (legal[0] if bot is None else bot), []
+    return choice, values
