@@ -259,10 +259,15 @@ def bench(
     steps: Annotated[Optional[int], typer.Option(
         help="Time the step API instead: this many decisions a game, answered from Python by a random agent, "
              "on one core (the games with decision points).")] = None,
+    search: Annotated[Optional[int], typer.Option(
+        help="Measure the search player instead: this many games with it in each seat against the game's "
+             "strongest bot, paired with the same games between those bots (docs/ladders.md).")] = None,
+    rollouts: Annotated[Optional[list[int]], typer.Option(
+        help="With --search: the search player's playouts a decision; repeatable (default 64 and 256).")] = None,
 ) -> None:
     """Games per second for each game (the card game in each edition), 4 players, default bots,
     against the game's target; compile time shown apart. With --steps, decisions per second
-    through the step API instead."""
+    through the step API instead; with --search, the search player's strength and cost."""
     from sim.core import bench as benchmarks
     from sim.core.runner import check_run_args
 
@@ -273,6 +278,24 @@ def bench(
     check_run_args(1 if games is None else games, 0, 1, threads)
     if repeat < 1:
         raise UsageError(f"--repeat must be at least 1 (got {repeat})")
+    if search is not None:
+        budgets = rollouts or [64, 256]
+        if search < 1 or any(not 1 <= r <= 1_000_000 for r in budgets):
+            raise UsageError("--search must be at least 1 and --rollouts 1 to 1,000,000")
+        result = {label: r for name in chosen for budget in budgets
+                  for label, r in benchmarks.bench_search(name, search, budget, threads).items()}
+        if as_json:
+            emit("bench", {"search": search, "rollouts": budgets, "threads": threads}, result)
+            return
+        print("| game | players | search over | games | its win rate | gain over its base | decisions searched "
+              "| base overruled | decisions/s |")
+        print("|---|---:|---|---:|---|---|---:|---:|---:|")
+        for label, r in result.items():
+            (w, hw), (d, dw) = r["win_rate"], r["gain"]
+            print(f"| {label} | {r['players']} | {r['base']} | {r['games']:,} | {w:.1%} ± {hw:.1%} | {d:+.1%} ± {dw:.1%} "
+                  f"| {r['decisions_searched']:,} | {r['overruled'] / max(r['decisions_searched'], 1):.1%} "
+                  f"| {r['decisions_per_second']:,.1f} on {r['threads']} threads |")
+        return
     if steps is not None:
         if steps < 1:
             raise UsageError(f"--steps must be at least 1 (got {steps})")

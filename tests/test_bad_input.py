@@ -33,6 +33,12 @@ TABLE = [
     (["cardgame", "simulate", "--rule", "target=99999999999"], "out of range"),
     (["cardgame", "simulate", "--edition", "tv"], "--edition must be one of"),
     (["cardgame", "simulate", "--players", "2"], "--players must be 3 to 6"),
+    (["deal", "simulate", "--seat", "search rollouts=0"], "rollouts must be a whole number"),
+    (["deal", "simulate", "--seat", "search z=-1"], "z must be a number"),
+    (["deal", "simulate", "--seat", "search depth=3"], "unknown setting 'depth=3'"),
+    (["classic", "simulate", "--seat", "search kinds=buy,sell"], "unknown decision kind 'sell'"),
+    (["cardgame", "simulate", "--seat", "search base=search"], "not another search player"),
+    (["chance", "simulate", "--seat", "search base=nobody"], "unknown policy 'nobody'"),
     # rules and replay
     (["deal", "rules", "--edition", "x"], "No such option"),
     (["chance", "replay", "--game", "-5"], "--game must be a game number"),

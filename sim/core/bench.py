@@ -83,3 +83,46 @@ def bench_steps(game: str, decisions: int, rules: dict | None = None) -> dict:
     return {"decisions": answered, "games": games, "rules": rules or {}, "compile_seconds": compile_seconds,
             "seconds": seconds, "decisions_per_second": answered / seconds,
             "target_decisions_per_second": STEPS_TARGET}
+
+
+def bench_search(game: str, games: int, rollouts: int, threads: int | None = None) -> dict[str, dict]:
+    """The search player's strength and cost (docs/ladders.md), per edition: `search
+    rollouts=N` over its base (the game's strongest heuristic, the default table's first bot)
+    against that heuristic in every other seat, the fewest players the edition allows, the
+    search player in each seat in turn for games 0 .. games - 1 of BENCH_SEED. Each game is
+    paired with the same game between the heuristics alone (common seeds): the gain is the
+    search seat's win share less the base bot's in that seat, over the same games."""
+    from sim.core.play import new_game
+    from sim.core.runner import thread_count
+    from sim.core.stats import mean_ci, paired_diff
+
+    g = get(game)
+    base = g.default_table[0]
+    out = {}
+    for label, (rules, _, _) in timed_runs(game).items():
+        played = g.rules_of(rules)
+        players = g.players_for_rules(played)[0] if g.players_for_rules else g.min_players
+        players = max(players, 2)
+        spec = f"search rollouts={rollouts} base={base}"
+        wins, paired, searched, overruled, seconds = [], [], 0, 0, 0.0
+        for seat in range(players):
+            table = [base] * players
+            paired += g.simulate(games, players, table, played, seed=BENCH_SEED, threads=threads)[f"win_{seat}"].tolist()
+            table[seat] = spec
+            t0 = time.perf_counter()
+            with thread_count(threads):
+                for i in range(games):
+                    state = new_game(game, seats=table, players=players, rules=played, seed=BENCH_SEED, game_index=i,
+                                     outside=[], check=False)
+                    wins.append(state.returns()[seat])
+                    found = state.searched
+                    taken = found[found.taken]
+                    searched += len(taken)
+                    overruled += int((~taken.bot).sum())
+            seconds += time.perf_counter() - t0
+        out[f"{label} rollouts={rollouts}"] = {
+            "players": players, "base": base, "rollouts": rollouts, "games": len(wins),
+            "win_rate": mean_ci(wins), "gain": paired_diff(wins, paired), "decisions_searched": searched,
+            "overruled": overruled, "seconds": seconds, "decisions_per_second": searched / seconds,
+            "threads": threads or numba.get_num_threads()}
+    return out

@@ -121,7 +121,8 @@ class State:
         self._rows = FIRST_LOG_ROWS
         self._ctx = Context(run.rules, run.inputs.rules, run.deck_edits, {})
         # The search seats (sim/core/search.py) answer their own decisions as they come, and
-        # what each search found: (answers before it, seat, decision kind, its ActionValues)
+        # what each search found: (answers before it, seat, decision kind, the base bot's
+        # action, its ActionValues)
         self._searchers = run.search
         self._searched: tuple[tuple, ...] = ()
         self._play()
@@ -204,19 +205,20 @@ class State:
         while self._paused and self._cell(C_SEAT) in self._searchers:
             seat = self._cell(C_SEAT)
             rng = np.random.default_rng([self._run.seed, self._game_index, seat, len(self._answers)])
+            bot = self.bot_action()
             action, values = search.choose(self, self._searchers[seat], rng)
-            self._searched = self._searched + ((len(self._answers), seat, self.decision, tuple(values)),)
+            self._searched = self._searched + ((len(self._answers), seat, self.decision, bot, tuple(values)),)
             self._answer(action)
 
     @property
     def searched(self) -> pd.DataFrame:
         """What the search seats found at each decision they searched: one row per action
         valued (answer number, seat, decision, action, its name, its estimated share of the
-        win, playouts, and whether it was taken)."""
-        rows = [(n, seat, kind, v.action, v.name, v.value, v.rollouts, i == 0)
-                for n, seat, kind, values in self._searched for i, v in enumerate(values)]
+        win, playouts, whether it was taken, and whether it is the base bot's)."""
+        rows = [(n, seat, kind, v.action, v.name, v.value, v.rollouts, i == 0, v.action == bot)
+                for n, seat, kind, bot, values in self._searched for i, v in enumerate(values)]
         return pd.DataFrame(rows, columns=["answer", "seat", "decision", "action", "name", "value", "rollouts",
-                                           "taken"])
+                                           "taken", "bot"])
 
     def child(self, action: int) -> State:
         """A copy with `action` applied."""
