@@ -92,3 +92,31 @@ def test_the_search_beats_its_base_where_the_base_is_weak():
         gains += list(searched - base)
     gain, half_width = paired_diff(gains, np.zeros(len(gains)))
     assert gain - half_width > 0, (gain, half_width)
+
+
+def test_a_replay_of_a_search_table_is_the_runs_game_with_what_the_search_found():
+    from sim.core.replay import replay
+
+    seats = ["search rollouts=16", "smart"]
+    run = get("deal").simulate(3, 2, seats, None, seed=4)
+    again = replay("deal", 2, seed=4, players=2, seats=seats)
+    cols = ["turns", "win_0", "win_1", "sets_0", "sets_1"]
+    assert again.row[cols].to_numpy().tolist() == run.iloc[[2]][cols].to_numpy().tolist()
+    assert "[seat 0 searched play, took " in again.text()
+    assert set(again.searched.columns) >= {"decision", "name", "value", "rollouts", "taken", "bot"}
+
+
+def test_answers_given_play_the_same_game_again_beside_a_search_seat():
+    """A person's answers (State.answers) leave the search seat's out: the search finds its own
+    again, so the answers replay the game (as `monosim <game> play` prints them)."""
+    def game():
+        return new_game("deal", seats=["search rollouts=8", "aggressive"], players=2, seed=6, outside=[1])
+
+    first = game()
+    while not first.is_terminal():
+        first.apply(first.legal_actions()[-1])
+    again = game()
+    for a in first.answers:
+        again.apply(a)
+    assert again.is_terminal() and again.returns() == first.returns()
+    assert not first.searched.empty  # the search seat searched too

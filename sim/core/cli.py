@@ -347,6 +347,10 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
     def policies() -> None:
         """List the bot policies and their parameters."""
         print("\n".join(game.catalog.listing()))
+        if game.decisions is not None:
+            from sim.core.search import search_listing
+
+            print("\n".join(search_listing(game.default_table[0], [k.name for k in game.decisions.kinds.values()])))
 
     def play(
         seat: Annotated[Optional[list[str]], typer.Option(

@@ -170,9 +170,7 @@ class Game:
         if rules is not None and self.players_for_rules is not None:
             lo, hi, title = self.players_for_rules(rules)
         # A search seat (sim/core/search.py) plays its base bot in the kernel.
-        kind_names = None if self.decisions is None else [k.name for k in self.decisions.kinds.values()]
-        searches = {s: search.parse(spec, self.default_table[0], kind_names)
-                    for s, spec in enumerate(seats or []) if search.is_search_spec(spec)}
+        searches = {s: self.search_settings(spec) for s, spec in enumerate(seats or []) if search.is_search_spec(spec)}
         bases = [searches[s].base if s in searches else spec for s, spec in enumerate(seats or [])]
         specs, kinds, params = table.make_table(title, self.catalog, self.default_table, players, bases or seats, lo, hi)
         for s, settings in searches.items():
@@ -304,10 +302,20 @@ class Game:
         return self.make_table(players, seats)[0]
 
     def check_policy(self, spec: str) -> str:
+        """A seat's spec (a bot, or a search player over one) in its canonical form."""
+        if search.is_search_spec(spec):
+            settings = self.search_settings(spec)
+            return dataclasses.replace(settings, base=self.check_policy(settings.base)).spec
         try:
             return self.catalog.parse(spec)[0]
         except PolicyError as e:
             raise UsageError(str(e)) from None
+
+    def search_settings(self, spec: str) -> search.Search:
+        """A search seat's settings (sim/core/search.py); its base defaults to the default
+        table's first bot, each game's strongest."""
+        kinds = None if self.decisions is None else [k.name for k in self.decisions.kinds.values()]
+        return search.parse(spec, self.default_table[0], kinds)
 
     def check_rules(self, cell_rules: dict):
         return self.rules_of(cell_rules)
@@ -423,8 +431,7 @@ class PreparedRun:
     @functools.cached_property
     def search(self) -> dict[int, search.Search]:
         """The search seats by seat number (sim/core/search.py), with their settings."""
-        kinds = [k.name for k in self.game.decisions.kinds.values()] if self.game.decisions else None
-        return {s: search.parse(spec, "", kinds) for s, spec in enumerate(self.specs) if search.is_search_spec(spec)}
+        return {s: self.game.search_settings(spec) for s, spec in enumerate(self.specs) if search.is_search_spec(spec)}
 
     def play(self, first_game: int, n: int, check: bool, detail: bool, outputs: tuple, row0: int) -> None:
         """Games first_game .. first_game + n - 1 into columns row0 .. of the outputs."""

@@ -121,8 +121,8 @@ class State:
         self._rows = FIRST_LOG_ROWS
         self._ctx = Context(run.rules, run.inputs.rules, run.deck_edits, {})
         # The search seats (sim/core/search.py) answer their own decisions as they come, and
-        # what each search found: (answers before it, seat, decision kind, the base bot's
-        # action, its ActionValues)
+        # what each search found: (answers before it, events before it, seat, decision kind,
+        # the base bot's action, its ActionValues)
         self._searchers = run.search
         self._searched: tuple[tuple, ...] = ()
         self._play()
@@ -207,18 +207,19 @@ class State:
             rng = np.random.default_rng([self._run.seed, self._game_index, seat, len(self._answers)])
             bot = self.bot_action()
             action, values = search.choose(self, self._searchers[seat], rng)
-            self._searched = self._searched + ((len(self._answers), seat, self.decision, bot, tuple(values)),)
+            self._searched += ((len(self._answers), self.n_events, seat, self.decision, bot, tuple(values)),)
             self._answer(action)
 
     @property
     def searched(self) -> pd.DataFrame:
         """What the search seats found at each decision they searched: one row per action
-        valued (answer number, seat, decision, action, its name, its estimated share of the
-        win, playouts, whether it was taken, and whether it is the base bot's)."""
-        rows = [(n, seat, kind, v.action, v.name, v.value, v.rollouts, i == 0, v.action == bot)
-                for n, seat, kind, bot, values in self._searched for i, v in enumerate(values)]
-        return pd.DataFrame(rows, columns=["answer", "seat", "decision", "action", "name", "value", "rollouts",
-                                           "taken", "bot"])
+        valued (answer number, events logged before it, seat, decision, action, its name, its
+        estimated share of the win, playouts, whether it was taken, and whether it is the base
+        bot's)."""
+        rows = [(n, e, seat, kind, v.action, v.name, v.value, v.rollouts, i == 0, v.action == bot)
+                for n, e, seat, kind, bot, values in self._searched for i, v in enumerate(values)]
+        return pd.DataFrame(rows, columns=["answer", "event", "seat", "decision", "action", "name", "value",
+                                           "rollouts", "taken", "bot"])
 
     def child(self, action: int) -> State:
         """A copy with `action` applied."""
@@ -265,8 +266,10 @@ class State:
 
     @property
     def answers(self) -> tuple[int, ...]:
-        """The outside seats' answers so far, in order: with the run's settings, the whole game."""
-        return self._answers
+        """The answers given to apply() so far, in order: with the run's settings, the whole game
+        (a search seat's are not among them: given the same game, it answers the same again)."""
+        searched = {n for n, *_ in self._searched}
+        return tuple(a for n, a in enumerate(self._answers) if n not in searched)
 
     # ---- what can be seen ----
 

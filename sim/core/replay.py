@@ -115,6 +115,7 @@ class Replay:
     row: pd.DataFrame  # the per-game table row, as a run writes it
     events: pd.DataFrame  # one row per event (EVENT_COLUMNS)
     header: str
+    searched: pd.DataFrame | None = None  # what its search seats found (State.searched), if any
 
     def standings(self) -> pd.DataFrame:
         """How each seat stood at the end of every round (the game's headline measure: Chance
@@ -150,7 +151,9 @@ class Replay:
 
     def text(self) -> str:
         lines = [self.header]
-        for e in self.events.itertuples(index=False):
+        found = self.searched_lines()
+        for i, e in enumerate(self.events.itertuples(index=False)):
+            lines += found.get(i, [])
             if e.kind == "turn":
                 lines.append(f"turn {e.turn}: {e.text}")
             elif e.kind == "round":
@@ -158,6 +161,22 @@ class Replay:
             else:
                 lines.append(f"  {e.text}")
         return "\n".join(lines) + "\n"
+
+
+    def searched_lines(self, shown: int = 3) -> dict[int, list[str]]:
+        """Event number -> a line for each search decided before that event: the action taken,
+        then the `shown` first actions (the taken one, then those played out most, best first)
+        with their estimated shares of the win and playouts, the base bot's marked."""
+        out: dict[int, list[str]] = {}
+        if self.searched is None:
+            return out
+        for (_, event, seat, decision), found in self.searched.groupby(["answer", "event", "seat", "decision"]):
+            values = ", ".join(f"{v.name}{' (its bot)' if v.bot else ''} {v.value:.0%} of {v.rollouts}"
+                               for v in found.head(shown).itertuples())
+            more = f", {len(found) - shown} more" if len(found) > shown else ""
+            taken = found[found.taken].name.iloc[0]
+            out.setdefault(event, []).append(f"  [seat {seat} searched {decision}, took {taken}: {values}{more}]")
+        return out
 
 
 def read_log(log: np.ndarray) -> np.ndarray:
@@ -210,15 +229,22 @@ def replay_run(run, game_index: int, check: bool = True) -> Replay:
     if not 0 <= game_index < 2**62:
         raise UsageError(f"--game must be a game number, 0 or more (got {game_index})")
     k = run.inputs
-    rows = FIRST_LOG_ROWS
-    while True:
-        outputs = g.outputs(1, run.players, True)
-        log = run.play_logged(game_index, check, True, outputs, rows)
-        if log[0] <= rows:
-            break
-        rows = int(log[0])
-    row = run.frame(outputs, game_index)
-    events = events_table(g.events, Context(run.rules, k.rules, run.deck_edits, {}), game_index, read_log(log))
+    searched = None
+    if run.search:  # its search seats search again, as in the run (the same game: the same choices)
+        from sim.core.play import State
+
+        state = State(run, game_index, 0, check)
+        row, events, searched = state.row(), state.events(), state.searched
+    else:
+        rows = FIRST_LOG_ROWS
+        while True:
+            outputs = g.outputs(1, run.players, True)
+            log = run.play_logged(game_index, check, True, outputs, rows)
+            if log[0] <= rows:
+                break
+            rows = int(log[0])
+        row = run.frame(outputs, game_index)
+        events = events_table(g.events, Context(run.rules, k.rules, run.deck_edits, {}), game_index, read_log(log))
     from sim.core.json_output import rules_sentence
 
     policies = ", ".join(f"seat {s}: {p}" for s, p in enumerate(run.specs))
@@ -226,7 +252,7 @@ def replay_run(run, game_index: int, check: bool = True) -> Replay:
     title = f"{g.title} ({edition} edition)" if edition else g.title
     header = (f"# {title}: game {game_index} of seed {run.seed}, {run.players} players ({policies})\n"
               f"{rules_sentence(g, g.describe_rules(run.rules))}")
-    return Replay(g.name, game_index, row, events, header)
+    return Replay(g.name, game_index, row, events, header, searched)
 
 
 # ---- choosing games to watch, and showing them ----------------------------------------------
@@ -444,7 +470,8 @@ def show(r: Replay, as_json: bool, out, command: str, meta: dict) -> None:
         out.absolute().parent.mkdir(parents=True, exist_ok=True)
         write_atomic(out, lambda p: r.events.to_parquet(p, index=False))
     if as_json:
-        emit(command, meta, {"game": r.row.iloc[0], "events": r.events})
+        emit(command, meta, {"game": r.row.iloc[0], "events": r.events}
+             | ({} if r.searched is None else {"searched": r.searched}))
     else:
         print(r.text(), end="")
         if out is not None:

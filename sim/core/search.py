@@ -98,6 +98,21 @@ def parse(spec: str, default_base: str, kind_names: list[str] | None) -> Search:
     return Search(settings["base"], rollouts, kinds, z)
 
 
+def search_listing(default_base: str, kind_names: list[str]) -> list[str]:
+    """Lines for ``monosim <game> policies``: the search player and its settings."""
+    return [
+        f"{SEARCH} rollouts={DEFAULT_ROLLOUTS} z={DEFAULT_Z:g} base={default_base}",
+        "    A player that searches: at each decision it plays every action out in deals of what it cannot "
+        "see, its base bot playing on, and overrules the base where the playouts are clear. Slow: each "
+        "decision plays `rollouts` games out (docs/decisions.md gives the cost). Not in ladders unless given "
+        "with --seat.",
+        f"  rollouts (1 to {MAX_ROLLOUTS:,}): playouts a decision, all actions together",
+        "  z (0 to 10): standard errors by which an action must beat the base bot's to be taken",
+        "  base: the bot it plays on (a built-in bot or preset, one word)",
+        f"  kinds: the decisions it searches, comma-separated (default all: {', '.join(kind_names)})",
+    ]
+
+
 def evaluate(state, rollouts: int, z: float, rng: np.random.Generator) -> tuple[int, list[ActionValue]]:
     """The answer to the waiting decision by about `rollouts` playouts from the current seat's
     point of view, and each distinct action's value (the chosen one first). Half the playouts
