@@ -279,10 +279,36 @@ def test_a_resampled_state_is_what_its_seat_knows_with_the_hidden_cards_dealt_af
     assert resampled >= 6 and changed >= resampled // 2
 
 
+def test_a_resample_rolls_its_own_dice_from_the_decision_on():
+    """Even in the current turn: at a classic decision before the seat's roll, the next roll
+    of each resampled game is its own (five resamples rolling one pair has odds of 1 in 36**4),
+    while the original's is the same every time it is played on."""
+    s = new_game("classic", players=2, seed=5)
+    while True:
+        events = s.events()
+        turn_start = events.index[events["kind"] == "turn"][-1]
+        if not (events.loc[turn_start:, "kind"] == "roll").any() and len(set(map(s.action_name, s.legal_actions()))) > 1:
+            break
+        s.apply(s.bot_action())
+
+    def next_roll(state):
+        since = state.n_events
+        while True:
+            state.apply(state.bot_action())
+            events = state.events().iloc[since:]
+            rolled = events[events["kind"] == "roll"]
+            if len(rolled):
+                return tuple(rolled[["card", "target"]].iloc[0])
+
+    rng = np.random.default_rng(3)
+    assert len({next_roll(s.resample(s.current_player, rng)) for _ in range(5)}) > 1
+    assert next_roll(s.clone()) == next_roll(s.clone())
+
+
 def test_a_resampled_game_rolls_dice_of_its_own():
-    """After a resample the rest of the game draws fresh random numbers (from the next turn's
-    start): in classic, whose decks are the only hidden cards, two resamples of one state played
-    on by the bots roll other dice, while a clone played on the same way rolls the original's."""
+    """After a resample the rest of the game draws fresh random numbers: in classic, whose
+    decks are the only hidden cards, two resamples of one state played on by the bots roll
+    other dice, while a clone played on the same way rolls the original's."""
     s = new_game("classic", players=2, seed=5)
     for _ in range(6):
         s.apply(s.bot_action())

@@ -614,7 +614,7 @@ def decide_move(S, RB, pk, pp, rng, W, p, big):
     mv, q, k, pre = choose_move(pk[p], pp[p], p, S, RB, rng, W, big)
     if outside(S, STATE_SIZE, p) and list_moves(S, RB, p, big, False) > 0:
         bot = encode_move(RB, mv, q, k, pre)
-        a = take_answer(S, STATE_SIZE, DK_MOVE, p, bot)
+        a = take_answer(S, STATE_SIZE, rng, DK_MOVE, p, bot)
         if a < 0:
             list_moves(S, RB, p, big, True)
             a = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
@@ -631,7 +631,7 @@ def decide_discard(S, RB, pk, pp, rng, p, kind):
     n = S[HAND_N + p]
     if outside(S, STATE_SIZE, p) and n > 0:
         bot = RB[R_KIND + S[HAND_ + p * MAX_CARDS + i]] if 0 <= i < n else -1
-        a = take_answer(S, STATE_SIZE, kind, p, bot)
+        a = take_answer(S, STATE_SIZE, rng, kind, p, bot)
         if a < 0:
             for k in range(NK):
                 if S[KC + p * NK + k] > 0:
@@ -648,7 +648,7 @@ def decide_discard(S, RB, pk, pp, rng, p, kind):
 @njit_no_refcount
 def decide_go_out(S, RB, pk, pp, rng, p):
     """Go out now? (asked only when p can.)"""
-    return yes_no(S, STATE_SIZE, G_STATUS, PAUSED, DK_GO_OUT, p, want_go_out(pk[p], pp[p], p, S, RB, rng))
+    return yes_no(S, STATE_SIZE, rng, G_STATUS, PAUSED, DK_GO_OUT, p, want_go_out(pk[p], pp[p], p, S, RB, rng))
 
 
 # ---------------------------------------------------------------------------------------------

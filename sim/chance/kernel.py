@@ -507,10 +507,10 @@ def may_place(S, RB, i, v, fp_avail):
 
 
 @njit_no_refcount
-def decide_place(S, RB, p, first, n_cards, n, fp_avail, pick, i):
+def decide_place(S, rng, RB, p, first, n_cards, n, fp_avail, pick, i):
     """place_cards' choice (pick into its list of n cards, property i), or the outside one."""
     bot = 0 if pick < 0 else 1 + S[first + S[BUF_CARD + pick]] * MAX_PROPS + i
-    a = take_answer(S, STATE_SIZE, DK_PLACE, p, bot)
+    a = take_answer(S, STATE_SIZE, rng, DK_PLACE, p, bot)
     if a < 0:
         add_legal(S, STATE_SIZE, 0)
         for c in range(MAX_DECK):  # in deck order, so that the actions come in order
@@ -533,11 +533,11 @@ def decide_place(S, RB, p, first, n_cards, n, fp_avail, pick, i):
 
 
 @njit_no_refcount
-def decide_take_cash(S, p, n, k):
+def decide_take_cash(S, rng, p, n, k):
     """play_from's choice among the n Cash cards list_cash listed (k, or -1 for none), or the
     outside one."""
     if outside(S, STATE_SIZE, p) and n > 0:
-        a = take_answer(S, STATE_SIZE, DK_TAKE_CASH, p, 1 + S[BUF_CARD + k] if k >= 0 else 0)
+        a = take_answer(S, STATE_SIZE, rng, DK_TAKE_CASH, p, 1 + S[BUF_CARD + k] if k >= 0 else 0)
         if a < 0:
             add_legal(S, STATE_SIZE, 0)
             for j in range(n):
@@ -552,10 +552,10 @@ def decide_take_cash(S, p, n, k):
 
 
 @njit_no_refcount
-def decide_jail(S, RB, p, i):
+def decide_jail(S, rng, RB, p, i):
     """go_to_jail's target property (i, or -1 for none), or the outside one."""
     if outside(S, STATE_SIZE, p):
-        a = take_answer(S, STATE_SIZE, DK_JAIL, p, i + 1)
+        a = take_answer(S, STATE_SIZE, rng, DK_JAIL, p, i + 1)
         if a < 0:
             add_legal(S, STATE_SIZE, 0)
             for j in range(RB[R_PROPS]):
@@ -568,10 +568,10 @@ def decide_jail(S, RB, p, i):
 
 
 @njit_no_refcount
-def decide_victim(S, RB, p, v):
+def decide_victim(S, rng, RB, p, v):
     """The seat that loses a building (v; asked when anyone has one), or the outside one."""
     if outside(S, STATE_SIZE, p) and v >= 0:
-        a = take_answer(S, STATE_SIZE, DK_VICTIM, p, v)
+        a = take_answer(S, STATE_SIZE, rng, DK_VICTIM, p, v)
         if a < 0:
             for q in range(RB[R_PLAYERS]):
                 if q != p and S[N_BLD + q] > 0:
@@ -583,10 +583,10 @@ def decide_victim(S, RB, p, v):
 
 
 @njit_no_refcount
-def decide_token(S, p, corner):
+def decide_token(S, rng, p, corner):
     """use_tokens' corner for a Token (-1 keeps it), or the outside one."""
     if outside(S, STATE_SIZE, p):
-        a = take_answer(S, STATE_SIZE, DK_TOKEN, p, corner + 1)
+        a = take_answer(S, STATE_SIZE, rng, DK_TOKEN, p, corner + 1)
         if a < 0:
             add_legal(S, STATE_SIZE, 0)
             for c in range(N_CORNERS):
@@ -627,7 +627,7 @@ def place_cards(S, RB, pk, pp, rng, p, first, n_cards, allow_fp):
         else:
             pick, i = choose_play(pk, pp, p, S, RB, rng, n, fp_avail, S[T_BLOCKED])
             if outside(S, STATE_SIZE, p):
-                pick, i = decide_place(S, RB, p, first, n_cards, n, fp_avail, pick, i)
+                pick, i = decide_place(S, rng, RB, p, first, n_cards, n, fp_avail, pick, i)
         if pick < 0:
             return
         k = S[BUF_CARD + pick]
@@ -644,7 +644,7 @@ def place_cards(S, RB, pk, pp, rng, p, first, n_cards, allow_fp):
             at_stake = RB[R_PROP_LENGTH + i] if S[BLDS_LEFT + i] > 0 else 0
             f = take_forced(S, D_NOPE_CASH, o) if nope >= 0 else -1
             if nope >= 0 and (S[f + 2] == 1 if f >= 0 else yes_no(
-                    S, STATE_SIZE, G_STATUS, PAUSED, DK_NOPE_CASH, o, want_nope_cash(pk, pp, o, at_stake, rng, S, RB))):
+                    S, STATE_SIZE, rng, G_STATUS, PAUSED, DK_NOPE_CASH, o, want_nope_cash(pk, pp, o, at_stake, rng, S, RB))):
                 log(S, EV_NOPE_CASH, o, i, v, p)
                 S[WHERE + o * MAX_DECK + nope] = DISCARD
                 S[stat(S, o, SC_NOPE_PLAYED)] += 1
@@ -667,7 +667,7 @@ def play_from(S, RB, pk, pp, rng, p, loc):
     """GO / Just Visiting: seat p chooses one Cash card from its draw (loc DRAW, which is then
     shuffled) or discard pile and plays it at once; a card that finds no place is discarded."""
     n = list_cash(S, RB, p, loc, BUF_VALUE)
-    k = decide_take_cash(S, p, n, choose_cash_card(pk, pp, p, S, RB, rng, n))
+    k = decide_take_cash(S, rng, p, n, choose_cash_card(pk, pp, p, S, RB, rng, n))
     c = S[BUF_CARD + k] if k >= 0 else -1
     if loc == DRAW:
         if c >= 0:
@@ -687,7 +687,7 @@ def play_from(S, RB, pk, pp, rng, p, loc):
 @njit_no_refcount
 def go_to_jail(S, RB, pk, pp, rng, p):
     """Send an opponent's top Cash card on one property back to its owner's discard pile."""
-    i = decide_jail(S, RB, p, choose_jail_target(pk, pp, p, S, RB, rng))
+    i = decide_jail(S, rng, RB, p, choose_jail_target(pk, pp, p, S, RB, rng))
     if i < 0:
         return
     if S[TOP_OWNER + i] < 0 or S[TOP_OWNER + i] == p:
@@ -849,7 +849,7 @@ def draw_chance(S, RB, pk, pp, rng, p):
     if effect == CH_STEAL_BUILDING:
         face = RB[R_DIE + randint(rng, RNG_TABLE, RB[R_FACES])]
         if face > 0 and face >= param:
-            v = decide_victim(S, RB, p, choose_victim(pk, pp, p, S, RB, rng))
+            v = decide_victim(S, rng, RB, p, choose_victim(pk, pp, p, S, RB, rng))
             if v >= 0:
                 b = shortest_building(S, RB, v)
                 log(S, EV_STEAL, p, b, 0, v)
@@ -913,7 +913,7 @@ def flip2_window(S, RB, pk, pp, rng, p):
                     stake += card_value(RB, p, c)
             p2 = p_bust_within(2, S[DRAW_N + p], pile_bankrupts(S, RB, p), S[T_LUCKY])
             f = take_forced(S, D_FLIP2, o)
-            if not (S[f + 2] == 1 if f >= 0 else yes_no(S, STATE_SIZE, G_STATUS, PAUSED, DK_FLIP2, o,
+            if not (S[f + 2] == 1 if f >= 0 else yes_no(S, STATE_SIZE, rng, G_STATUS, PAUSED, DK_FLIP2, o,
                                                          want_flip2(pk, pp, o, stake, p2, S[SKY_LEN + p], rng, S, RB))):
                 continue
             played = True
@@ -923,7 +923,7 @@ def flip2_window(S, RB, pk, pp, rng, p):
             if nope < 0:
                 nope = find_card(S, RB, p, NOPE, TURN)
             f = take_forced(S, D_NOPE_FLIP2, p) if nope >= 0 else -1
-            if nope >= 0 and (S[f + 2] == 1 if f >= 0 else yes_no(S, STATE_SIZE, G_STATUS, PAUSED, DK_NOPE_FLIP2, p,
+            if nope >= 0 and (S[f + 2] == 1 if f >= 0 else yes_no(S, STATE_SIZE, rng, G_STATUS, PAUSED, DK_NOPE_FLIP2, p,
                                                                    want_nope_flip2(pk, pp, p, stake, p2, rng, S, RB))):
                 log(S, EV_NOPE_FLIP2, p, nope, 0, o)
                 S[WHERE + p * MAX_DECK + nope] = DISCARD
@@ -969,7 +969,7 @@ def use_tokens(S, RB, pk, pp, rng, p, busted, placed):
         n_disc = list_cash(S, RB, p, DISCARD, BUF_VALUE3)
         f = take_forced(S, D_TOKEN, p)
         corner = S[f + 2] if f >= 0 else decide_token(
-            S, p, choose_token(pk, pp, p, S, RB, rng, n_flip, n_draw, n_disc, last_chance))
+            S, rng, p, choose_token(pk, pp, p, S, RB, rng, n_flip, n_draw, n_disc, last_chance))
         if corner < 0:
             return
         if S[CORNERS + corner] >= 0:
@@ -1032,7 +1032,7 @@ def flip_cards(S, RB, pk, pp, pt, rng, p):
             S[G_PAUSED] = 1
             return FLIP_OK
         else:
-            go = yes_no(S, STATE_SIZE, G_STATUS, PAUSED, DK_FLIP, p, should_flip(pk, pp, pt, p, S, RB, rng))
+            go = yes_no(S, STATE_SIZE, rng, G_STATUS, PAUSED, DK_FLIP, p, should_flip(pk, pp, pt, p, S, RB, rng))
         if not go:
             if recording(S):
                 log(S, EV_STOP, p, 0, bust_permille(1, S, RB, p), limit - flips)

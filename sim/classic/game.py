@@ -9,6 +9,7 @@ from sim.classic import api, kernel
 from sim.classic import layout as L
 from sim.classic.decisions import DECISIONS
 from sim.classic.events import EVENTS
+from sim.classic.position import for_advice
 from sim.classic.rules import (
     HOUSE_RULE_DOC,
     RULE_PARSERS,
@@ -92,6 +93,7 @@ GAME = Game(
     deck_edits=False,
     detail_outputs=detail_outputs,
     detail_tables=detail_tables,
+    position=for_advice,
     verbs="sim.classic.cli",
     compile_seconds=45,  # measured cold on the 2-core development machine, 2026-11-27
     bench_runs={"classic": ({}, 200_000, 20_000)},

@@ -508,23 +508,23 @@ def sell_one(S, p, sq):
 
 
 @njit_inline
-def answer(S, kind, p, x, bot):
+def answer(S, rng, kind, p, x, bot):
     """Seat p's action at a decision of `kind` about x (a square, or the other side of a
     trade): its bot's action `bot`, or for a seat played from outside, the outside answer."""
     if outside(S, STATE_SIZE, p):
-        return outside_answer(S, kind, p, x, bot)
+        return outside_answer(S, rng, kind, p, x, bot)
     return bot
 
 
 @njit_no_refcount
-def outside_answer(S, kind, p, x, bot):
+def outside_answer(S, rng, kind, p, x, bot):
     """The outside answer (see answer). A decision with one legal action is not asked: that
     action is taken. When the game pauses at the decision, it plays on with the bot's action
     until its next status check."""
     n, only = legal_actions(S, kind, p, x, bot, False)
     if n == 1:
         return only
-    a = take_answer(S, STATE_SIZE, kind, p, bot)
+    a = take_answer(S, STATE_SIZE, rng, kind, p, bot)
     if a < 0:
         legal_actions(S, kind, p, x, bot, True)
         a = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
@@ -695,7 +695,7 @@ def raise_cash(S, pp, pt, rng, p, amount):
         for _ in range(N_SQ):
             if S[CASH + p] >= amount:
                 return
-            sq = answer(S, DK_SELL_DEED, p, -1, 1 + choose_sale(pp, pt, p, S, rng, amount - S[CASH + p])) - 1
+            sq = answer(S, rng, DK_SELL_DEED, p, -1, 1 + choose_sale(pp, pt, p, S, rng, amount - S[CASH + p])) - 1
             if sq < 0:
                 break
             if not deed_tradable(S, sq, p) or S[MORT + sq] == 1:
@@ -706,7 +706,7 @@ def raise_cash(S, pp, pt, rng, p, amount):
     for _ in range(4 * N_SQ * HOTEL):
         if S[CASH + p] >= amount:
             return
-        a = answer(S, DK_RAISE, p, -1, 1 + choose_liquidation(pp, pt, p, S, rng, amount - S[CASH + p])) - 1
+        a = answer(S, rng, DK_RAISE, p, -1, 1 + choose_liquidation(pp, pt, p, S, rng, amount - S[CASH + p])) - 1
         if a < 0:
             break
         sq = a // 2
@@ -791,7 +791,7 @@ def auction(S, pp, pt, rng, sq, first, seller, lo):
             continue
         v = min(max_bid(pp, pt, q, S, rng, sq), S[CASH + q])
         if outside(S, STATE_SIZE, q):
-            v = outside_answer(S, DK_BID, q, sq, max(0, min(v, MAX_DOLLARS)))
+            v = outside_answer(S, rng, DK_BID, q, sq, max(0, min(v, MAX_DOLLARS)))
         log(S, EV_BID, q, sq, v, -1)
         if v > best_v:
             second = best_v
@@ -863,7 +863,7 @@ def receive_mortgaged(S, pp, pt, rng, c, sq):
     if not pay_bank_or_fold(S, pp, pt, rng, c, interest(S, sq)):
         return False
     if S[CASH + c] >= S[R_SQ_MORTGAGE + sq] and answer(
-            S, DK_LIFT_RECEIVED, c, sq, 1 if lift_received_mortgage(pp, pt, c, S, rng, sq) else 0) == 1:
+            S, rng, DK_LIFT_RECEIVED, c, sq, 1 if lift_received_mortgage(pp, pt, c, S, rng, sq) else 0) == 1:
         lift_mortgage(S, c, sq, S[R_SQ_MORTGAGE + sq])
     return True
 
@@ -969,7 +969,7 @@ def offer_deed(S, pp, pt, rng, p, sq):
         short = S[CASH + p] < price
         # a bot short of cash says whether it raises the cash to buy
         bot = fund_purchase(pp, pt, p, S, rng, sq) if short else want_buy(pp, pt, p, S, rng, sq)
-        buy = answer(S, DK_BUY, p, sq, 1 if bot else 0) == 1
+        buy = answer(S, rng, DK_BUY, p, sq, 1 if bot else 0) == 1
         if buy and short:
             raise_cash(S, pp, pt, rng, p, price)
             buy = S[CASH + p] >= price
@@ -1168,7 +1168,7 @@ def shortage_auctions(S, pp, pt, rng, p, hotel):
             cost = S[R_SQ_HOUSE + sq]
             v = min(house_bid(pp, pt, q, S, rng, sq), S[CASH + q])
             if outside(S, STATE_SIZE, q):
-                v = outside_answer(S, DK_HOUSE_BID, q, sq, max(0, min(v, MAX_DOLLARS)))
+                v = outside_answer(S, rng, DK_HOUSE_BID, q, sq, max(0, min(v, MAX_DOLLARS)))
             if v < cost:
                 continue
             bidders += 1
@@ -1206,14 +1206,14 @@ def build_phase(S, pp, pt, rng, p):
     if cheapest == 0 or S[CASH + p] < cheapest:
         return
     for _ in range(N_SQ):  # bots that mortgage to build raise the money first
-        sq = answer(S, DK_FUND, p, -1, 1 + choose_funding(pp, pt, p, S, rng)) - 1
+        sq = answer(S, rng, DK_FUND, p, -1, 1 + choose_funding(pp, pt, p, S, rng)) - 1
         if sq < 0:
             break
         if not can_mortgage(S, p, sq):
             S[G_STATUS] = ERR_ILLEGAL
             return
         mortgage(S, p, sq)
-    sq = answer(S, DK_BUILD, p, -1, 1 + choose_build(pp, pt, p, S, rng)) - 1
+    sq = answer(S, rng, DK_BUILD, p, -1, 1 + choose_build(pp, pt, p, S, rng)) - 1
     if sq < 0:  # the common case: nothing wanted now
         return
     board = S[G_BOARD]
@@ -1236,7 +1236,7 @@ def build_phase(S, pp, pt, rng, p):
                 shortage_auctions(S, pp, pt, rng, p, hotel)
     # On the same board a bot that chooses without random numbers would choose sq again.
     if S[G_BOARD] != board or builds_at_random(S, p):
-        sq = answer(S, DK_BUILD, p, -1, 1 + choose_build(pp, pt, p, S, rng)) - 1
+        sq = answer(S, rng, DK_BUILD, p, -1, 1 + choose_build(pp, pt, p, S, rng)) - 1
     for _ in range(N_SQ * HOTEL):
         if sq < 0:
             return
@@ -1244,7 +1244,7 @@ def build_phase(S, pp, pt, rng, p):
             S[G_STATUS] = ERR_ILLEGAL
             return
         build_one(S, p, sq, S[R_SQ_HOUSE + sq])
-        sq = answer(S, DK_BUILD, p, -1, 1 + choose_build(pp, pt, p, S, rng)) - 1
+        sq = answer(S, rng, DK_BUILD, p, -1, 1 + choose_build(pp, pt, p, S, rng)) - 1
 
 
 @njit_no_refcount
@@ -1297,7 +1297,7 @@ def trade_phase(S, pp, pt, rng, p):
     for _ in range(MAX_OFFERS_PER_TURN):
         q = propose_trade(pp, pt, p, S, rng)
         if outside(S, STATE_SIZE, p):
-            q = outside_offer(S, p, q)
+            q = outside_offer(S, rng, p, q)
         if q < 0:
             S[TRADE_SCAN + p] = trade_mark(S)
             return
@@ -1306,14 +1306,14 @@ def trade_phase(S, pp, pt, rng, p):
             return
         reply = respond_trade(pp, pt, q, p, S, rng)
         if outside(S, STATE_SIZE, q):
-            a = outside_answer(S, DK_RESPOND, q, p, 0 if reply < 0 else 1 if reply == 0 else 2 + reply)
+            a = outside_answer(S, rng, DK_RESPOND, q, p, 0 if reply < 0 else 1 if reply == 0 else 2 + reply)
             reply = -1 if a == 0 else 0 if a == 1 else a - 2
         if recording(S):
             log(S, EV_OFFER, p, S[TR_GET], S[TR_CASH], q)
             log(S, EV_ANSWER, q, reply, int(trade_balance(pp, q, p, S)), p)
         if reply > 0:
             take = accept_counter(pp, pt, p, q, S, rng, reply)
-            if answer(S, DK_COUNTER, p, q, 1 if take else 0) == 0:
+            if answer(S, rng, DK_COUNTER, p, q, 1 if take else 0) == 0:
                 continue
             S[TR_CASH] += reply
             if not trade_legal(S, p, q):
@@ -1334,11 +1334,11 @@ def trade_scan_due(S, pp, p):
 
 
 @njit_no_refcount
-def outside_offer(S, p, q):
+def outside_offer(S, rng, p, q):
     """The trade offer of seat p, played from outside, whose bot would offer partner q (-1:
     none) the trade in the scratch: that one, none, or a standard offer written to the scratch.
     Returns the partner."""
-    a = outside_answer(S, DK_PROPOSE, p, -1, 1 if q >= 0 else 0)
+    a = outside_answer(S, rng, DK_PROPOSE, p, -1, 1 if q >= 0 else 0)
     if a == 0:
         return -1
     if a == 1:
@@ -1390,7 +1390,7 @@ def manage(S, pp, pt, rng, p):
     for _ in range(N_SQ):
         if S[G_STATUS] != OK or S[ALIVE + p] == 0:
             return
-        sq = answer(S, DK_LIFT, p, -1, 1 + choose_unmortgage(pp, pt, p, S, rng)) - 1
+        sq = answer(S, rng, DK_LIFT, p, -1, 1 + choose_unmortgage(pp, pt, p, S, rng)) - 1
         if sq < 0:
             break
         cost = unmortgage_cost(S, sq)
@@ -1436,7 +1436,7 @@ def play_turn(S, pp, pt, rng, p):
     free_roll = True
     if S[JAIL + p] > 0:
         S[stat(p, SC_JAIL_TURNS)] += 1
-        choice = answer(S, DK_JAIL, p, -1, jail_choice(pp, pt, p, S, rng))
+        choice = answer(S, rng, DK_JAIL, p, -1, jail_choice(pp, pt, p, S, rng))
         log(S, EV_JAIL_CHOICE, p, 0 if choice == JAIL_CARD else 1 if choice == JAIL_PAY else 2, 0, -1)
         if choice == JAIL_CARD:
             if S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] == 0:

@@ -66,6 +66,17 @@ class Position:
     def players(self) -> int:
         return len(self.policies)
 
+    @property
+    def turn(self) -> int:
+        """The seat to move."""
+        return int(self.S0[L.G_CURRENT])
+
+
+def for_advice(path: str | Path) -> tuple:
+    """A position file as `advise --position` takes it (Game.position)."""
+    pos = load(path)
+    return pos.rules, list(pos.policies), {"start": pos.S0}, pos.turn
+
 
 def load(path: str | Path) -> Position:
     """Read a position file (.toml or .json)."""

@@ -377,9 +377,62 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         human.play(game.name, list(seat or []), players, rules, seed, game_index, human.parse_answers(answers),
                    command, read=human.stdin_reader)
 
+    def advise(
+        seat: Annotated[Optional[list[str]], typer.Option(
+            "--seat", help="'human' for the seat advised, the others' bots as in simulate. Repeat per seat.")] = None,
+        players: Annotated[Optional[int], typer.Option(help=players_help + " (default: the seats given, at least "
+                                                       f"{game.default_players}).")] = None,
+        rule: Rules = None,
+        seed: Seed = 0,
+        game_index: Annotated[int, typer.Option("--game", help="Which game of the seed (0 on).")] = 0,
+        answers: Annotated[Optional[str], typer.Option(
+            help="Answers the human seats gave before, comma-separated, as `play` prints them: the advice is "
+                 "for the next decision of a human seat.")] = None,
+        position: Annotated[Optional[Path], typer.Option(
+            help="A position file (.toml or .json) to advise from instead: the decision is the first of the seat "
+                 "to move (after --answers, that seat's).")] = None,
+        precision: Annotated[float, typer.Option(
+            help="Playouts are added until each action's difference to the best is known to within this many "
+                 "points (95%).")] = 1.0,
+        games: Annotated[int, typer.Option("--games", "-n", help="The most playouts an action.")] = 20_000,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
+        **preset,
+    ) -> None:
+        """Which action is best at a decision: each legal action's chance to win, by playing the
+        game out many times from it, with what the seat cannot see dealt afresh each time."""
+        from sim.core import human, search
+        from sim.core.play import new_game
+
+        if not 0.05 <= precision <= 50:
+            raise UsageError(f"--precision must be 0.05 to 50 points (got {precision:g})")
+        if not 100 <= games <= 1_000_000:
+            raise UsageError(f"--games (playouts an action) must be 100 to 1,000,000 (got {games:,})")
+        given = human.parse_answers(answers)
+        if position is not None:
+            if game.position is None:
+                raise UsageError(f"{game.title} has no position files yet: give the game with --seat and --answers")
+            if seat or players or rule:
+                raise UsageError("--position gives the seats, players and rules: leave out --seat, --players and --rule")
+            rules, policies, options, turn = game.position(position)
+            state = new_game(game.name, seats=policies, players=len(policies), rules=rules, seed=seed,
+                             game_index=game_index, outside=[turn], **options)
+            human.apply_answers(state, given)
+        else:
+            rules = rules_with_preset(game, preset.get("edition"), rule)
+            state, _ = human.start(game.name, list(seat or []), players, rules, seed, game_index, given)
+        if state.is_terminal():
+            raise UsageError("the game is over there: no decision to advise")
+        table = search.advise(state, precision, games, seed)
+        if as_json:
+            emit(f"{game.name} advise", game_meta(game, rules, seed=seed, seat=state.current_player,
+                                                   decision=state.decision, precision=precision), table)
+        else:
+            print(human.advice_text(state, table, precision, seed), end="")
+
     group.command("simulate")(_with_preset_option(game, simulate))
     if game.decisions is not None:
         group.command("play")(_with_preset_option(game, play))
+        group.command("advise")(_with_preset_option(game, advise))  # a game's own verbs may replace it
     group.command("rules")(_with_preset_option(game, rules))
     group.command("policies")(policies)
     group.command("replay")(_with_preset_option(game, replay))

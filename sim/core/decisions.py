@@ -53,8 +53,8 @@ C_SNAP_HEAD = 17  # answers used when it was taken
 C_SNAP_EVENTS = 18  # events logged when it was taken
 C_RANDOM = 19  # 1: answer an outside seat at random among the legal actions, never pause
 C_RANDOM_STATE = 20  # ... from this generator state (a 31-bit xorshift)
-# A resampled game's future randomness: once C_RESEED_AT answers are used, the random streams are
-# seeded afresh from C_RESEED_SALT (nonzero) at the next turn's start (not the one resumed from)
+# A resampled game's future randomness: as answer number C_RESEED_AT (from 0) is taken, the random
+# streams are seeded afresh from C_RESEED_SALT (nonzero)
 C_RESEED_AT = 21
 C_RESEED_SALT = 22
 C_THEN_BOTS = 23  # 1: once the answers are spent, the seats' bots answer (a search player's rollout)
@@ -71,33 +71,44 @@ def stepping_state(state_size: int, log_rows: int, outside: int, answers: list[i
     """A state array for a stepped game: the state (a snapshot to resume from, or zeros for
     the game's start), an event log of `log_rows` rows and the channel, with the seats in bit
     mask `outside` answered from `answers` in order, then (random_seed > 0) at random, or
-    (then_bots) by their own bots to the game's end; with `reseed` (answers used, salt), fresh
-    random streams from the first turn started after that many answers."""
+    (then_bots) by their own bots to the game's end; with `reseed` (answer number, salt), fresh
+    random streams as that answer is taken."""
+    return stepping_states(state_size, log_rows, [(outside, answers, start, reseed)], random_seed, then_bots)[0]
+
+
+def stepping_states(state_size: int, log_rows: int, games: list[tuple], random_seed: int = 0,
+                    then_bots: bool = False) -> np.ndarray:
+    """stepping_state for several games at once, a row each (the playouts of a search):
+    games = [(outside, answers, start, reseed), ...]. A game the bots play on to its end
+    (then_bots) never pauses: it has no room for a paused decision nor for snapshots."""
     ch = state_size + LOG_HEAD + log_rows * EVENT_WIDTH
+    room = 0 if then_bots else MAX_LEGAL
     legal_at = CHANNEL_HEAD
-    copy_at = legal_at + MAX_LEGAL
-    snap_at = copy_at + state_size
-    answers_at = snap_at + state_size
-    S = np.zeros(ch + answers_at + len(answers), np.int32)
-    if start is not None:
-        S[:state_size] = start
-        S[ch + C_RESUME] = 1
-    S[state_size + 1] = log_rows
-    S[state_size + 2] = ch
-    S[ch + C_OUTSIDE] = outside
-    S[ch + C_N] = len(answers)
+    copy_at = legal_at + room
+    snap_at = copy_at + (0 if then_bots else state_size)
+    answers_at = snap_at + (0 if then_bots else state_size)
+    S = np.zeros((len(games), ch + answers_at + max(len(g[1]) for g in games)), np.int32)
+    C = S[:, ch:]  # the channels
+    S[:, state_size + 1] = log_rows
+    S[:, state_size + 2] = ch
     if random_seed:
-        S[ch + C_RANDOM] = 1
-        S[ch + C_RANDOM_STATE] = random_seed & 0x7FFFFFFF or 1
-    if reseed is not None:
-        S[ch + C_RESEED_AT], S[ch + C_RESEED_SALT] = reseed
-    S[ch + C_THEN_BOTS] = then_bots
-    S[ch + C_LEGAL_AT] = legal_at
-    S[ch + C_MAX_LEGAL] = MAX_LEGAL
-    S[ch + C_COPY_AT] = copy_at
-    S[ch + C_SNAP_AT] = snap_at
-    S[ch + C_ANSWERS_AT] = answers_at
-    S[ch + answers_at:] = answers
+        C[:, C_RANDOM] = 1
+        C[:, C_RANDOM_STATE] = random_seed & 0x7FFFFFFF or 1
+    C[:, C_THEN_BOTS] = then_bots
+    C[:, C_LEGAL_AT] = legal_at
+    C[:, C_MAX_LEGAL] = room
+    C[:, C_COPY_AT] = copy_at
+    C[:, C_SNAP_AT] = snap_at
+    C[:, C_ANSWERS_AT] = answers_at
+    for i, (outside, answers, start, reseed) in enumerate(games):
+        if start is not None:
+            S[i, :state_size] = start
+            C[i, C_RESUME] = 1
+        C[i, C_OUTSIDE] = outside
+        C[i, C_N] = len(answers)
+        if reseed is not None:
+            C[i, C_RESEED_AT], C[i, C_RESEED_SALT] = reseed
+        C[i, answers_at:answers_at + len(answers)] = answers
     return S
 
 
@@ -110,16 +121,11 @@ def resuming(S, state_size):
 @njit_inline
 def snapshot(S, state_size, rng, rng_size):
     """At the start of a turn: keep the state and the random streams (in rng[rng_size:], which
-    a stepped game's rng array has room for) to resume from, while no decision waits. A
-    resampled game's streams are seeded afresh here first, when it is due (C_RESEED_AT)."""
+    a stepped game's rng array has room for) to resume from, while no decision waits and the
+    game may still pause (not in a playout)."""
     if S.shape[0] > state_size:
         ch = S[state_size + 2]
-        if ch > 0 and S[ch + C_PAUSED] == 0:
-            salt = S[ch + C_RESEED_SALT]
-            if salt != 0 and S[ch + C_SNAPPED] == 1 and S[ch + C_HEAD] >= S[ch + C_RESEED_AT]:
-                for s in range(rng_size // 4):
-                    seed_state(rng, 4 * s, salt, 0, s)
-                S[ch + C_RESEED_SALT] = 0
+        if ch > 0 and S[ch + C_PAUSED] == 0 and S[ch + C_THEN_BOTS] == 0:
             at = ch + S[ch + C_SNAP_AT]
             for k in range(state_size):
                 S[at + k] = S[k]
@@ -155,10 +161,11 @@ def played_from_outside(S, state_size, seat):
 
 
 @njit_no_refcount
-def take_answer(S, state_size, kind, seat, bot):
+def take_answer(S, state_size, rng, kind, seat, bot):
     """The outside answer to this decision (call only where `outside` said so); -1 when the
     answers are spent: then the caller lists the legal actions (add_legal) and asks
-    listed_answer."""
+    listed_answer. A resampled game's random streams (rng, the game's) are seeded afresh as
+    its answer number C_RESEED_AT is taken: what follows that answer is a future of its own."""
     ch = S[state_size + 2]
     S[ch + C_ASKED] += 1
     S[ch + C_KINDS + kind] += 1
@@ -166,6 +173,11 @@ def take_answer(S, state_size, kind, seat, bot):
     h = S[ch + C_HEAD]
     if h < S[ch + C_N]:
         S[ch + C_HEAD] = h + 1
+        salt = S[ch + C_RESEED_SALT]
+        if salt != 0 and h == S[ch + C_RESEED_AT]:
+            for s in range(rng.shape[0] // 8):  # a stepped game's rng holds its streams, then their snapshot
+                seed_state(rng, 4 * s, salt, 0, s)
+            S[ch + C_RESEED_SALT] = 0
         return S[ch + S[ch + C_ANSWERS_AT] + h]
     if S[ch + C_RANDOM] == 1 or S[ch + C_THEN_BOTS] == 1:
         return -1
@@ -214,11 +226,11 @@ def listed_answer(S, state_size, status_at, paused):
 
 
 @njit_no_refcount
-def yes_no(S, state_size, status_at, paused, kind, seat, bot):
+def yes_no(S, state_size, rng, status_at, paused, kind, seat, bot):
     """A yes-or-no decision point (action 0 no, 1 yes): the bot's answer `bot`, or, for a seat
     played from outside, the outside one (listed_answer says what status_at and paused are)."""
     if outside(S, state_size, seat):
-        a = take_answer(S, state_size, kind, seat, 1 if bot else 0)
+        a = take_answer(S, state_size, rng, kind, seat, 1 if bot else 0)
         if a < 0:
             add_legal(S, state_size, 0)
             add_legal(S, state_size, 1)

@@ -130,6 +130,9 @@ class Game:
     events: object = None  # the EventBook of its replays (sim/core/replay.py, sim/<game>/events.py)
     # its decision points, for the step API and `play` (sim/core/play.py, sim/<game>/decisions.py)
     decisions: object = None
+    # its position files, for `advise --position`: path -> (rules, the seats' policies, new_game's
+    # options that start there, the seat to move)
+    position: Callable[[object], tuple] | None = None
     verbs: str | None = None  # the module whose register(typer app) adds the game's own verbs
     presets: tuple[str, ...] = ()  # values of the `edition` rule, offered as --edition
     # `monosim bench`: label -> (rules table as in a spec, games a run, target games/s)

@@ -41,11 +41,11 @@ def format_observation(obs: dict) -> str:
     return "\n".join(lines)
 
 
-def play(game_name: str, seats: list[str], players: int | None, rules, seed: int, game_index: int,
-         answers: list[int], command: list[str], read: Callable[[str], str] = input,
-         write: Callable[[str], None] = print) -> list[float]:
-    """Play one game with the `human` seats answered through read/write; returns the seats'
-    shares of the win. `command` is the command line without --answers (for the replay line)."""
+def start(game_name: str, seats: list[str], players: int | None, rules, seed: int, game_index: int,
+          answers: list[int], **options):
+    """(the game at the first decision of a `human` seat after `answers`, the human seats): the
+    game `play` plays and `advise` advises at. A human seat's bot (what `?` takes) is the
+    default table's."""
     outside = [s for s, spec in enumerate(seats) if spec == HUMAN]
     if not outside:
         raise UsageError("give --seat human for at least one seat (`replay` shows a game between bots)")
@@ -53,13 +53,28 @@ def play(game_name: str, seats: list[str], players: int | None, rules, seed: int
     n = players or (len(seats) if len(seats) >= 2 else game.default_players)
     bots = [game.default_table[s] if s < len(seats) and seats[s] == HUMAN else
             (seats[s] if s < len(seats) else game.default_table[s]) for s in range(n)]
-    state = new_game(game_name, seats=bots, players=n, rules=rules, seed=seed, game_index=game_index, outside=outside)
+    state = new_game(game_name, seats=bots, players=n, rules=rules, seed=seed, game_index=game_index, outside=outside,
+                     **options)
+    apply_answers(state, answers)
+    return state, outside
+
+
+def apply_answers(state, answers: list[int]) -> None:
+    """Give the --answers to the state's decisions in turn (UsageError for one that does not fit)."""
     for k, a in enumerate(answers):
         if state.is_terminal():
             raise UsageError(f"--answers: the game is over after {k} answers, {len(answers)} were given")
         if a not in state.legal_actions():
             raise UsageError(f"--answers: answer {k + 1} ({a}) is not legal there; legal: {state.legal_actions()}")
         state.apply(a)
+
+
+def play(game_name: str, seats: list[str], players: int | None, rules, seed: int, game_index: int,
+         answers: list[int], command: list[str], read: Callable[[str], str] = input,
+         write: Callable[[str], None] = print) -> list[float]:
+    """Play one game with the `human` seats answered through read/write; returns the seats'
+    shares of the win. `command` is the command line without --answers (for the replay line)."""
+    state, outside = start(game_name, seats, players, rules, seed, game_index, answers)
     try:
         return _play_on(state, outside, command, read, write)
     except KeyboardInterrupt:
@@ -132,3 +147,19 @@ def stdin_reader(prompt: str) -> str:
     if not line:
         raise EOFError
     return line
+
+
+def advice_text(state, table, precision: float, seed: int) -> str:
+    """`monosim <game> advise`'s report: the decision, then each action's chance to win and its
+    difference to the best (search.advise's table)."""
+    seat = state.current_player
+    n = int(table["rollouts"].iloc[0])
+    lines = [f"Seat {seat} decides {state.decision}: {state.question}",
+             f"{n:,} playouts an action (seed {seed}): what seat {seat} cannot see dealt afresh each time, the same "
+             f"deals for every action; every seat then plays on by its bot. Target: each difference to the best "
+             f"within ±{precision:g} points (95%).", "",
+             "| action | chance to win | vs the best |", "|---|---:|---:|"]
+    for i, r in enumerate(table.itertuples()):
+        versus = "best" if i == 0 else f"{r.vs_best:+.1f} ± {r.vs_best_pm:.1f}"
+        lines.append(f"| {r.name}{' (your bot)' if r.bot else ''} | {r.win:.1f}% ± {r.win_pm:.1f} | {versus} |")
+    return "\n".join(lines) + "\n"

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sim.core import search
 from sim.core.decisions import (
     C_BOT,
     C_COPY_AT,
@@ -34,7 +35,6 @@ from sim.core.decisions import (
     C_MAX_LEGAL,
     C_N_LEGAL,
     C_PAUSED,
-    C_RESEED_SALT,
     C_SEAT,
     C_SNAP_AT,
     C_SNAP_EVENTS,
@@ -42,11 +42,11 @@ from sim.core.decisions import (
     C_SNAPPED,
     MAX_KINDS,
     stepping_state,
+    stepping_states,
 )
 from sim.core.event_log import EVENT_WIDTH, LOG_HEAD
 from sim.core.game import api_errors, get
 from sim.core.replay import Context, events_table
-from sim.core import search
 from sim.core.runner import UsageError
 
 __all__ = ["TERMINAL", "DecisionKind", "Decisions", "State", "new_game", "random_answers"]  # the public API
@@ -115,8 +115,8 @@ class State:
         self._start_rng: np.ndarray | None = None
         self._used = 0
         self._events_before = np.zeros((0, EVENT_WIDTH), np.int32)
-        # A resampled game's fresh future: (answers given when resampled, salt), until the
-        # turn after that has started (the random streams of its snapshot are then the new ones)
+        # A resampled game's fresh future: (the number of the answer it starts from, salt), until
+        # a snapshot is taken after that answer (its random streams are then the new ones)
         self._reseed: tuple[int, int] | None = None
         self._rows = FIRST_LOG_ROWS
         self._ctx = Context(run.rules, run.inputs.rules, run.deck_edits, {})
@@ -158,8 +158,8 @@ class State:
             self._start = S[at:at + size].copy()
             self._start_rng = rng[rng_size:].copy()
             self._used += int(S[ch + C_SNAP_HEAD])
-            if self._reseed is not None and S[ch + C_RESEED_SALT] == 0:
-                self._reseed = None  # done: the snapshot's streams are the fresh ones
+            if self._reseed is not None and self._used > self._reseed[0]:
+                self._reseed = None  # done: the snapshot came after it, with the fresh streams
             snapped = int(S[ch + C_SNAP_EVENTS])
             self._events_before = np.concatenate([self._events_before, log[:snapped]])
             self._log = log[snapped:]
@@ -307,8 +307,9 @@ class State:
         may not arise in the new deal: its answer is dropped; one that arises only there is
         answered by that seat's bot. A deal after which the seat would have seen anything else
         this turn, or would face another decision, is drawn again, up to `tries` times
-        (RuntimeError then). From the next turn's start on, the game draws fresh random numbers
-        (seeded from `rng`): the original's future dice and reshuffles stay unknown."""
+        (RuntimeError then). From the answer to the waiting decision on, the game draws fresh
+        random numbers (seeded from `rng`): the original's future dice and reshuffles stay
+        unknown."""
         redeal = self._book.redeal
         if redeal is None:
             raise UsageError(f"{self._run.game.title} cannot resample its hidden cards yet")
@@ -412,26 +413,30 @@ class State:
         return f"<{self._run.game.name} game {self._game_index}: over, returns {self.returns()}>"
 
 
+PLAYOUT_CHUNK = 1024  # playouts a kernel call: their states are all in memory at once
+
+
 def playouts(pairs: list[tuple[State, int]]) -> np.ndarray:
     """For each (state, action) of one game (a search's worlds): the game played on from the
     state with the action, then every seat by its own bot to the end, in the kernel's
-    play_rollouts (all pairs in one parallel call). Each seat's share of the win, a row a pair."""
+    play_rollouts (PLAYOUT_CHUNK pairs a parallel call). Each seat's share of the win, a row a
+    pair."""
+    return np.concatenate([_playouts(pairs[i:i + PLAYOUT_CHUNK]) for i in range(0, len(pairs), PLAYOUT_CHUNK)])
+
+
+def _playouts(pairs: list[tuple[State, int]]) -> np.ndarray:
     first = pairs[0][0]
     run, g = first._run, first._run.game
     size, rng_size = g.kernel.STATE_SIZE, g.kernel.RNG_SIZE
-    rows = []
-    for st, action in pairs:
-        reseed = None if st._reseed is None else (st._reseed[0] - st._used, st._reseed[1])
-        rows.append(stepping_state(size, 0, st._outside, [*st._answers[st._used:], action], st._start,
-                                   reseed=reseed, then_bots=True))
-    Ss = np.zeros((len(rows), max(len(r) for r in rows)), np.int32)
-    rngs = np.zeros((len(rows), 2 * rng_size), np.uint64)
-    for i, (row, (st, _)) in enumerate(zip(rows, pairs)):
-        Ss[i, :len(row)] = row
+    Ss = stepping_states(size, 0, [(st._outside, [*st._answers[st._used:], action], st._start,
+                                    None if st._reseed is None else (st._reseed[0] - st._used, st._reseed[1]))
+                                   for st, action in pairs], then_bots=True)
+    rngs = np.zeros((len(pairs), 2 * rng_size), np.uint64)
+    for i, (st, _) in enumerate(pairs):
         if st._start_rng is not None:
             rngs[i, :rng_size] = st._start_rng
     k = run.inputs
-    outputs = g.outputs(len(rows), run.players, False)
+    outputs = g.outputs(len(pairs), run.players, False)
     run.kernel_call("play_rollouts", k.rules, k.start, run.kinds, k.params, k.tables, np.uint64(run.seed),
                     first._game_index, False, *outputs, Ss, rngs)
     status = outputs[0][g.kernel.G_STATUS_OUT]
@@ -456,13 +461,11 @@ def deal_into(S: np.ndarray, L, hand_stride: int, players: int, slots: list[int]
     names DRAW_PILE, DRAW_N, HAND_, HAND_N, WHERE, OWNER, POS and the places DRAW and HAND):
     deal the cards in these slots of S afresh among them, and record each card's new place."""
     S[slots] = rng.permutation(np.sort(S[slots]))  # sorted first: the deal owes nothing to the old one
-    for i in range(S[L.DRAW_N]):
-        c = S[L.DRAW_PILE + i]
-        S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.DRAW, -1, i
-    for q in range(players):
-        for i in range(S[L.HAND_N + q]):
-            c = S[L.HAND_ + q * hand_stride + i]
-            S[L.WHERE + c], S[L.OWNER + c], S[L.POS + c] = L.HAND, q, i
+    piles = [(L.DRAW_PILE, S[L.DRAW_N], L.DRAW, -1)]
+    piles += [(L.HAND_ + q * hand_stride, S[L.HAND_N + q], L.HAND, q) for q in range(players)]
+    for at, n, place, owner in piles:
+        cards = S[at:at + n]
+        S[L.WHERE + cards], S[L.OWNER + cards], S[L.POS + cards] = place, owner, np.arange(n)
 
 
 def shown_cards(book, events: np.ndarray, reader: int, hides_card) -> set[int]:

@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from sim.core.runner import UsageError
 
@@ -121,16 +122,12 @@ def evaluate(state, rollouts: int, z: float, rng: np.random.Generator) -> tuple[
     and the bot's action once more: the winner is taken only if it beats the bot's action there
     by `z` standard errors of the paired difference, so that noise alone rarely overrules the
     bot. -1 when no world agrees with what the seat saw (the base bot then decides)."""
-    from sim.core.play import playouts  # the step API imports this module for its search seats
+    # (imported here: the step API imports this module for its search seats)
+    from sim.core.play import playouts
 
     seat = state.current_player
     bot = state.bot_action()
-    by_name: dict[str, int] = {}
-    for a in state.legal_actions():
-        by_name.setdefault(state.action_name(a), a)
-    if bot is not None:
-        by_name[state.action_name(bot)] = bot
-    names = {a: n for n, a in by_name.items()}
+    names = {a: state.action_name(a) for a in distinct_actions(state)}
     results: dict[int, list[float]] = {a: [] for a in names}
     worlds: list = []
 
@@ -178,3 +175,59 @@ def choose(state, search: Search, rng: np.random.Generator) -> tuple[int, list[A
     if choice < 0:
         return (legal[0] if bot is None else bot), []
     return choice, values
+
+
+FIRST_WORLDS = 200  # an advice's first round of worlds
+MAX_ADVICE_ROLLOUTS = 20_000  # default cap on an advice's playouts an action
+
+
+def advise(state, precision: float = 1.0, max_rollouts: int = MAX_ADVICE_ROLLOUTS, seed: int = 0) -> pd.DataFrame:
+    """Advice at the waiting decision of a stepped game, for the seat to decide: each distinct
+    action's chance to win after it (the seat's share of the win, in points) and its paired
+    difference to the best, by playouts in worlds every action shares (common random numbers;
+    the worlds are drawn as in the search). Worlds are added until every difference to the best
+    is known to ±`precision` points (95%) or `max_rollouts` playouts an action are played. One
+    row an action, best first; `bot` marks the seat's bot's choice."""
+    from sim.core.play import playouts
+
+    seat, rng = state.current_player, np.random.default_rng(seed)
+    actions = distinct_actions(state)
+    bot = state.bot_action()
+    worlds: list = []
+    results = np.zeros((len(actions), 0))
+    target = min(FIRST_WORLDS, max_rollouts)
+    while True:
+        new = []
+        for _ in range(target - len(worlds)):
+            new.append(state.resample(seat, rng))
+        worlds += new
+        shares = playouts([(w, a) for a in actions for w in new])[:, seat].reshape(len(actions), len(new))
+        results = np.concatenate([results, 100 * shares], axis=1)
+        best = int(np.argmax(results.mean(axis=1)))
+        n = results.shape[1]
+        diffs = results - results[best]
+        half = 1.96 * diffs.std(axis=1, ddof=1) / np.sqrt(n)
+        widest = float(half.max())
+        if widest <= precision or n >= max_rollouts:
+            break
+        # A half-width falls as one over the square root of the playouts.
+        target = min(max_rollouts, max(2 * n, int(n * (widest / precision) ** 2 * 1.1)))
+    mean = results.mean(axis=1)
+    table = pd.DataFrame({
+        "action": actions, "name": [state.action_name(a) for a in actions],
+        "win": mean, "win_pm": 1.96 * results.std(axis=1, ddof=1) / np.sqrt(n),
+        "vs_best": diffs.mean(axis=1), "vs_best_pm": half, "rollouts": n,
+        "bot": [a == bot for a in actions]})
+    return table.sort_values("win", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def distinct_actions(state) -> list[int]:
+    """The waiting decision's legal actions, one for each name (two copies of a card are one
+    action): the bot's own where it is among them, else the first."""
+    bot = state.bot_action()
+    by_name: dict[str, int] = {}
+    for a in state.legal_actions():
+        by_name.setdefault(state.action_name(a), a)
+    if bot is not None:
+        by_name[state.action_name(bot)] = bot
+    return list(by_name.values())

@@ -647,7 +647,7 @@ def receive_property(S, pp, rng, q, card):
     if t == PROPERTY:
         g = S[R_CARD_C1 + card]
     elif t == WILD:
-        g = decide_colour(S, q, card, choose_received_colour(pp, q, S, rng, card))
+        g = decide_colour(S, rng, q, card, choose_received_colour(pp, q, S, rng, card))
         if not can_take(S, card, g):
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             g = S[R_CARD_C1 + card]
@@ -762,7 +762,7 @@ def collect(S, pp, rng, debtor, creditor, amount, is_rent):
         n_bank = n
         n = choose_payment(pp, debtor, S, rng, n, amount, creditor)
         if outside(S, STATE_SIZE, debtor):
-            n = decide_payment(S, debtor, n_bank, n, amount)
+            n = decide_payment(S, rng, debtor, n_bank, n, amount)
     # Total the chosen cards and copy them out of the scratch area before moving them (bots
     # reuse it), in one pass: Houses last, so that a Hotel given with its House leaves first.
     paid = 0
@@ -839,7 +839,7 @@ def just_say_no_exchange(S, pp, rng, actor, victim, action, stake):
             break
         if side == actor and S[R_COUNTER_USES_PLAY] == 1 and S[G_PLAYS_LEFT] <= 0:
             break
-        if not yes_no(S, STATE_SIZE, G_STATUS, PAUSED, DK_JUST_SAY_NO, side,
+        if not yes_no(S, STATE_SIZE, rng, G_STATUS, PAUSED, DK_JUST_SAY_NO, side,
                       want_just_say_no(pp, side, S, rng, actor, victim, action, stake, side == victim)):
             break
         log(S, EV_JUST_SAY_NO, side, c, 0, actor if side == victim else victim)
@@ -929,9 +929,9 @@ def list_plays(S, p, write):
 
 
 @njit_no_refcount
-def decide_play(S, p, k, mode, a, b, t):
+def decide_play(S, rng, p, k, mode, a, b, t):
     bot = canonical_play(S, p, k, mode, a, b, t)
-    answer = take_answer(S, STATE_SIZE, DK_PLAY, p, bot)
+    answer = take_answer(S, STATE_SIZE, rng, DK_PLAY, p, bot)
     if answer < 0:
         list_plays(S, p, True)
         answer = listed_answer(S, STATE_SIZE, G_STATUS, PAUSED)
@@ -944,12 +944,12 @@ def decide_play(S, p, k, mode, a, b, t):
 
 
 @njit_no_refcount
-def decide_discard(S, p, k):
+def decide_discard(S, rng, p, k):
     """The hand position of the card to discard (k, the bot's), or the outside one: an action
     is the card."""
     if outside(S, STATE_SIZE, p):
         bot = S[HAND_ + p * MAX_HAND + k] if 0 <= k < S[HAND_N + p] else -1
-        answer = take_answer(S, STATE_SIZE, DK_DISCARD, p, bot)
+        answer = take_answer(S, STATE_SIZE, rng, DK_DISCARD, p, bot)
         if answer < 0:
             for c in range(S[R_CARDS]):
                 if S[WHERE + c] == HAND and S[OWNER + c] == p:
@@ -961,10 +961,10 @@ def decide_discard(S, p, k):
 
 
 @njit_no_refcount
-def decide_colour(S, q, card, g):
+def decide_colour(S, rng, q, card, g):
     """The colour a two-colour wild takes for seat q (g, the bot's), or the outside one."""
     if outside(S, STATE_SIZE, q):
-        answer = take_answer(S, STATE_SIZE, DK_COLOUR, q, g)
+        answer = take_answer(S, STATE_SIZE, rng, DK_COLOUR, q, g)
         if answer < 0:
             c1, c2 = S[R_CARD_C1 + card], S[R_CARD_C2 + card]
             for c in range(NC):
@@ -995,7 +995,7 @@ def may_give(S, p, k, n):
 
 
 @njit_no_refcount
-def decide_payment(S, p, n_bank, n, amount):
+def decide_payment(S, rng, p, n_bank, n, amount):
     """Seat p, played from outside, pays `amount` card by card (one decision a card) from all
     its payment candidates until the debt is covered; the bot's choice (its marks in
     S[SCRATCH3:], over the n candidates it listed) gives each decision's bot answer. Returns
@@ -1014,7 +1014,7 @@ def decide_payment(S, p, n_bank, n, amount):
             if S[SCRATCH4 + k] != 0 and may_give(S, p, k, n):
                 bot = S[SCRATCH + k]
                 break
-        answer = take_answer(S, STATE_SIZE, DK_PAY, p, bot)
+        answer = take_answer(S, STATE_SIZE, rng, DK_PAY, p, bot)
         if answer < 0:
             for c in range(S[R_CARDS]):
                 for k in range(n):
@@ -1238,7 +1238,7 @@ def play_turn(S, pp, rng, p, check):
             break
         k, mode, a, b, t = choose_play(pp, p, S, rng)
         if outside(S, STATE_SIZE, p):
-            k, mode, a, b, t = decide_play(S, p, k, mode, a, b, t)
+            k, mode, a, b, t = decide_play(S, rng, p, k, mode, a, b, t)
         if k < 0:
             break
         plays_left = S[G_PLAYS_LEFT]
@@ -1255,7 +1255,7 @@ def play_turn(S, pp, rng, p, check):
     for _ in range(MAX_HAND):
         if S[HAND_N + p] <= S[R_HAND_LIMIT]:
             break
-        k = decide_discard(S, p, choose_discard(pp, p, S, rng))
+        k = decide_discard(S, rng, p, choose_discard(pp, p, S, rng))
         if k < 0 or k >= S[HAND_N + p]:
             S[G_STATUS] = ERR_ILLEGAL_PLAY
             return

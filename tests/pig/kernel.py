@@ -75,7 +75,7 @@ def play_turn(S, pp, pt, rng, p):
             return
         S[G_TOTAL] += r
         if S[SCORE + p] + S[G_TOTAL] >= S[R_GOAL] or not yes_no(
-                S, STATE_SIZE, G_STATUS, PAUSED, DK_ROLL, p, bot_rolls(pp, pt, S, p, S[G_TOTAL])):
+                S, STATE_SIZE, rng, G_STATUS, PAUSED, DK_ROLL, p, bot_rolls(pp, pt, S, p, S[G_TOTAL])):
             S[SCORE + p] += S[G_TOTAL]
             log(S, EV_HOLD, p, 0, S[G_TOTAL], S[SCORE + p])
             S[G_TOTAL] = 0
