@@ -295,6 +295,10 @@ def bench(
             print(f"| {label} | {r['players']} | {r['base']} | {r['games']:,} | {w:.1%} ± {hw:.1%} | {d:+.1%} ± {dw:.1%} "
                   f"| {r['decisions_searched']:,} | {r['overruled'] / max(r['decisions_searched'], 1):.1%} "
                   f"| {r['decisions_per_second']:,.1f} on {r['threads']} threads |")
+        print("\nWhere the search overruled its base, by decision kind (overruled / searched):\n")
+        for label, r in result.items():
+            kinds = sorted(r["by_kind"].items(), key=lambda kv: -kv[1][1])
+            print(f"- {label}: " + ", ".join(f"{kind} {o:,} / {n:,}" for kind, (n, o) in kinds))
         return
     if steps is not None:
         if steps < 1:

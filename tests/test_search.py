@@ -120,3 +120,42 @@ def test_answers_given_play_the_same_game_again_beside_a_search_seat():
         again.apply(a)
     assert again.is_terminal() and again.returns() == first.returns()
     assert not first.searched.empty  # the search seat searched too
+
+
+def test_advice_meets_its_precision_and_is_the_same_for_a_seed():
+    state = new_game("cardgame", seats=["smart", "smart", "smart"], players=3, rules={"edition": "video"}, seed=2,
+                     outside=[0])
+    table = search.advise(state, precision=4.0, max_rollouts=5_000, seed=1)
+    assert set(table["name"]) == {state.action_name(a) for a in state.legal_actions()}
+    assert table["vs_best"].iloc[0] == 0 and (table["vs_best"] <= 0).all()
+    assert (table["vs_best_pm"].iloc[1:] <= 4.0).all() or table["rollouts"].iloc[0] == 5_000
+    assert table["bot"].sum() == 1
+    assert table.equals(search.advise(state, precision=4.0, max_rollouts=5_000, seed=1))
+
+
+def test_advise_from_the_command_line():
+    from inprocess import monosim
+
+    done = monosim("classic", "advise", "--position", "experiments/classic-position.toml", "--precision", "5",
+                   "--answers", "0")
+    assert done.returncode == 0, done.stderr
+    assert "Seat 1 decides fund" in done.stdout and "| action | chance to win | vs the best |" in done.stdout
+    for args, message in [
+        (["deal", "advise", "--position", "experiments/classic-position.toml"], "has no position files yet"),
+        (["deal", "advise", "--seat", "human", "--precision", "0"], "--precision must be"),
+        (["classic", "advise", "--position", "experiments/classic-position.toml", "--seat", "strong"],
+         "leave out --seat"),
+        (["deal", "advise", "--seat", "smart"], "give --seat human"),
+    ]:
+        done = monosim(*args)
+        assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
+
+
+def test_bench_measures_the_search_player():
+    from inprocess import monosim
+
+    done = monosim("bench", "--search", "1", "--rollouts", "4", "--game", "cardgame", "--threads", "1")
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| cardgame/")]
+    assert len(rows) == 2 and "search over" in done.stdout  # both editions, each seat once
+    assert monosim("bench", "--search", "0").returncode == 2

@@ -91,7 +91,9 @@ def bench_search(game: str, games: int, rollouts: int, threads: int | None = Non
     against that heuristic in every other seat, the fewest players the edition allows, the
     search player in each seat in turn for games 0 .. games - 1 of BENCH_SEED. Each game is
     paired with the same game between the heuristics alone (common seeds): the gain is the
-    search seat's win share less the base bot's in that seat, over the same games."""
+    search seat's win share less the base bot's in that seat, over the same games. by_kind:
+    decision kind -> [decisions searched, those where the search overruled the base bot]: where
+    the base bot is most often wrong, by the search."""
     from sim.core.play import new_game
     from sim.core.runner import thread_count
     from sim.core.stats import mean_ci, paired_diff
@@ -104,7 +106,8 @@ def bench_search(game: str, games: int, rollouts: int, threads: int | None = Non
         players = g.players_for_rules(played)[0] if g.players_for_rules else g.min_players
         players = max(players, 2)
         spec = f"search rollouts={rollouts} base={base}"
-        wins, paired, searched, overruled, seconds = [], [], 0, 0, 0.0
+        wins, paired, seconds = [], [], 0.0
+        by_kind: dict[str, list[int]] = {}  # decision kind -> [searched, overruled]
         for seat in range(players):
             table = [base] * players
             paired += g.simulate(games, players, table, played, seed=BENCH_SEED, threads=threads)[f"win_{seat}"].tolist()
@@ -116,13 +119,15 @@ def bench_search(game: str, games: int, rollouts: int, threads: int | None = Non
                                      outside=[], check=False)
                     wins.append(state.returns()[seat])
                     found = state.searched
-                    taken = found[found.taken]
-                    searched += len(taken)
-                    overruled += int((~taken.bot).sum())
+                    for kind, bot in found[found.taken][["decision", "bot"]].itertuples(index=False):
+                        counts = by_kind.setdefault(kind, [0, 0])
+                        counts[0] += 1
+                        counts[1] += not bot
             seconds += time.perf_counter() - t0
+        searched = sum(n for n, _ in by_kind.values())
         out[f"{label} rollouts={rollouts}"] = {
             "players": players, "base": base, "rollouts": rollouts, "games": len(wins),
             "win_rate": mean_ci(wins), "gain": paired_diff(wins, paired), "decisions_searched": searched,
-            "overruled": overruled, "seconds": seconds, "decisions_per_second": searched / seconds,
-            "threads": threads or numba.get_num_threads()}
+            "overruled": sum(o for _, o in by_kind.values()), "by_kind": by_kind, "seconds": seconds,
+            "decisions_per_second": searched / seconds, "threads": threads or numba.get_num_threads()}
     return out

@@ -1,21 +1,24 @@
-"""A player that searches, in every game: `search` at a table (docs/decisions.md).
+"""A player that searches, in every game (`search` at a table), and advice at a decision
+(`monosim <game> advise`); docs/decisions.md.
 
-At each of its decisions the search player plays the rest of the game out from every legal
-action, many times, and takes the action that won most:
+At each of its decisions the search player plays the rest of the game out from every distinct
+legal action, many times, and takes the best only where the playouts are clear:
 
 - Determinization: each playout starts from a *world*, the game as the seat knows it with what
-  it cannot see dealt afresh and fresh dice from the next turn on (``State.resample``). The
-  player never looks at the hidden cards of the real game.
+  it cannot see dealt afresh and fresh random numbers from its answer on (``State.resample``).
+  The player never looks at the hidden cards or the future dice of the real game.
 - Common random numbers: every action is played out in the same worlds, so the differences
   between actions are not drowned in the luck of the deal.
-- Successive halving: the budget is spent in rounds; each round plays the surviving actions in
-  more worlds and drops the worse half, so close actions get most of the playouts.
-- The playouts are played by the compiled kernels (their ``play_rollouts`` entry, all the
-  playouts of a round in one parallel call), every seat by its own bot; the search seat by its
-  *base* bot, which also answers the decisions the player does not search.
+- Successive halving: half the budget races the actions; each round plays those still in the
+  race in more worlds and drops the worse half. The base bot's action is never dropped.
+- Confirmation: the other half plays the race's winner and the base bot's action in fresh
+  worlds; the winner is taken only if it is ahead there by `z` standard errors.
+- The playouts are played by the compiled kernels (their ``play_rollouts`` entry, many in one
+  parallel call), every seat by its own bot; the search seat by its *base* bot, which also
+  answers the decisions the player does not search.
 
-Actions with the same name (two copies of one card) are one action to the search: the base
-bot's copy, else the first.
+Actions with the same name (two copies of one card) are one action: the base bot's copy, else
+the first.
 """
 
 from __future__ import annotations
