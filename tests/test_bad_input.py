@@ -39,6 +39,9 @@ TABLE = [
     (["classic", "simulate", "--seat", "search kinds=buy,sell"], "unknown decision kind 'sell'"),
     (["cardgame", "simulate", "--seat", "search base=search"], "not another search player"),
     (["chance", "simulate", "--seat", "search base=nobody"], "unknown policy 'nobody'"),
+    (["cardgame", "simulate", "--seat", "search rollouts=8", "--seat", "smart", "--seat", "smart", "--players", "3",
+      "--games", "2", "--out", "OUT"],
+     "not kept for a table with a search player"),
     # rules and replay
     (["deal", "rules", "--edition", "x"], "No such option"),
     (["chance", "replay", "--game", "-5"], "--game must be a game number"),
