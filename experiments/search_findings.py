@@ -1,6 +1,6 @@
 """The headline seat advantages checked under strong play (docs/findings.md).
 
-    python experiments/search_findings.py [--games 300] [--rollouts 64]
+    python experiments/search_findings.py [--games 300] [--rollouts 64] [--game deal ...]
 
 For each game (both card game editions), two players: the same games (same seed, game numbers
 0 ..) once with each game's strongest heuristic in both seats and once with a search player
@@ -25,11 +25,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--rollouts", type=int, default=64)
+    parser.add_argument("--game", action="append", help="only this game (repeatable; default all)")
     args = parser.parse_args()
     print("| game | players | bots | seat 0 wins, bots | seat 0 wins, search in every seat | difference "
           "| fair share | seconds |")
     print("|---|---:|---|---|---|---|---:|---:|")
     for name, rules in TABLES:
+        if args.game and name not in args.game:
+            continue
         g = get(name)
         played = g.rules_of(rules)
         players = max(2, g.players_for_rules(played)[0] if g.players_for_rules else g.min_players)

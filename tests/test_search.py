@@ -159,3 +159,19 @@ def test_bench_measures_the_search_player():
     rows = [line for line in done.stdout.splitlines() if line.startswith("| cardgame/")]
     assert len(rows) == 2 and "search over" in done.stdout  # both editions, each seat once
     assert monosim("bench", "--search", "0").returncode == 2
+
+
+def test_the_search_leaves_decisions_its_worlds_would_leak_to_its_base():
+    """In Chance a resample keeps the order of a pile shuffled this turn (a Cash card taken at
+    GO), which no seat knows: the search does not search there."""
+    def leaking(game_index):
+        state = new_game("chance", seats=["smart", "smart"], players=2, seed=2028, game_index=game_index, outside=[0])
+        while not state.is_terminal():
+            if state.resample_leaks():
+                return state
+            state.apply(state.bot_action() if state.bot_action() is not None else state.legal_actions()[0])
+
+    state = next(s for s in map(leaking, range(20)) if s is not None)
+    bot = state.bot_action()
+    assert search.choose(state, search.Search("smart", 64), np.random.default_rng(0)) == (bot, [])
+    assert not new_game("deal", players=2, seed=1, outside=[0]).resample_leaks()

@@ -118,6 +118,12 @@ def redeal(ctx, S: np.ndarray, seat: int, events: np.ndarray, shown: set, rng: n
     return S
 
 
+def pile_shuffled(events: np.ndarray) -> bool:
+    """Whether a draw pile was shuffled in these events (a Cash card taken at GO): redeal keeps
+    that pile's order, which no seat knows (Decisions.leaks)."""
+    return any(kind == L.EV_TAKE and target == 0 for kind, _seat, _card, _amount, target in events.tolist())
+
+
 DECISIONS = Decisions(
     kinds={
         L.DK_FLIP: DecisionKind("flip", "flip another card (1) or cash out (0)"),
@@ -136,5 +142,6 @@ DECISIONS = Decisions(
     action_name=action_name,
     observe=observe,
     redeal=redeal,
+    leaks=pile_shuffled,
     features=features,
 )

@@ -83,6 +83,10 @@ class Decisions:
     redeal: Callable[[Context, np.ndarray, int, np.ndarray, set, np.random.Generator], np.ndarray] | None = None
     # (decision kind, action) -> the cards the action shows everyone (a card played from a hand)
     shows: Callable[[int, int], list[int]] = lambda kind, action: []
+    # (the events since the turn's start) -> whether a resample now would keep in place some
+    # order no seat can know (Chance: a pile shuffled this turn); a search leaves such a
+    # decision to its base bot
+    leaks: Callable[[np.ndarray], bool] = lambda events: False
     # (context, state array, seat) -> what the seat sees as numbers, of one length for a table:
     # the observation of reinforcement-learning interfaces (sim/core/pettingzoo.py)
     features: Callable[[Context, np.ndarray, int], np.ndarray] | None = None
@@ -338,6 +342,10 @@ class State:
                 return twin
         raise RuntimeError(f"no deal of the hidden cards agrees with what seat {seat} saw this turn "
                            f"in {tries} tries")
+
+    def resample_leaks(self) -> bool:
+        """Whether a resample now would keep some hidden order in place (the game's `leaks`)."""
+        return self._book.leaks(self._log)
 
     def _replay(self, pending: list, seat: int) -> bool:
         """Give the pending ((seat, kind), answer) pairs to the decisions as they arise, for

@@ -124,7 +124,8 @@ def evaluate(state, rollouts: int, z: float, rng: np.random.Generator) -> tuple[
     the bot's action never dropped); the other half, in fresh worlds, play the race's winner
     and the bot's action once more: the winner is taken only if it beats the bot's action there
     by `z` standard errors of the paired difference, so that noise alone rarely overrules the
-    bot. -1 when no world agrees with what the seat saw (the base bot then decides)."""
+    bot. -1 when no world agrees with what the seat saw (the base bot then decides). See
+    choose for the decisions it should not be asked about."""
     # (imported here: the step API imports this module for its search seats)
     from sim.core.play import playouts
 
@@ -169,10 +170,12 @@ def evaluate(state, rollouts: int, z: float, rng: np.random.Generator) -> tuple[
 
 def choose(state, search: Search, rng: np.random.Generator) -> tuple[int, list[ActionValue]]:
     """The search seat's answer to the waiting decision and the values behind it (none where
-    its base bot answered: a decision not searched, or one with a single distinct action)."""
+    its base bot answered: a decision not searched, one with a single distinct action, or one
+    where its worlds would know what the seat cannot: State.resample_leaks)."""
     legal = state.legal_actions()
     bot = state.bot_action()
-    if (search.kinds and state.decision not in search.kinds) or len({state.action_name(a) for a in legal}) == 1:
+    if ((search.kinds and state.decision not in search.kinds) or len({state.action_name(a) for a in legal}) == 1
+            or state.resample_leaks()):
         return (legal[0] if bot is None else bot), []
     choice, values = evaluate(state, search.rollouts, search.z, rng)
     if choice < 0:
