@@ -110,7 +110,8 @@ def bench_search(game: str, games: int, rollouts: int, threads: int | None = Non
         by_kind: dict[str, list[int]] = {}  # decision kind -> [searched, overruled]
         for seat in range(players):
             table = [base] * players
-            paired += g.simulate(games, players, table, played, seed=BENCH_SEED, threads=threads)[f"win_{seat}"].tolist()
+            heuristics = g.simulate(games, players, table, played, seed=BENCH_SEED, threads=threads)
+            paired += heuristics[f"win_{seat}"].tolist()
             table[seat] = spec
             t0 = time.perf_counter()
             with thread_count(threads):

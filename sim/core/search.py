@@ -174,7 +174,7 @@ def choose(state, search: Search, rng: np.random.Generator) -> tuple[int, list[A
     where its worlds would know what the seat cannot: State.resample_leaks)."""
     legal = state.legal_actions()
     bot = state.bot_action()
-    if ((search.kinds and state.decision not in search.kinds) or len({state.action_name(a) for a in legal}) == 1
+    if ((search.kinds and state.decision not in search.kinds) or len(distinct_actions(state)) == 1
             or state.resample_leaks()):
         return (legal[0] if bot is None else bot), []
     choice, values = evaluate(state, search.rollouts, search.z, rng)
