@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from sim.core.bench import fewest_players
 from sim.core.game import get
 from sim.core.stats import mean_ci, paired_diff
 
@@ -35,7 +36,7 @@ def main() -> None:
             continue
         g = get(name)
         played = g.rules_of(rules)
-        players = max(2, g.players_for_rules(played)[0] if g.players_for_rules else g.min_players)
+        players = fewest_players(g, played)
         base = g.default_table[0]
         bots = g.simulate(args.games, players, [base] * players, played, seed=SEED)["win_0"].to_numpy()
         t0 = time.perf_counter()

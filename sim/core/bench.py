@@ -85,6 +85,11 @@ def bench_steps(game: str, decisions: int, rules: dict | None = None) -> dict:
             "target_decisions_per_second": STEPS_TARGET}
 
 
+def fewest_players(g, rules) -> int:
+    """The smallest table these rules allow, and at least two: the search player's tables."""
+    return max(2, g.players_for_rules(rules)[0] if g.players_for_rules else g.min_players)
+
+
 def bench_search(game: str, games: int, rollouts: int, threads: int | None = None) -> dict[str, dict]:
     """The search player's strength and cost (docs/ladders.md), per edition: `search
     rollouts=N` over its base (the game's strongest heuristic, the default table's first bot)
@@ -103,8 +108,7 @@ def bench_search(game: str, games: int, rollouts: int, threads: int | None = Non
     out = {}
     for label, (rules, _, _) in timed_runs(game).items():
         played = g.rules_of(rules)
-        players = g.players_for_rules(played)[0] if g.players_for_rules else g.min_players
-        players = max(players, 2)
+        players = fewest_players(g, played)
         spec = f"search rollouts={rollouts} base={base}"
         wins, paired, seconds = [], [], 0.0
         by_kind: dict[str, list[int]] = {}  # decision kind -> [searched, overruled]

@@ -199,14 +199,10 @@ def advise(state, precision: float = 1.0, max_rollouts: int = MAX_ADVICE_ROLLOUT
     seat, rng = state.current_player, np.random.default_rng(seed)
     actions = distinct_actions(state)
     bot = state.bot_action()
-    worlds: list = []
-    results = np.zeros((len(actions), 0))
+    results = np.zeros((len(actions), 0))  # an action a row, a world a column
     target = min(FIRST_WORLDS, max_rollouts)
     while True:
-        new = []
-        for _ in range(target - len(worlds)):
-            new.append(state.resample(seat, rng))
-        worlds += new
+        new = [state.resample(seat, rng) for _ in range(target - results.shape[1])]
         shares = playouts([(w, a) for a in actions for w in new])[:, seat].reshape(len(actions), len(new))
         results = np.concatenate([results, 100 * shares], axis=1)
         best = int(np.argmax(results.mean(axis=1)))
