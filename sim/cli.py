@@ -140,7 +140,10 @@ def tune(
         results.check_new_dir(out)
         results.check_new_dir(tuner.work_dir(out))
     log = tuner.stderr_log  # rung lines always; --no-progress hides only the bar
-    log(f"{plan.spec['name']}: {len(plan.candidates)} candidates; working in {tuner.work_dir(out)}/")
+    race = plan.spec["race"]
+    what = (f"{len(plan.candidates)} candidates" if race["proposer"] == "random"
+            else f"{race['sample']} candidates to be proposed by NTBEA from {plan.spec['grid']:,}")
+    log(f"{plan.spec['name']}: {what}; working in {tuner.work_dir(out)}/")
     pool = runs.DaskPool(workers, None) if workers else runs.LocalPool()
     keeping(f"finished games are kept in {tuner.work_dir(out)}; finish with: monosim tune {spec} --out {out} "
             "--resume")

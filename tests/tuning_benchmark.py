@@ -42,15 +42,17 @@ def problems() -> list[str]:
     return sorted(p.stem for p in HERE.glob("*.toml"))
 
 
-def load_problem(name: str, seed: int | None = None):
-    """The problem's tune plan (with the seed given, if any) and its benchmark tolerances."""
+def load_problem(name: str, seed: int | None = None, race: dict | None = None):
+    """The problem's tune plan (with the seed and [race] keys given, if any) and its benchmark
+    tolerances. A name ending in .toml is a spec file without a truth (tolerances empty)."""
     from sim.core import tune
 
-    text = (HERE / f"{name}.toml").read_text()
+    text = (Path(name) if name.endswith(".toml") else HERE / f"{name}.toml").read_text()
     raw = tomllib.loads(text)
-    tolerance = raw.pop("benchmark")  # the benchmark's own table; the rest is the tune spec
+    tolerance = raw.pop("benchmark", {})  # the benchmark's own table; the rest is the tune spec
     if seed is not None:
         raw["seed"] = seed
+    raw["race"] = {**raw.get("race", {}), **(race or {})}
     plan = tune.resolve_tune(raw)
     plan.source = text
     return plan, tolerance
@@ -127,80 +129,186 @@ def acceptable(plan, truth: dict, tolerance: dict) -> tuple[set[int], int | None
     whose true readings meet every goal, the best objective (or, without an objective, the
     smallest total goal violation); accepted are those that meet every goal to within
     tolerance["goals"] and whose objective is within tolerance["objective"] of the best's."""
+    from sim.core.tune import BASELINE_LABEL
+
     rows = {r["candidate"]: r for r in truth["candidates"]}  # the baseline's too: it may be recommended
+    base = next(i for i, r in rows.items() if r["label"] == BASELINE_LABEL)
     goal_tol = tolerance.get("goals", 0.0)
     obj_tol = tolerance.get("objective", 0.0)
-
-    def miss(r, slack):
-        return max((max(0.0, (r[g.metric] - g.high) if g.high is not None else 0.0,
-                        (g.low - r[g.metric]) if g.low is not None else 0.0) - slack) for g in plan.goals) \
-            if plan.goals else 0.0
-
-    feasible = [i for i, r in rows.items() if miss(r, 0.0) <= 0 and i != plan.baseline.id]
+    feasible = [i for i, r in rows.items() if miss(plan, r, 0.0) <= 0 and i != base]
     if plan.objective is None:
-        best = min((i for i in rows if i != plan.baseline.id), key=lambda i: (miss(rows[i], 0.0), i))
-        return {i for i in rows if miss(rows[i], goal_tol) <= 0}, best
+        best = min((i for i in rows if i != base), key=lambda i: (miss(plan, rows[i], 0.0), i))
+        return {i for i in rows if miss(plan, rows[i], goal_tol) <= 0}, best
     if not feasible:
         return set(), None
     sense, metric = plan.objective.sense, plan.objective.metric
     best = max(feasible, key=lambda i: (sense * rows[i][metric], -i))
     ok = {i for i, r in rows.items()
-          if miss(r, goal_tol) <= 0 and sense * (rows[best][metric] - r[metric]) <= obj_tol}
+          if miss(plan, r, goal_tol) <= 0 and sense * (rows[best][metric] - r[metric]) <= obj_tol}
     return ok, best
+
+
+def miss(plan, r: dict, slack: float) -> float:
+    """The largest amount by which true readings r miss a goal, less the slack (<= 0: met)."""
+    return max((max(0.0, (r[g.metric] - g.high) if g.high is not None else 0.0,
+                    (g.low - r[g.metric]) if g.low is not None else 0.0) - slack) for g in plan.goals) \
+        if plan.goals else 0.0
+
+
+def regret(plan, pick: dict, best: dict) -> float:
+    """How much worse the pick truly is than the true best: its objective's shortfall (positive
+    is worse), or without an objective its goal miss; a pick that misses a goal by more than the
+    best does is charged that miss too, in the goal's own units."""
+    charged = max(0.0, miss(plan, pick, 0.0) - miss(plan, best, 0.0))
+    if plan.objective is None:
+        return charged
+    return plan.objective.sense * (best[plan.objective.metric] - pick[plan.objective.metric]) + charged
 
 
 # ---- running the tuner -------------------------------------------------------------------------
 
 def run_tuner(plan, threads: int | None = None):
-    """Race and confirm in memory (no folders): returns the plan's ranked table and the rungs."""
+    """Propose (NTBEA), race and confirm in memory (no folders): returns the plan's ranked
+    table and the rungs."""
     from sim.core import tune
     from sim.core.runs import play_chunk
 
     cols = plan.outcomes.columns()
 
-    def play(jobs):
-        return [play_chunk(plan.spec["game"], c.cell, plan.spec["seed"], first, n, threads)[cols].reset_index(drop=True)
-                for c, _, first, n in jobs]
+    def play_cells(jobs):
+        return [play_chunk(plan.spec["game"], cell, plan.spec["seed"], first, n, threads)[cols].reset_index(drop=True)
+                for cell, first, n in jobs]
 
+    def play(jobs):
+        return play_cells([(c.cell, first, n) for c, _, first, n in jobs])
+
+    if plan.spec["race"]["proposer"] == "ntbea":
+        tune.propose(plan, play_cells)
     history = tune.run_race(plan, play)
     tune.confirm(plan, play)
     return tune.table(plan), history
 
 
-def one_run(name: str, seed: int, threads: int | None = None) -> dict:
+def one_run(name: str, seed: int, threads: int | None = None, race: dict | None = None) -> dict:
     from sim.core import tune
 
-    plan, tolerance = load_problem(name, seed)
+    plan, tolerance = load_problem(name, seed, race)
     truth = load_truth(name)
     ok, best = acceptable(plan, truth, tolerance)
     df, _ = run_tuner(plan, threads)
     pick = tune.recommended(plan, df)
-    search = int(df["search_games"].sum())
-    exhaustive = len(plan.candidates) * plan.spec["race"]["max_games"]
-    true = {r["candidate"]: r for r in truth["candidates"]}
+    search = int(df["search_games"].sum()) + (plan.proposed["games"] if plan.proposed else 0)
+    exhaustive = plan.spec["grid"] * plan.spec["race"]["max_games"]
+    # The truth numbers the whole grid; a sampled or proposed race numbers its own candidates.
+    true = {r["label"]: r for r in truth["candidates"]}
+    label = {c.id: c.label for c in plan.candidates + [plan.baseline]}
     covered = total = 0
     metrics = [g.metric for g in plan.goals] + ([plan.objective.metric] if plan.objective else [])
     for r in df[df["measured_on"] == "confirmation"].to_dict(orient="records"):
         for metric in dict.fromkeys(metrics):
             total += 1
-            covered += r[f"{metric}_low"] <= true[int(r["candidate"])][metric] <= r[f"{metric}_high"]
-    return {"problem": name, "seed": seed, "pick": pick, "best": best, "right": pick in ok,
+            covered += r[f"{metric}_low"] <= true[label[int(r["candidate"])]][metric] <= r[f"{metric}_high"]
+    picked = true[label[pick]]
+    return {"problem": name, "seed": seed, "pick": picked["candidate"], "best": best, "right": picked["candidate"] in ok,
+            "regret": regret(plan, picked, next(r for r in truth["candidates"] if r["candidate"] == best)),
             "baseline_recommended": pick == plan.baseline.id, "search_games": search, "exhaustive": exhaustive,
             "share": search / exhaustive, "covered": covered, "intervals": total}
 
 
+# ---- NTBEA against the random sample, for the same games --------------------------------------
+
+def arms(name: str, random_sample: int | None, ntbea_sample: int, proposal_games: int) -> list[tuple[str, dict]]:
+    """The two ways to choose a race's candidates from a grid: a random sample of random_sample
+    points (default half the grid), or NTBEA's best ntbea_sample points. NTBEA's number of
+    evaluations is filled in by compare(), from the games the random arm played."""
+    plan, _ = load_problem(name)
+    k = random_sample or max(ntbea_sample + 1, plan.spec["grid"] // 2)
+    return [(f"random {k}", {"sample": k, "proposer": "random"}),
+            (f"ntbea {ntbea_sample}", {"sample": ntbea_sample, "proposer": "ntbea", "proposal_games": proposal_games})]
+
+
+def open_run(spec: str, seed: int, race: dict, truth_games: int, true_values: dict, threads: int | None) -> dict:
+    """One tune of a spec without a stored truth: its recommendation's objective measured on
+    truth_games fresh games (cached by setting across runs)."""
+    from sim.core import tune
+
+    plan, _ = load_problem(spec, seed, race)
+    df, _ = run_tuner(plan, threads)
+    pick = tune.recommended(plan, df)
+    c = plan.candidates[pick] if pick < len(plan.candidates) else plan.baseline
+    if c.label not in true_values:
+        true_values[c.label] = measure_truth(plan, c.cell, truth_games, threads)
+    search = int(df["search_games"].sum()) + (plan.proposed["games"] if plan.proposed else 0)
+    return {"seed": seed, "label": c.label, "value": true_values[c.label][plan.objective.metric],
+            "search_games": search}
+
+
+def compare(names: list[str], seeds: int, random_sample: int | None, ntbea_sample: int, proposal_games: int,
+            truth_games: int, threads: int | None) -> None:
+    """Print, per problem and way, how often the recommendation is right and its mean regret
+    (planted problems), or its objective's true mean (a spec file), and the search games."""
+    from sim.core.tune import most_search_games
+
+    print("| problem | grid | candidates chosen by | right (of seeds) | mean regret | true objective | search games (mean) |")
+    print("|---|---:|---|---:|---:|---:|---:|")
+    for name in names:
+        plan, _ = load_problem(name)
+        true_values: dict = {}
+        if not name.endswith(".toml"):
+            base = next(r for r in load_truth(name)["candidates"] if r["label"] == plan.baseline.label)
+        played = 0.0  # the random arm's mean search games: NTBEA's evaluations and race get as many
+        for arm, race in arms(name, random_sample, ntbea_sample, proposal_games):
+            one = (lambda seed: open_run(name, seed, race, truth_games, true_values, threads)) \
+                if name.endswith(".toml") else (lambda seed: one_run(name, seed, threads, race))
+            if race["proposer"] == "ntbea":
+                # Its race's games, from a first try whose evaluations leave room for the largest
+                # race; the evaluations then take what that race leaves of the random arm's games.
+                race["proposals"] = max(1, int((played - most_search_games(plan.spec["race"], ntbea_sample))
+                                                // proposal_games))
+                raced = one(1)["search_games"] - race["proposals"] * proposal_games
+                race["proposals"] = max(1, int((played - raced) // proposal_games))
+            if name.endswith(".toml"):
+                if plan.objective is None:
+                    raise SystemExit(f"{name}: compare needs an objective")
+                runs = [one(seed) for seed in range(1, seeds + 1)]
+                value = np.mean([r["value"] for r in runs])
+                if plan.baseline.label not in true_values:
+                    true_values[plan.baseline.label] = measure_truth(plan, plan.baseline.cell, truth_games, threads)
+                base_value = true_values[plan.baseline.label][plan.objective.metric]
+                cells = ["", "", f"{value:.4g} (baseline {base_value:.4g}; {len({r['label'] for r in runs})} settings)"]
+                for r in runs:
+                    print(f"  {arm} seed {r['seed']}: {r['label']}: {r['value']:.4g}", file=sys.stderr)
+            else:
+                runs = [one(seed) for seed in range(1, seeds + 1)]
+                truth = {r["candidate"]: r for r in load_truth(name)["candidates"]}
+                value = np.mean([truth[r["pick"]][plan.objective.metric] for r in runs]) if plan.objective else None
+                cells = [f"{sum(r['right'] for r in runs)} of {len(runs)}", f"{np.mean([r['regret'] for r in runs]):.4g}",
+                         "" if value is None else f"{value:.4g} (baseline {base[plan.objective.metric]:.4g})"]
+            games = played = float(np.mean([r["search_games"] for r in runs]))
+            print(f"| {Path(name).stem} | {plan.spec['grid']:,} | {arm} | " + " | ".join(cells) + f" | {games:,.0f} |",
+                  flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("truth", "run"))
+    parser.add_argument("what", choices=("truth", "run", "compare"))
     parser.add_argument("problems", nargs="*")
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--games", type=int, default=TRUTH_GAMES)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--random-sample", type=int, default=None, help="compare: the random sample's size")
+    parser.add_argument("--ntbea-sample", type=int, default=3, help="compare: how many NTBEA hands the race")
+    parser.add_argument("--proposal-games", type=int, default=100, help="compare: games per NTBEA evaluation")
+    parser.add_argument("--truth-games", type=int, default=200_000, help="compare, a spec file: games measuring a pick")
     args = parser.parse_args(argv)
     names = args.problems or problems()
     from sim.core.game import games
 
     games()  # every game's modules now: a long run must not import a file edited meanwhile
+    if args.what == "compare":
+        compare(names, args.seeds, args.random_sample, args.ntbea_sample, args.proposal_games, args.truth_games,
+                args.threads)
+        return 0
     if args.what == "truth":
         for name in names:
             print(f"wrote {write_truth(name, args.games, args.threads)}")

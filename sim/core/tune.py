@@ -36,16 +36,22 @@ from sim.core.experiment import _check_keys, _check_type, check_top, load_with, 
 from sim.core.game import Game
 from sim.core.game import games as registered_games
 from sim.core.game import get as get_game
+from sim.core.propose import NTupleBandit
 from sim.core.runner import UsageError, progress_bar
 from sim.core.runs import RunDir, play_chunk, same_cells, unfinished, utc_now
-from sim.core.userbot import is_bot_spec, read_bot
 from sim.core.stats import CONFIDENCE, mean_ci, paired_diff, wilson, z_value
+from sim.core.userbot import is_bot_spec, read_bot
 
 # Confirmation games are game indices CONFIRM_FIRST, CONFIRM_FIRST + 1, ... of the same master
 # seed: each game's seed comes from (seed, g), so they share nothing with the search games.
 CONFIRM_FIRST = 1 << 40
 CONFIRM_CHUNK = 10_000  # confirmation games per stored chunk (progress and memory)
 CONFIRM_K0 = 50_000  # chunk index of the first confirmation chunk (search rungs come first)
+# NTBEA's evaluations are games PROPOSE_FIRST, ... (disjoint from the race's and the confirmation's),
+# PROPOSE_BATCH points at a time (a fixed number, so the result does not depend on the workers).
+PROPOSE_FIRST = 1 << 41
+PROPOSE_BATCH = 8
+BASELINE_LABEL = "baseline (the spec's table as given)"
 
 TOP_KEYS = {
     "name": str, "game": str, "description": str, "seed": int, "players": int, "seats": list,
@@ -58,12 +64,17 @@ RACE_DEFAULTS = {
     "finalists": 3,  # candidates confirmed
     "confirm_games": 20_000,  # fresh games per finalist (and the baseline)
     "halving": True,  # also drop the lower ranks at each rung, not only clear losers
-    "sample": 0,  # >0: try this many grid points drawn at random (seeded) instead of all
+    "sample": 0,  # >0: race this many grid points instead of all
+    "proposer": "ntbea",  # how a sample is chosen: "ntbea" (model-guided) or "random" (a seeded draw)
+    "proposals": 400,  # ntbea: grid points evaluated before the race
+    "proposal_games": 100,  # ntbea: games per evaluation
     "max_candidates": 400,  # a larger grid is an error unless sampled
     "confidence": CONFIDENCE,  # of reported intervals; drops use 1 - (1 - it) / candidates
 }
 RACE_TYPES = {"first_games": int, "eta": int, "max_games": int, "finalists": int, "confirm_games": int,
-              "halving": bool, "sample": int, "max_candidates": int, "confidence": (int, float)}
+              "halving": bool, "sample": int, "proposer": str, "proposals": int, "proposal_games": int,
+              "max_candidates": int, "confidence": (int, float)}
+PROPOSERS = ("random", "ntbea")
 
 
 # ---- outcomes ------------------------------------------------------------------------------
@@ -340,13 +351,36 @@ class TunePlan:
     outcomes: Outcomes
     tuned_seat: int | None  # bot tuning: the seat whose policy is searched
     source: str = ""
+    base_raw: dict = field(default_factory=dict)  # the spec's table, as experiment keys
+    proposed: dict | None = None  # NTBEA's stage: what it evaluated and chose (propose())
 
     @property
     def game(self) -> Game:
         return get_game(self.spec["game"])
 
     def resolved(self) -> dict:
-        return {"spec": self.spec, "candidates": [c.cell for c in self.candidates], "baseline": self.baseline.cell}
+        """What a resumed tune must match. NTBEA's candidates follow from the spec (its stage is
+        seeded), so they are left out: they are not known before it runs."""
+        chosen = [] if self.spec["race"]["proposer"] != "random" else [c.cell for c in self.candidates]
+        return {"spec": self.spec, "candidates": chosen, "baseline": self.baseline.cell}
+
+    def cell(self, combo: tuple) -> dict:
+        """The experiment cell of one grid point (its values in the order of spec["search"])."""
+        sweep = {key: [value] for key, value in zip(self.spec["search"], combo)}
+        try:
+            cell = resolve({**self.base_raw, "sweep": sweep}).cells[0]
+        except UsageError as e:
+            label = ", ".join(f"{k}={v}" for k, v in zip(self.spec["search"], combo))
+            raise UsageError(f"candidate ({label}): {str(e).split(': ', 1)[-1]}") from None
+        return {k: cell[k] for k in ("players", "seats", "rules", "deck_edits", "labels")}
+
+    def set_candidates(self, combos: list[tuple]) -> None:
+        """The race's candidates (ids 0, 1, ...); the baseline's id comes after them."""
+        self.candidates = []
+        for i, combo in enumerate(combos):
+            cell = self.cell(combo)
+            self.candidates.append(Candidate(i, cell, _label(cell["labels"])))
+        self.baseline.id = len(self.candidates)
 
 
 def load(path: Path, overrides: list[str] | None = None) -> TunePlan:
@@ -426,6 +460,11 @@ def resolve_tune(raw: dict) -> TunePlan:
             raise UsageError(f"race.{key}: must be at least {2 if key == 'eta' else 1} (got {race[key]})")
     if race["sample"] < 0:
         raise UsageError(f"race.sample: must be 0 (all) or more (got {race['sample']})")
+    if race["proposer"] not in PROPOSERS:
+        raise UsageError(f"race.proposer: {race['proposer']!r} is not one of {', '.join(PROPOSERS)}")
+    for key in ("proposals", "proposal_games"):
+        if race[key] < 1:
+            raise UsageError(f"race.{key}: must be at least 1 (got {race[key]})")
     if race["first_games"] > race["max_games"]:
         raise UsageError("race.first_games: must not exceed race.max_games")
     if not 0.5 <= race["confidence"] < 1:
@@ -480,34 +519,19 @@ def resolve_tune(raw: dict) -> TunePlan:
     grid = math.prod(len(v) for _, v in axes)
     if grid > 2**62:
         raise UsageError(f"search: {grid:.3g} candidates is more than can be numbered (2**62); narrow the search")
-    combos: list[tuple] | None = None
-    if race["sample"] and race["sample"] < grid:
-        rng = np.random.default_rng([seed, 0x7475_6E65])  # its own stream: 'tune'
-        picks = sorted(rng.choice(grid, size=race["sample"], replace=False).tolist())
-        lists = [v for _, v in axes]
-        combos = [_unrank(i, lists) for i in picks]
-    elif grid > race["max_candidates"]:
+    sampled = 0 < race["sample"] < grid
+    if not sampled:  # the whole grid races: nothing to choose
+        if "proposer" in raw.get("race", {}):
+            raise UsageError(f"race.proposer chooses race.sample points of a larger grid; set race.sample below "
+                             f"the grid's {grid} points, or leave race.proposer out")
+        race["proposer"] = "random"
+    if not sampled and grid > race["max_candidates"]:
         raise UsageError(
             f"search: {grid} candidates is more than race.max_candidates = {race['max_candidates']}; "
             "use coarser steps, fewer values, or race.sample = N"
         )
-    else:
-        combos = list(itertools.product(*[v for _, v in axes]))
-
-    candidates = []
-    for i, combo in enumerate(combos):
-        sweep = {key: [value] for (key, _), value in zip(axes, combo)}
-        try:
-            cell = resolve({**base_raw, "sweep": sweep}).cells[0]
-        except UsageError as e:
-            label = ", ".join(f"{k}={v}" for k, v in zip([k for k, _ in axes], combo))
-            raise UsageError(f"candidate {i} ({label}): {str(e).split(': ', 1)[-1]}") from None
-        cell = {k: cell[k] for k in ("players", "seats", "rules", "deck_edits", "labels")}
-        candidates.append(Candidate(i, cell, _label(cell["labels"])))
     base = base_plan.cells[0]
     base_cell = {k: base[k] for k in ("players", "seats", "rules", "deck_edits")} | {"labels": {}}
-    baseline = Candidate(len(candidates), base_cell, "baseline (the spec's table as given)", stage="baseline")
-
     spec = {
         "name": raw["name"], "game": raw["game"], "description": raw.get("description", ""), "seed": seed,
         "players": players, "seats": base["seats"], "rules": base["rules"],
@@ -515,7 +539,16 @@ def resolve_tune(raw: dict) -> TunePlan:
         "goals": [g.__dict__ for g in goals], "objective": objective.__dict__ if objective else None,
         "race": race, "preset": raw.get("preset"), "tuned_seat": tuned_seat,
     }
-    return TunePlan(spec, candidates, baseline, goals, objective, out, tuned_seat)
+    plan = TunePlan(spec, [], Candidate(0, base_cell, BASELINE_LABEL, stage="baseline"), goals, objective, out,
+                    tuned_seat, base_raw=base_raw)
+    if race["proposer"] == "random":
+        if sampled:
+            rng = np.random.default_rng([seed, 0x7475_6E65])  # its own stream: 'tune'
+            picks = sorted(rng.choice(grid, size=race["sample"], replace=False).tolist())
+            plan.set_candidates([_unrank(i, [v for _, v in axes]) for i in picks])
+        else:
+            plan.set_candidates(list(itertools.product(*[v for _, v in axes])))
+    return plan
 
 
 def _unrank(i: int, lists: list[list]) -> tuple:
@@ -678,6 +711,33 @@ def run_race(plan: TunePlan, play: PlayBatch, log: Callable[[str], None] = lambd
         else:
             c.stage, c.reason = "dropped", f"after the last rung: ranked {i + 1} of {len(ranked)}"
     return history
+
+
+PlayCells = Callable[[list[tuple[dict, int, int]]], list[pd.DataFrame]]
+
+
+def propose(plan: TunePlan, play: PlayCells, log: Callable[[str], None] = lambda s: None) -> None:
+    """NTBEA's stage (race.proposer = "ntbea"): evaluate race.proposals grid points on
+    race.proposal_games games each, guided by the N-tuple model (sim/core/propose.py), and make
+    the race.sample points the model rates best the race's candidates, best first.
+    `play([(cell, first game, games), ...])` returns their per-game rows."""
+    race = plan.spec["race"]
+    lists = list(plan.spec["search"].values())
+    bandit = NTupleBandit([len(v) for v in lists], np.random.default_rng([plan.spec["seed"], 0x6E74_6265]))
+    games, done, cells = race["proposal_games"], 0, {}
+    while done < race["proposals"]:
+        points = bandit.ask(min(PROPOSE_BATCH, race["proposals"] - done))
+        for point in points:
+            if point not in cells:
+                cells[point] = plan.cell(tuple(v[i] for v, i in zip(lists, point)))
+        frames = play([(cells[p], PROPOSE_FIRST + (done + j) * games, games) for j, p in enumerate(points)])
+        bandit.tell(points, [rank_key(measure(df, plan.outcomes), plan.goals, plan.objective) for df in frames])
+        done += len(points)
+        if done % (PROPOSE_BATCH * 25) == 0 or done >= race["proposals"]:
+            log(f"ntbea: {done:,} of {race['proposals']:,} evaluations, {len(cells):,} distinct points")
+    chosen = [tuple(v[i] for v, i in zip(lists, p)) for p in bandit.best(race["sample"])]
+    plan.proposed = {"evaluations": done, "games": done * games, "points": len(cells), "chosen": chosen}
+    plan.set_candidates(chosen)
 
 
 def confirm(plan: TunePlan, play: PlayBatch, log: Callable[[str], None] = lambda s: None) -> list[Candidate]:
@@ -901,7 +961,7 @@ def render(plan: TunePlan, df: pd.DataFrame, history: list[dict], manifest: dict
         f"base rules: {json.dumps(spec['rules']) if spec['rules'] else 'the defaults'}; seed {spec['seed']}.",
         "",
         "Searched: " + "; ".join(f"`{k}` in {', '.join(map(str, v))}" for k, v in spec["search"].items())
-        + f" ({len(plan.candidates)} candidates" + (f", sampled from {spec['grid']}" if spec["grid"] > len(plan.candidates) else "") + ").",
+        + f" ({len(plan.candidates)} candidates" + (f", {_chosen_how(plan)} from {spec['grid']:,}" if spec["grid"] > len(plan.candidates) else "") + ").",
         "",
         "Goals: " + ("; ".join(x.describe() for x in plan.goals) or "none")
         + (f". Objective: {plan.objective.describe()}." if plan.objective else "."),
@@ -963,6 +1023,11 @@ def render(plan: TunePlan, df: pd.DataFrame, history: list[dict], manifest: dict
     lines += ["", f"Search games played: {total:,} (every candidate to {race['max_games']:,} would have been "
               f"{len(plan.candidates) * race['max_games']:,}); confirmation games: "
               f"{(len(confirmed)) * race['confirm_games']:,}.", ""]
+    if plan.proposed is not None:
+        p = plan.proposed
+        lines += [f"Before the race, NTBEA evaluated {p['evaluations']:,} grid points ({p['points']:,} distinct of "
+                  f"{spec['grid']:,}) on {race['proposal_games']:,} games each ({p['games']:,} games, not used "
+                  f"again), and the race took the {len(plan.candidates)} its model rated best (proposals.json).", ""]
     par = df[df["pareto"]]
     lines += ["## Pareto set of the search", "",
               "Candidates no other candidate beats on every goal" + (" and the objective" if plan.objective else "")
@@ -985,6 +1050,10 @@ def render(plan: TunePlan, df: pd.DataFrame, history: list[dict], manifest: dict
     lines += [f"monosim {manifest['versions'].get('monosim')}, rules {g.rules_version}, "
               f"{manifest['started']} to {manifest['finished']}.", ""]
     return "\n".join(lines)
+
+
+def _chosen_how(plan: TunePlan) -> str:
+    return "proposed by NTBEA" if plan.spec["race"]["proposer"] == "ntbea" else "sampled"
 
 
 def plot_tradeoff(plan: TunePlan, df: pd.DataFrame, path: Path) -> None:
@@ -1039,17 +1108,33 @@ def plot_tradeoff(plan: TunePlan, df: pd.DataFrame, path: Path) -> None:
     fig.savefig(path, dpi=110)
 
 
+def most_search_games(race: dict, candidates: int) -> int:
+    """The most games a race of this many candidates plays before its confirmation (drops
+    other than halving only lower it)."""
+    steps, most, alive = rungs(race), 0, candidates
+    for r, n in enumerate(steps):
+        most += alive * (n - (steps[r - 1] if r else 0))
+        if alive <= race["finalists"]:
+            break
+        if race["halving"]:  # its keep, and up to `finalists` more that read as meeting the goals
+            alive = min(alive, max(race["finalists"], math.ceil(alive / race["eta"])) + race["finalists"])
+    return most
+
+
 def describe_plan(plan: TunePlan) -> str:
     """What `monosim tune --check` prints: the candidates, goals and the most games it can take."""
     race = plan.spec["race"]
     steps = rungs(race)
-    k, most, alive = len(plan.candidates), 0, len(plan.candidates)
-    for r, n in enumerate(steps):
-        most += alive * (n - (steps[r - 1] if r else 0))
-        if race["halving"]:
-            alive = max(min(alive, race["finalists"]), math.ceil(alive / race["eta"]))
-    lines = [f"{plan.spec['name']}: {k} candidates ({plan.game.title}, {plan.spec['players']} players)"]
-    lines += [f"  {c.id}: {c.label}" for c in plan.candidates[:20]] + (["  ..."] if k > 20 else [])
+    k = len(plan.candidates) if race["proposer"] == "random" else race["sample"]
+    most = most_search_games(race, k)
+    if race["proposer"] == "random":
+        lines = [f"{plan.spec['name']}: {k} candidates ({plan.game.title}, {plan.spec['players']} players)"]
+        lines += [f"  {c.id}: {c.label}" for c in plan.candidates[:20]] + (["  ..."] if k > 20 else [])
+    else:
+        lines = [f"{plan.spec['name']}: {k} candidates to be proposed by NTBEA from a grid of {plan.spec['grid']:,} "
+                 f"({plan.game.title}, {plan.spec['players']} players)",
+                 f"NTBEA: {race['proposals']:,} evaluations of {race['proposal_games']:,} games "
+                 f"({race['proposals'] * race['proposal_games']:,} games) before the race"]
     lines += ["goals: " + ("; ".join(g.describe() for g in plan.goals) or "none")
               + (f"; objective: {plan.objective.describe()}" if plan.objective else "")]
     lines += [f"rungs (search games per candidate): {', '.join(f'{n:,}' for n in steps)}",
@@ -1086,8 +1171,6 @@ def find_partial(plan: TunePlan, out_root: Path) -> Path:
 def make_player(plan: TunePlan, run: RunDir, pool, threads: int | None, progress: bool) -> PlayBatch:
     """play([(candidate, chunk, first, n), ...]): stored chunks are read back (resume), the rest
     are played on the pool, trimmed to the columns measure() needs and stored."""
-    cols = plan.outcomes.columns()
-    spec = plan.spec
 
     def play(jobs):
         frames: dict[int, pd.DataFrame] = {}
@@ -1097,26 +1180,37 @@ def make_player(plan: TunePlan, run: RunDir, pool, threads: int | None, progress
                 frames[i] = run.read_chunk(c.id, k)
             else:
                 todo.append(i)
-        bar = progress_bar(progress)
-        with bar:
-            task = bar.add_task(f"{len(jobs)} candidates", total=sum(jobs[i][3] for i in todo))
-            pending: dict = {}
-            queue = list(todo)
-            while queue or pending:
-                while queue and len(pending) < pool.capacity:
-                    i = queue.pop(0)
-                    c, k, first, n = jobs[i]
-                    pending[pool.submit(play_chunk, spec["game"], c.cell, spec["seed"], first, n, threads)] = i
-                fut = pool.wait_one(pending)
-                i = pending.pop(fut)
-                c, k, first, n = jobs[i]
-                df = fut.result()[cols].reset_index(drop=True)
-                run.write_chunk(c.id, k, df)
-                frames[i] = df
-                bar.advance(task, n)
+
+        def keep(i: int, df: pd.DataFrame) -> None:
+            c, k, _, _ = jobs[i]
+            run.write_chunk(c.id, k, df)
+            frames[i] = df
+
+        play_on_pool(plan, pool, threads, progress, {i: (jobs[i][0].cell, jobs[i][2], jobs[i][3]) for i in todo},
+                     keep, f"{len(jobs)} candidates")
         return [frames[i] for i in range(len(jobs))]
 
     return play
+
+
+def play_on_pool(plan: TunePlan, pool, threads: int | None, progress: bool, jobs: dict[int, tuple[dict, int, int]],
+                 done: Callable[[int, pd.DataFrame], None], what: str) -> None:
+    """Play jobs {key: (cell, first game, games)} on the pool; done(key, rows) as each ends."""
+    cols = plan.outcomes.columns()
+    bar = progress_bar(progress)
+    with bar:
+        task = bar.add_task(what, total=sum(n for _, _, n in jobs.values()))
+        pending: dict = {}
+        queue = list(jobs)
+        while queue or pending:
+            while queue and len(pending) < pool.capacity:
+                i = queue.pop(0)
+                cell, first, n = jobs[i]
+                pending[pool.submit(play_chunk, plan.spec["game"], cell, plan.spec["seed"], first, n, threads)] = i
+            fut = pool.wait_one(pending)
+            i = pending.pop(fut)
+            done(i, fut.result()[cols].reset_index(drop=True))
+            bar.advance(task, jobs[i][2])
 
 
 def tune(plan: TunePlan, out: Path, pool, threads: int | None = None, progress: bool = True,
@@ -1138,6 +1232,20 @@ def tune(plan: TunePlan, out: Path, pool, threads: int | None = None, progress: 
     started = read_json(work / "started.json").get("started", utc_now()) if (work / "started.json").exists() else utc_now()
     results.write_json({"started": started})(work / "started.json")
     run = RunDir(work)
+    if plan.spec["race"]["proposer"] != "random":
+        saved = work / "proposals.json"
+        if saved.is_file():
+            plan.proposed = read_json(saved)
+            plan.set_candidates([tuple(c) for c in plan.proposed["chosen"]])
+        else:
+            def play_cells(jobs):
+                frames: dict[int, pd.DataFrame] = {}
+                play_on_pool(plan, pool, threads, False, dict(enumerate(jobs)), frames.__setitem__, "ntbea")
+                return [frames[i] for i in range(len(jobs))]
+
+            propose(plan, play_cells, log)
+            results.write_json(plan.proposed)(saved.with_suffix(".tmp"))
+            saved.with_suffix(".tmp").replace(saved)  # whole or absent, should this be interrupted
     play = make_player(plan, run, pool, threads, progress)
     history = run_race(plan, play, log)
     confirm(plan, play, log)
@@ -1164,6 +1272,8 @@ def tune(plan: TunePlan, out: Path, pool, threads: int | None = None, progress: 
         "games": lambda p: shutil.copytree(work / "games", p),
         "manifest.json": results.write_json(manifest),
     }
+    if plan.proposed is not None:
+        writers["proposals.json"] = results.write_json(plan.proposed)
     if preset_text is not None:
         writers["preset.toml"] = results.write_text(preset_text)
     results.write_dir(out, writers)
