@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.event_log import with_log
+from sim.core.game import NO_START
 from sim.deal import kernel
 from sim.deal import layout as L
 from sim.deal.rules import COLOUR_NAMES, DealRules, card_names, pack
@@ -150,7 +151,7 @@ class Table:
         the per-seat stats under "seat" (stat name -> list over seats)."""
         game_out = np.zeros((kernel.N_GAME_COLS, 1), np.int64)
         seat_out = np.zeros((self.n, L.N_SEAT_COLS, 1), np.int64)
-        kernel.play_game(self.S, self.pp, self.rng, np.uint64(seed), game, check, game_out, seat_out, 0)
+        kernel.play_game(self.S, NO_START, self.pp, self.rng, np.uint64(seed), game, check, game_out, seat_out, 0)
         out = {name: int(game_out[j, 0]) for j, name in enumerate(kernel.GAME_COLS)}
         out["seat"] = {name: [int(v) for v in seat_out[:, j, 0]] for j, name in enumerate(L.SEAT_COLS)}
         return out

@@ -129,6 +129,7 @@ class State:
         # the base bot's action, its ActionValues)
         self._searchers = run.search
         self._searched: tuple[tuple, ...] = ()
+        self._known: tuple | None = None  # resample's view of the seat it last resampled for
         self._play()
         self._search_on()
 
@@ -322,22 +323,27 @@ class State:
         if not 0 <= seat < self._run.players:
             raise UsageError(f"seat must be 0 to {self._run.players - 1} (got {seat})")
         since = len(self._events_before)
-        view, seen = self._seen_rows(seat, since), self.observation(seat)
+        key = (seat, self._answers)  # what the seat knows, worked out once for many resamples
+        if self._known is None or self._known[0] != key:
+            pending = list(zip(self._asked[self._used:], self._answers[self._used:]))
+            shown = shown_cards(self._run.game.events, self._log, seat, self._book.hides_card)
+            for (_, kind), a in pending:
+                shown.update(self._book.shows(kind, a))
+            self._known = (key, self._seen_rows(seat, since), self.observation(seat), pending, shown,
+                           self.legal_actions() if seat == self.current_player else None)
+        _, view, seen, pending, shown, legal = self._known
         events = self._log
-        pending = list(zip(self._asked[self._used:], self._answers[self._used:]))
-        shown = shown_cards(self._run.game.events, events, seat, self._book.hides_card)
-        for (_, kind), a in pending:
-            shown.update(self._book.shows(kind, a))
         for _ in range(tries):
             twin = self.clone()
             twin._start = redeal(self._ctx, self._start, seat, events, shown, rng)
             twin._answers, twin._asked = self._answers[:self._used], self._asked[:self._used]
             twin._reseed, twin._searchers = None, {}  # a world's seats answer as told: no search in it
+            twin._known = None
             twin._play()
             if twin._replay(pending, seat) and (twin._seen_rows(seat, since) == view
                         and twin.observation(seat) == seen and twin.current_player == self.current_player
                         and twin.decision == self.decision
-                        and (seat != self.current_player or twin.legal_actions() == self.legal_actions())):
+                        and (legal is None or twin.legal_actions() == legal)):
                 twin._reseed = (len(twin._answers), int(rng.integers(1, 2**31 - 1)))
                 return twin
         raise RuntimeError(f"no deal of the hidden cards agrees with what seat {seat} saw this turn "

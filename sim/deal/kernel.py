@@ -36,6 +36,18 @@ from sim.deal.board import (
     wild_home_key,
 )
 from sim.deal.layout import (
+    G_SKIP_DRAW,
+    P_CARD,
+    P_HAND_N,
+    P_PLAYS,
+    P_SEAT,
+    P_TURN,
+    P_UNSEEN,
+    P_HAND,
+    P_BANK,
+    P_PROPERTY,
+    P_BUILDING,
+    P_DISCARD,
     R_MAX_DOUBLES,
     SCRATCH4,
     DK_COLOUR,
@@ -1226,9 +1238,12 @@ def play_turn(S, pp, rng, p, check):
     S[G_CURRENT] = p
     S[stat(p, SC_TURNS)] += 1
     log(S, EV_TURN, p, 0, 0, -1)
-    n = S[R_DRAW_EMPTY] if S[HAND_N + p] == 0 else S[R_DRAW]
-    draw_cards(S, rng, p, n)
-    S[G_PLAYS_LEFT] = S[R_PLAYS]
+    if S[G_SKIP_DRAW] == 1:  # a position's first turn: drawn already, its plays left given
+        S[G_SKIP_DRAW] = 0
+    else:
+        n = S[R_DRAW_EMPTY] if S[HAND_N + p] == 0 else S[R_DRAW]
+        draw_cards(S, rng, p, n)
+        S[G_PLAYS_LEFT] = S[R_PLAYS]
     apply_arrangement(S, pp, rng, p)
     after_play(S, p, check)
     if S[G_WINNER] >= 0 or S[G_STATUS] != OK:
@@ -1282,9 +1297,8 @@ def no_cards_in_play(S):
 
 
 @njit_no_refcount
-def setup_game(S, rng):
-    """Shuffle the shared deck, deal the opening hands one card at a time, then any extra cards
-    (the rules at the head of S stay as they are)."""
+def clear_state(S):
+    """No card anywhere and nothing counted (the rules at the head of S stay as they are)."""
     # Everything but the card lists and scratch areas starts at zero; those (about two thirds
     # of the state) are only read below their counts, or after being written, so the last
     # game's cards left there are never seen.
@@ -1305,13 +1319,29 @@ def setup_game(S, rng):
     for p in range(n_players):
         S[ARRANGED_VER + p] = -1
         S[REPAIRED_VER + p] = -1
+
+
+@njit_no_refcount
+def shuffled_draw_pile(S, rng, n):
+    """The n cards listed at DRAW_PILE become the draw pile, shuffled."""
+    for k in range(n):
+        S[WHERE + S[DRAW_PILE + k]] = DRAW
+    S[DRAW_N] = n
+    shuffle(rng, RNG_TABLE, S, DRAW_PILE, n)
+    for k in range(n):
+        S[POS + S[DRAW_PILE + k]] = k
+
+
+@njit_no_refcount
+def setup_game(S, rng):
+    """Shuffle the shared deck, deal the opening hands one card at a time, then any extra cards
+    (the rules at the head of S stay as they are)."""
+    clear_state(S)
+    n_cards = S[R_CARDS]
+    n_players = S[R_PLAYERS]
     for c in range(S[R_DECK]):
         S[DRAW_PILE + c] = c
-        S[WHERE + c] = DRAW
-    S[DRAW_N] = S[R_DECK]
-    shuffle(rng, RNG_TABLE, S, DRAW_PILE, S[DRAW_N])
-    for k in range(S[DRAW_N]):
-        S[POS + S[DRAW_PILE + k]] = k
+    shuffled_draw_pile(S, rng, S[R_DECK])
     for _ in range(S[R_START_HAND]):
         for p in range(n_players):
             c = S[DRAW_PILE + S[DRAW_N] - 1]
@@ -1320,6 +1350,49 @@ def setup_game(S, rng):
     for c in range(S[R_DECK], n_cards):
         to_hand(S, S[R_CARD_SEAT + c], c)
     S[G_WINNER] = -1
+
+
+@njit_no_refcount
+def setup_position(S, S0, rng):
+    """Start at a position (sim/deal/layout.py P_*): the cards it places where it places them
+    (properties before buildings, which stand on complete sets), and the cards the seat to move
+    cannot see dealt at random, to the other hands' sizes and the rest to the draw pile. The
+    seat to move has drawn and has the plays left the position gives."""
+    clear_state(S)
+    n_cards = S[R_CARDS]
+    unseen = 0
+    for c in range(n_cards):
+        if S0[P_CARD + 3 * c] == P_UNSEEN:
+            S[DRAW_PILE + unseen] = c
+            unseen += 1
+    shuffled_draw_pile(S, rng, unseen)
+    for building in range(2):
+        for c in range(n_cards):
+            place, p, g = S0[P_CARD + 3 * c], S0[P_CARD + 3 * c + 1], S0[P_CARD + 3 * c + 2]
+            if building == 1:
+                if place == P_BUILDING:
+                    to_building(S, p, g, c)
+            elif place == P_HAND:
+                to_hand(S, p, c)
+            elif place == P_BANK:
+                to_bank(S, p, c)
+            elif place == P_PROPERTY:
+                to_group(S, p, g, c)
+            elif place == P_DISCARD:
+                to_discard(S, c)
+    for p in range(S[R_PLAYERS]):
+        while S[HAND_N + p] < S0[P_HAND_N + p]:
+            c = S[DRAW_PILE + S[DRAW_N] - 1]
+            S[DRAW_N] -= 1
+            to_hand(S, p, c)
+    S[G_TURN] = S0[P_TURN]
+    S[G_CURRENT] = S0[P_SEAT]
+    S[G_PLAYS_LEFT] = S0[P_PLAYS]
+    S[G_SKIP_DRAW] = 1
+    S[G_WINNER] = -1
+    for p in range(S[R_PLAYERS]):  # sets complete at the position were not made in this game
+        S[COUNTED_MASK + p] = S[COMPLETE_MASK + p]
+    S[G_SETS_CHANGED] = 0
 
 
 @njit_no_refcount
@@ -1333,13 +1406,17 @@ def log_standings(S):
 
 
 @njit_no_refcount
-def play_game(S, pp, rng, seed, game, check, game_out, seat_out, row):
-    """Play game number `game` of the run with master seed `seed` into output column `row`."""
+def play_game(S, S0, pp, rng, seed, game, check, game_out, seat_out, row):
+    """Play game number `game` of the run with master seed `seed` into output column `row`,
+    from the position S0 (empty: a new deal)."""
     n_players = S[R_PLAYERS]
     if not resuming(S, STATE_SIZE):  # else a stepped game, from the snapshot of a turn's start
         for s in range(RNG_SIZE // 4):
             seed_state(rng, 4 * s, seed, game, s)
-        setup_game(S, rng)
+        if S0.size > 0:
+            setup_position(S, S0, rng)
+        else:
+            setup_game(S, rng)
         S[G_QUIET] = 0
         if check:
             S[G_STATUS] = check_invariants(S)
@@ -1550,7 +1627,7 @@ def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out
         S[:RULES_SIZE] = RB
         for p in range(S[R_PLAYERS]):
             S[R_KIND + p] = pk[p]
-    play_game(S, pp, rng, seed, game, check, game_out, seat_out, row)
+    play_game(S, S0, pp, rng, seed, game, check, game_out, seat_out, row)
 
 @njit(cache=True, parallel=True, nogil=True)
 def play_rollouts(RB, S0, pk, pp, pt, seed, game, check, game_out, seat_out, detail_out, Ss, rngs):
@@ -1566,10 +1643,10 @@ def play_rollouts(RB, S0, pk, pp, pt, seed, game, check, game_out, seat_out, det
 def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out, seat_out, detail_out, row0):
     """The batch entry every game shares (sim/core/game.py): play games first .. first +
     n_games - 1 into columns row0 .. of game_out and seat_out, contiguous blocks of games, one
-    state per block. Deal has no start position (S0), no policy tables (pt) and no detail
-    tables (detail, detail_out)."""
+    state per block, from the position S0 (empty: a new deal each game). Deal has no policy
+    tables (pt) and no detail tables (detail, detail_out)."""
     n_blocks = min(n_games, 256)
     for b in prange(n_blocks):
         S, rng = new_state(RB, pk)
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
-            play_game(S, pp, rng, seed, first + row, check, game_out, seat_out, row0 + row)
+            play_game(S, S0, pp, rng, seed, first + row, check, game_out, seat_out, row0 + row)

@@ -148,7 +148,8 @@ G_TURN = G_RESHUFFLES + 1  # turns played so far
 G_SETS_CHANGED = G_TURN + 1  # 1 when a COMPLETE flag changed since note_sets last looked
 G_AT_WIN = G_SETS_CHANGED + 1  # seats holding enough complete sets to win (check_win looks only then)
 G_QUIET = G_AT_WIN + 1  # turns in a row that began and ended with no card left to draw or play
-STATS = G_QUIET + 1  # [p * N_SEAT_COLS + col]
+G_SKIP_DRAW = G_QUIET + 1  # 1: the next turn starts after its draw (a position's first turn)
+STATS = G_SKIP_DRAW + 1  # [p * N_SEAT_COLS + col]
 N_SEAT_COLS = 29
 SCRATCH = STATS + MAX_PLAYERS * N_SEAT_COLS  # policy scratch (payment candidates, plans)
 SCRATCH2 = SCRATCH + MAX_SCRATCH
@@ -229,6 +230,22 @@ SEAT_COLS = (
     "cards_drawn",
 )
 assert len(SEAT_COLS) == N_SEAT_COLS
+
+# ---- a start position S0 (sim/deal/position.py) ---------------------------------------------
+# Not a state: what a position file says, which kernel.setup_position turns into one, dealing
+# what the seat to move cannot see afresh for each game.
+P_SEAT = 0  # the seat to move, after its draw
+P_TURN = 1  # turns played before this one
+P_PLAYS = 2  # plays left
+P_HAND_N = 3  # [p]: hand sizes (cards listed in the hand, the rest dealt from the unseen cards)
+P_CARD = P_HAND_N + MAX_PLAYERS  # [3 * c + k]: card c's place, seat and colour (k = 0, 1, 2)
+P_SIZE = P_CARD + 3 * MAX_CARDS
+P_UNSEEN = 0  # places: not seen by the seat to move (the draw pile, or another seat's hand)
+P_HAND = 1
+P_BANK = 2
+P_PROPERTY = 3  # in the seat's group of the colour
+P_BUILDING = 4  # on the seat's set of the colour
+P_DISCARD = 5
 
 # Random streams: offsets into the per-game uint64 rng array (four words per stream).
 RNG_TABLE = 0  # shuffles of the draw pile
