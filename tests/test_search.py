@@ -142,7 +142,8 @@ def test_advise_from_the_command_line():
     assert done.returncode == 0, done.stderr
     assert "Seat 1 decides fund" in done.stdout and "| action | chance to win | vs the best |" in done.stdout
     for args, message in [
-        (["cardgame", "advise", "--position", "experiments/classic-position.toml"], "has no position files yet"),
+        (["cardgame", "advise", "--position", "experiments/classic-position.toml"],
+         "position file experiments/classic-position.toml: unknown key"),
         (["deal", "advise", "--seat", "human", "--precision", "0"], "--precision must be"),
         (["classic", "advise", "--position", "experiments/classic-position.toml", "--seat", "strong"],
          "leave out --seat"),

@@ -17,6 +17,17 @@ from numba import njit, prange
 
 from sim.cardgame.board import can_go_out, complete_hand_bound, hand_score
 from sim.cardgame.layout import (
+    P_DEALER,
+    P_HAND,
+    P_HAND_N,
+    P_HAND_NO,
+    P_HTURN,
+    P_LISTED,
+    P_MONEY,
+    P_PILE,
+    P_PILE_N,
+    P_POT,
+    P_SEEN,
     A_DOUBLE3,
     A_DRAW,
     A_SWAP3,
@@ -867,6 +878,41 @@ def new_match(S, RB):
 
 
 @njit_no_refcount
+def setup_position(S, RB, S0, rng):
+    """Start a new match's state at a position (sim/cardgame/layout.py P_*): money, the jackpot,
+    the hand's dealer and turn, the cards it lists in hands and piles, the public record; the
+    cards the seat to move cannot see dealt at random, to the other hands' sizes and the rest
+    to the draw pile."""
+    n = RB[R_PLAYERS]
+    S[G_DEALER], S[G_HAND], S[G_HTURN], S[G_POT] = S0[P_DEALER], S0[P_HAND_NO], S0[P_HTURN], S0[P_POT]
+    S[G_BANK_PAID] = S0[P_POT]
+    for p in range(n):
+        S[MONEY + p] = S0[P_MONEY + p]
+        S[G_BANK_PAID] += S0[P_MONEY + p]
+        for k in range(S0[P_LISTED + p]):
+            to_hand(S, RB, p, S0[P_HAND + p * MAX_CARDS + k])
+    for q in range(RB[R_N_PILES]):
+        for k in range(S0[P_PILE_N + q]):
+            pile_push(S, q, S0[P_PILE + q * MAX_CARDS + k])
+    for c in range(RB[R_CARDS]):
+        if S[OWNER + c] == -1:  # not placed: unseen
+            S[DRAW_PILE + S[DRAW_N]] = c
+            S[DRAW_N] += 1
+    shuffle(rng, RNG_TABLE, S, DRAW_PILE, S[DRAW_N])
+    for k in range(S[DRAW_N]):
+        S[WHERE + S[DRAW_PILE + k]] = DRAW
+        S[POS + S[DRAW_PILE + k]] = k
+    for p in range(n):
+        while S[HAND_N + p] < S0[P_HAND_N + p]:
+            to_hand(S, RB, p, draw_pop(S))
+        for k in range(NK):
+            if S0[P_SEEN + p * NK + k] != 0:
+                note_seen(S, p, k, S0[P_SEEN + p * NK + k])
+    S[G_OUT] = -1
+    S[G_POT_WON] = -1
+
+
+@njit_no_refcount
 def match_over(S, RB):
     if S[G_HAND] >= RB[R_MAX_HANDS]:
         return True
@@ -879,19 +925,28 @@ def match_over(S, RB):
 
 
 @njit_no_refcount
-def play_game(S, RB, pk, pp, rng, W, seed, game, check, game_out, seat_out, hand_out, kind_out, row, hrow, record):
+def play_game(S, S0, RB, pk, pp, rng, W, seed, game, check, game_out, seat_out, hand_out, kind_out, row, hrow,
+              record):
     """Play match number `game` of the run with master seed `seed` into output column `row`
-    (and its hands into hand_out[hrow], per-kind sums into kind_out[hrow], when `record`); a
-    stepped match resuming from a snapshot (sim/core/decisions.py) plays on from its turn."""
+    (and its hands into hand_out[hrow], per-kind sums into kind_out[hrow], when `record`), from
+    the position S0 (empty: a new match); a stepped match resuming from a snapshot
+    (sim/core/decisions.py) plays on from its turn."""
     n = RB[R_PLAYERS]
-    if resuming(S, STATE_SIZE):
-        run_hand(S, RB, pk, pp, rng, W, check, hand_out[hrow], kind_out[hrow], record)
-        S[G_HAND] += 1
-        S[G_DEALER] = (S[G_DEALER] + 1) % n
-    else:
+    mid_hand = resuming(S, STATE_SIZE)
+    if not mid_hand:
         for s in range(RNG_SIZE // 4):
             seed_state(rng, 4 * s, seed, game, s)
         new_match(S, RB)
+        if S0.size > 0:
+            setup_position(S, RB, S0, rng)
+            log(S, EV_ROUND, S[G_DEALER], 0, S[G_HAND] + 1, -1)
+            if check:
+                S[G_STATUS] = check_invariants(S, RB)
+            mid_hand = True
+    if mid_hand:
+        run_hand(S, RB, pk, pp, rng, W, check, hand_out[hrow], kind_out[hrow], record)
+        S[G_HAND] += 1
+        S[G_DEALER] = (S[G_DEALER] + 1) % n
     while S[G_STATUS] == 0 and not match_over(S, RB):
         log(S, EV_ROUND, S[G_DEALER], 0, S[G_HAND] + 1, -1)
         play_hand(S, RB, pk, pp, rng, W, check, hand_out[hrow], kind_out[hrow], record)
@@ -1009,7 +1064,7 @@ def play_steps(RB, S0, pk, pp, pt, seed, game, check, detail, game_out, seat_out
     or a stepped game."""
     hand_out, kind_out = detail_out
     W = np.empty((2, NK))
-    play_game(S, RB, pk, seat_values(RB, pp), rng, W, seed, game, check, game_out, seat_out, hand_out, kind_out,
+    play_game(S, S0, RB, pk, seat_values(RB, pp), rng, W, seed, game, check, game_out, seat_out, hand_out, kind_out,
               row, 0, detail)
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -1028,13 +1083,13 @@ def play_batch(RB, S0, pk, pp, pt, seed, first, n_games, check, detail, game_out
     n_games - 1 into columns row0 .. of game_out and seat_out and, when `detail`, into rows
     row0 .. of detail_out = (hand_out[rows, MAX_HAND_ROWS, cols], kind_out[rows, NK, 4]) (hands
     holding the kind and their scores: went out, then the others); without `detail` those two
-    may be any [1, ...] arrays. Contiguous blocks, one state each. The card game has no start
-    position (S0) and no policy tables (pt)."""
+    may be any [1, ...] arrays. Contiguous blocks, one state each, every match from the position
+    S0 (empty: a new match). The card game has no policy tables (pt)."""
     hand_out, kind_out = detail_out
     n_blocks = min(n_games, 256)
     pv = seat_values(RB, pp)
     for b in prange(n_blocks):
         S, rng, W = new_state()
         for row in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
-            play_game(S, RB, pk, pv, rng, W, seed, first + row, check, game_out, seat_out, hand_out, kind_out,
+            play_game(S, S0, RB, pk, pv, rng, W, seed, first + row, check, game_out, seat_out, hand_out, kind_out,
                       row0 + row, row0 + row if detail else 0, detail)

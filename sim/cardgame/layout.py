@@ -199,6 +199,22 @@ H_SCORE = 7  # [s]
 H_MONEY = H_SCORE + MAX_PLAYERS  # [s]
 N_HAND_COLS = H_MONEY + MAX_PLAYERS
 
+# ---- a start position S0 (sim/cardgame/position.py) -----------------------------------------
+# Not a state: what a position file says, which kernel.setup_position turns into one, dealing
+# what the seat to move cannot see afresh for each match.
+P_DEALER = 0
+P_HAND_NO = 1  # hands played before this one
+P_HTURN = 2  # turns played in this hand before the seat to move's
+P_POT = 3  # the Free Parking jackpot waiting
+P_MONEY = 4  # [p]
+P_HAND_N = P_MONEY + MAX_PLAYERS  # [p]: hand sizes (cards listed, the rest dealt from the unseen)
+P_SEEN = P_HAND_N + MAX_PLAYERS  # [p * NK + k]: the public record of what p took from piles
+P_HAND = P_SEEN + MAX_PLAYERS * NK  # [p * MAX_CARDS + k]: the cards listed in p's hand
+P_LISTED = P_HAND + MAX_PLAYERS * MAX_CARDS  # [p]
+P_PILE = P_LISTED + MAX_PLAYERS  # [q * MAX_CARDS + k]: pile q, bottom to top
+P_PILE_N = P_PILE + MAX_PILES * MAX_CARDS  # [q]
+P_SIZE = P_PILE_N + MAX_PILES
+
 # Random streams: offsets into the per-game uint64 rng array (four words per stream).
 RNG_TABLE = 0  # shuffles
 N_STREAMS = 1 + MAX_PLAYERS

@@ -654,6 +654,19 @@ def summary_json(summary: dict) -> dict:
     return out
 
 
+def with_start(pack: Callable) -> Callable[..., KernelInputs]:
+    """A game's kernel_inputs when its position files give the kernel a start position S0 of
+    the game's own layout (Deal and the card game: what a position file places, the rest dealt
+    in the kernel): the packed rules, and the position when one is given."""
+    def kernel_inputs(rules, players: int, kinds, params, deck_edits: dict, start: np.ndarray | None = None):
+        if start is None:
+            return KernelInputs(pack(rules, players, deck_edits), params)
+        if deck_edits:
+            raise UsageError("a position deals no extra cards: drop the deck edits")
+        return KernelInputs(pack(rules, players), params, start=start)
+    return kernel_inputs
+
+
 def as_usage_error(call: Callable):
     """call(), with a ValueError from the rules (a cell or table that cannot be played) turned
     into the user's mistake it is, and a number too large for the kernels' int32 too."""

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from sim.core.game import Game, KernelInputs
+from sim.core.game import Game, with_start
 from sim.core.rule_changes import house_rules_text
-from sim.core.runner import UsageError
 from sim.deal import api, kernel, position
 from sim.deal.decisions import DECISIONS
 from sim.deal.events import EVENTS
@@ -32,16 +29,6 @@ def card_edits(cell: dict, seat: int) -> list[str]:
     more copy in hand is worth; plain properties are left out."""
     deck = GAME.rules_of(cell["rules"]).deck
     return [f"{card}+1" for card in deck if card_spec(card)[0] != PROPERTY]
-
-
-def kernel_inputs(rules: DealRules, players: int, kinds, params, deck_edits: dict,
-                  start: np.ndarray | None = None) -> KernelInputs:
-    """The packed rules, and the start position if one is given (sim/deal/position.py)."""
-    if start is None:
-        return KernelInputs(pack(rules, players, deck_edits), params)
-    if deck_edits:
-        raise UsageError("a position deals no extra cards: drop the deck edits")
-    return KernelInputs(pack(rules, players), params, start=start)
 
 
 def rules_text(rules: DealRules) -> str:
@@ -73,7 +60,7 @@ GAME = Game(
     min_players=2,
     max_players=MAX_PLAYERS,
     kernel=kernel,
-    kernel_inputs=kernel_inputs,
+    kernel_inputs=with_start(pack),
     position=position.for_advice,
     events=EVENTS,
     decisions=DECISIONS,
