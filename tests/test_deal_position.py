@@ -93,7 +93,9 @@ PLAYER_BAD = [
     (1, {"properties": {"railroad": ["railroad"] * 4}, "buildings": {"railroad": ["house"]}},
      "railroad takes no buildings"),
     (0, {"properties": {"brown": ["brown", "brown"], "green": ["green"] * 3, "red": ["red"] * 3}},
-     "already has 3 complete sets: the game is over there"),
+     "player 0 already has 3 complete sets: the game is over there"),
+    (1, {"properties": {"dark_blue": ["dark blue"] * 2, "orange": ["orange"] * 3, "yellow": ["yellow"] * 3}},
+     "player 1 already has 3 complete sets"),
 ]
 
 

@@ -166,8 +166,9 @@ def parse(data: dict) -> tuple:
             place(c, L.P_BANK, p)
         complete.append(_properties(pl.get("properties", {}), what, p, deck, place, rules))
         _buildings(pl.get("buildings", {}), what, p, deck, place, complete[-1], rules)
-    if complete[seat] and len(complete[seat]) >= rules.sets_to_win:
-        raise UsageError(f"player {seat} already has {len(complete[seat])} complete sets: the game is over there")
+    for p, sets in enumerate(complete):
+        if len(sets) >= rules.sets_to_win:
+            raise UsageError(f"player {p} already has {len(sets)} complete sets: the game is over there")
     unseen = sum(S0[L.P_CARD + 3 * c] == L.P_UNSEEN for c in range(len(card_names(rules))))
     dealt = sum(int(S0[L.P_HAND_N + p]) - len(players[p].get("hand", [])) for p in range(n))
     if dealt > unseen:
