@@ -91,6 +91,7 @@ def test_race_finds_the_peak_and_spends_games_where_it_is_close():
         if p_win(c.cell["x"]) < p_win(0.6) - 0.10:
             assert c.stage == "dropped" and c.reason.startswith("rung 0"), (c.label, c.reason)
     assert played(plan) < len(xs) * RACE["max_games"] / 4
+    assert played(plan) <= T.most_search_games(RACE, len(xs))  # what --check promises at most
     assert history[0]["games"] == 400 and history[-1]["left"] <= RACE["finalists"]
     # Confirmation uses fresh games, disjoint from the search games.
     assert best.confirm["win_rate"].per_game.size == RACE["confirm_games"]
@@ -444,6 +445,7 @@ def test_halving_keeps_candidates_that_read_as_meeting_the_goals():
     assert history[0]["halving"] > 0
     finalists = [c.id for c in plan.candidates if c.stage == "finalist"]
     assert sum(i >= 6 for i in finalists) >= RACE["finalists"], (finalists, history)
+    assert played(plan) <= T.most_search_games(RACE, 9)  # the extra keeps are in --check's count
 
 
 # ---- NTBEA: proposing the race's candidates from a large grid ------------------------------------
