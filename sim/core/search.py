@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.runner import UsageError
+from sim.core.stats import z_value
 
 SEARCH = "search"
 DEFAULT_ROLLOUTS = 256
@@ -208,7 +209,7 @@ def advise(state, precision: float = 1.0, max_rollouts: int = MAX_ADVICE_ROLLOUT
         best = int(np.argmax(results.mean(axis=1)))
         n = results.shape[1]
         diffs = results - results[best]
-        half = 1.96 * diffs.std(axis=1, ddof=1) / np.sqrt(n)
+        half = z_value() * diffs.std(axis=1, ddof=1) / np.sqrt(n)
         widest = float(half.max())
         if widest <= precision or n >= max_rollouts:
             break
@@ -217,7 +218,7 @@ def advise(state, precision: float = 1.0, max_rollouts: int = MAX_ADVICE_ROLLOUT
     mean = results.mean(axis=1)
     table = pd.DataFrame({
         "action": actions, "name": [state.action_name(a) for a in actions],
-        "win": mean, "win_pm": 1.96 * results.std(axis=1, ddof=1) / np.sqrt(n),
+        "win": mean, "win_pm": z_value() * results.std(axis=1, ddof=1) / np.sqrt(n),
         "vs_best": diffs.mean(axis=1), "vs_best_pm": half, "rollouts": n,
         "bot": [a == bot for a in actions]})
     return table.sort_values("win", ascending=False, kind="stable").reset_index(drop=True)
