@@ -842,26 +842,21 @@ def _pm(e_value, low, high, metric: str) -> str:
     return f"{e_value:.2f} ({low:.4g} to {high:.4g})"
 
 
-def paired_vs_baseline(plan: TunePlan, c: Candidate) -> tuple[str, float, float] | None:
-    """The objective (bot: win rate) of c minus the baseline's, game by game."""
-    metric = plan.objective.metric if plan.objective else "win_rate"
-    a, b = c.confirm[metric].per_game, plan.baseline.confirm[metric].per_game
-    if a is None or b is None:
-        return None
-    diff, half = paired_diff(a, b, plan.spec["race"]["confidence"])
-    return metric, diff, half
-
-
 def objective_of(plan: TunePlan) -> Objective | None:
     """What "better than the baseline" means: the objective, or for bot tuning the win rate."""
-    return plan.objective or (Objective("win_rate", +1) if plan.tuned_seat is not None else None)
+    return plan.objective or (WIN_RATE if plan.tuned_seat is not None else None)
 
 
-def versus_baseline(plan: TunePlan, c: Candidate) -> tuple[float, float, float] | None:
-    """c's objective minus the baseline's on the confirmation games, in the objective's sense
-    (positive: c is better): (difference, low, high); paired game by game for a mean, else from
-    the two values and their intervals. None without an objective."""
-    objective = objective_of(plan)
+WIN_RATE = Objective("win_rate", +1)
+
+
+def versus_baseline(plan: TunePlan, c: Candidate, objective: Objective | None = None
+                    ) -> tuple[float, float, float] | None:
+    """c's objective (default: the plan's, objective_of) minus the baseline's on the
+    confirmation games, in the objective's sense (positive: c is better): (difference, low,
+    high); paired game by game for a mean, else from the two values and their intervals. None
+    without an objective."""
+    objective = objective or objective_of(plan)
     if objective is None:
         return None
     a, b = c.confirm[objective.metric], plan.baseline.confirm[objective.metric]
@@ -913,14 +908,13 @@ def recommendation(plan: TunePlan, df: pd.DataFrame) -> str:
     if plan.tuned_seat is not None:
         s = plan.tuned_seat
         bits.append(f"The tuned bot `{c.cell['seats'][s]}` in seat {s} wins {_pm(m['win_rate'].value, m['win_rate'].low, m['win_rate'].high, 'win_rate')}")
-        vs = paired_vs_baseline(plan, c)
+        gain, low, _ = versus_baseline(plan, c, WIN_RATE)
         base = plan.baseline.confirm["win_rate"]
-        if vs is not None:
-            bits.append(f"against `{plan.baseline.cell['seats'][s]}` in the same seat ({base.value:.1%}) that is "
-                        f"{vs[1] * 100:+.1f} +- {vs[2] * 100:.1f} points on the same "
-                        f"{plan.spec['race']['confirm_games']:,} fresh games")
-            if vs[1] - vs[2] <= 0:
-                bits.append("so the tuned bot is not shown to be better than the untuned one (within noise)")
+        bits.append(f"against `{plan.baseline.cell['seats'][s]}` in the same seat ({base.value:.1%}) that is "
+                    f"{gain * 100:+.1f} +- {(gain - low) * 100:.1f} points on the same "
+                    f"{plan.spec['race']['confirm_games']:,} fresh games")
+        if low <= 0:
+            bits.append("so the tuned bot is not shown to be better than the untuned one (within noise)")
     else:
         bits.append(f"With {c.label} the game lasts {m[f'mean_{unit}'].value:.1f} {unit} on average "
                     f"(median {m[f'median_{unit}'].value:g})")
@@ -1290,19 +1284,19 @@ def tune(plan: TunePlan, out: Path, pool, threads: int | None = None, progress: 
         spec, doc = _preset_entry(plan, best, df)
         path = save(_catalog(plan.spec["game"]), plan.spec["preset"], spec, doc)
         log(f"saved preset {plan.spec['preset']} = {spec} in {path}")
-        vs = paired_vs_baseline(plan, best)
-        if vs is not None and vs[1] - vs[2] <= 0:
+        gain, low, _ = versus_baseline(plan, best, WIN_RATE)
+        if low <= 0:
             log(f"note: the tuned policy is not shown to beat {plan.baseline.cell['seats'][plan.tuned_seat]} "
-                f"({vs[1] * 100:+.1f} +- {vs[2] * 100:.1f} points)")
+                f"({gain * 100:+.1f} +- {(gain - low) * 100:.1f} points)")
     return report
 
 
 def _preset_entry(plan: TunePlan, best: Candidate, df: pd.DataFrame) -> tuple[str, str]:
     m = best.confirm["win_rate"]
-    vs = paired_vs_baseline(plan, best)
-    gain = f", {vs[1] * 100:+.1f} +- {vs[2] * 100:.1f} points over {plan.baseline.cell['seats'][plan.tuned_seat]}" if vs else ""
+    gain, low, _ = versus_baseline(plan, best, WIN_RATE)
     doc = (f"monosim tune {plan.spec['name']} (seed {plan.spec['seed']}): seat {plan.tuned_seat} of "
-           f"{', '.join(plan.spec['seats'])} wins {m.value:.1%}{gain} on {plan.spec['race']['confirm_games']:,} fresh games")
+           f"{', '.join(plan.spec['seats'])} wins {m.value:.1%}, {gain * 100:+.1f} +- {(gain - low) * 100:.1f} points "
+           f"over {plan.baseline.cell['seats'][plan.tuned_seat]} on {plan.spec['race']['confirm_games']:,} fresh games")
     return best.cell["seats"][plan.tuned_seat], doc
 
 
