@@ -36,7 +36,9 @@ import numpy as np
 
 from sim.cardgame import layout as L
 from sim.cardgame.rules import KIND_NAMES, big_table, pack
-from sim.core.runner import UsageError, read_document
+from sim.core import positions
+from sim.core.positions import whole_number
+from sim.core.runner import UsageError
 
 TOP_KEYS = {"seat", "hand_number", "dealer", "hand_turn", "jackpot", "piles", "rules", "player", "players"}
 PLAYER_KEYS = {"policy", "money", "hand", "hand_size", "seen_taking"}
@@ -45,11 +47,7 @@ PLAYER_KEYS = {"policy", "money", "hand", "hand_size", "seen_taking"}
 def for_advice(path: str | Path) -> tuple:
     """A position file as `advise --position` takes it (Game.position): the rules, the seats'
     policies, the options that start there, and the seat to move."""
-    data = read_document(path, "position file")
-    try:
-        return parse(data)
-    except UsageError as e:
-        raise UsageError(f"position file {path}: {e}") from None
+    return positions.for_advice(path, parse)
 
 
 def kind_index(name, what: str) -> int:
@@ -60,18 +58,10 @@ def kind_index(name, what: str) -> int:
     return KIND_NAMES.index(key)
 
 
-def _int(value, what: str, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(f"{what} must be a whole number (got {value!r})")
-    if not lo <= value <= hi:
-        raise UsageError(f"{what} must be between {lo} and {hi} (got {value})")
-    return value
-
-
 def _cards(value, what: str) -> list:
     """A list of card names, or a table of name = copies (as the observation's hand)."""
     if isinstance(value, dict):
-        return [name for name, n in value.items() for _ in range(_int(n, f"{what}.{name}", 0, L.MAX_CARDS))]
+        return [name for name, n in value.items() for _ in range(whole_number(n, f"{what}.{name}", 0, L.MAX_CARDS))]
     if not isinstance(value, list):
         raise UsageError(f"{what} must be a list of card names (or a table of name = copies)")
     return value
@@ -81,80 +71,51 @@ def parse(data: dict) -> tuple:
     """(rules, policies, {"start": S0}, seat to move) from a parsed document."""
     from sim.cardgame.game import GAME
 
-    if not isinstance(data, dict):
-        raise UsageError("the top level must be a table / object")
-    unknown = set(data) - TOP_KEYS
-    if unknown:
-        raise UsageError(f"unknown key {sorted(unknown)[0]!r}; known: {', '.join(sorted(TOP_KEYS))}")
-    rule_table = data.get("rules", {})
-    if not isinstance(rule_table, dict):
-        raise UsageError("[rules] must be a table of KEY = VALUE")
-    rules = GAME.rules_of(rule_table)
-    players = data.get("player", data.get("players"))
-    if not isinstance(players, list) or not players:
-        raise UsageError("give the players as a list: [[player]] tables in TOML, \"player\": [...] in JSON")
+    rules, players = positions.document(data, TOP_KEYS, GAME)
     n = len(players)
     lo, hi = rules.players_allowed()
     if not lo <= n <= hi:
         raise UsageError(f"the {rules.edition} edition takes {lo} to {hi} players (got {n})")
     rb = pack(rules, n)
-    if "seat" not in data:
-        raise UsageError("seat: give the seat to move (0 to the players less one)")
-    seat = _int(data["seat"], "seat", 0, n - 1)
-    dealer = _int(data.get("dealer", n - 1), "dealer", 0, n - 1)
+    seat = positions.seat_to_move(data, n)
+    dealer = whole_number(data.get("dealer", n - 1), "dealer", 0, n - 1)
     first = (dealer + 1) % n
-    hand_no = _int(data.get("hand_number", 1), "hand_number", 1, int(rb[L.R_MAX_HANDS]))
-    turn = _int(data.get("hand_turn", (seat - first) % n + 1), "hand_turn", 1, int(rb[L.R_MAX_TURNS_HAND]))
+    hand_no = whole_number(data.get("hand_number", 1), "hand_number", 1, int(rb[L.R_MAX_HANDS]))
+    turn = whole_number(data.get("hand_turn", (seat - first) % n + 1), "hand_turn", 1, int(rb[L.R_MAX_TURNS_HAND]))
     if (first + turn - 1) % n != seat:
         raise UsageError(f"hand_turn: turn {turn} of a hand dealt by seat {dealer} is seat {(first + turn - 1) % n}'s, "
                          f"not seat {seat}'s")
-    jackpot = _int(data.get("jackpot", 0), "jackpot", 0, 10**9)
+    jackpot = whole_number(data.get("jackpot", 0), "jackpot", 0, 10**9)
     if jackpot and not rules.house.free_parking_jackpot:
         raise UsageError("jackpot: these rules have no Free Parking jackpot (rule free_parking_jackpot)")
 
     S0 = np.zeros(L.P_SIZE, np.int32)
     S0[L.P_DEALER], S0[L.P_HAND_NO], S0[L.P_HTURN], S0[L.P_POT] = dealer, hand_no - 1, turn - 1, jackpot
-    free: dict[int, list[int]] = {}
-    for c in range(int(rb[L.R_CARDS])):
-        free.setdefault(int(rb[L.R_KIND + c]), []).append(c)
-
-    def take(name, what: str) -> int:
-        k = kind_index(name, what)
-        if not free.get(k):
-            have = sum(int(rb[L.R_KIND + c]) == k for c in range(int(rb[L.R_CARDS])))
-            raise UsageError(f"{what}: one {name!r} too many: the deck has {have}")
-        return free[k].pop(0)
+    deck = positions.Cards([int(k) for k in rb[L.R_KIND:L.R_KIND + int(rb[L.R_CARDS])]], kind_index,
+                           "monosim cardgame rules")
 
     limit = int(rb[L.R_HAND_LIMIT])
     policies = []
     for p, pl in enumerate(players):
         what = f"player {p}"
-        if not isinstance(pl, dict):
-            raise UsageError(f"{what} must be a table / object")
-        bad = set(pl) - PLAYER_KEYS
-        if bad:
-            raise UsageError(f"{what}: unknown key {sorted(bad)[0]!r}; known: {', '.join(sorted(PLAYER_KEYS))}")
+        pl = positions.player_table(pl, what, PLAYER_KEYS)
         policies.append(str(pl.get("policy", "smart")))
-        money = _int(pl.get("money", 0), f"{what}.money", 0, 10**9)
+        money = whole_number(pl.get("money", 0), f"{what}.money", 0, 10**9)
         if rb[L.R_TARGET] > 0 and money >= rb[L.R_TARGET]:
-            raise UsageError(f"{what}.money: {money} reaches the target of {int(rb[L.R_TARGET])}: the match is over there")
+            raise UsageError(f"{what}.money: {money} reaches the target of {int(rb[L.R_TARGET])}: "
+                             "the match is over there")
         S0[L.P_MONEY + p] = money
         hand = _cards(pl.get("hand", []), f"{what}.hand")
-        if p == seat and "hand_size" in pl and pl["hand_size"] != len(hand):
-            raise UsageError(f"{what}: the seat to move lists its whole hand; leave out hand_size")
-        if p != seat and "hand_size" not in pl:
-            raise UsageError(f"{what}.hand_size: give how many cards this seat holds (its cards are dealt "
-                             "from those the seat to move cannot see)")
-        S0[L.P_HAND_N + p] = _int(pl.get("hand_size", len(hand)), f"{what}.hand_size", len(hand), limit)
+        S0[L.P_HAND_N + p] = positions.hand_size(pl, what, p == seat, len(hand), limit)
         for k, name in enumerate(hand):
-            S0[L.P_HAND + p * L.MAX_CARDS + k] = take(name, f"{what}.hand[{k}]")
+            S0[L.P_HAND + p * L.MAX_CARDS + k] = deck.take(name, f"{what}.hand[{k}]")[0]
         S0[L.P_LISTED + p] = len(hand)
         seen = pl.get("seen_taking", {})
         if not isinstance(seen, dict):
             raise UsageError(f"{what}.seen_taking must be a table of card = times taken from a pile this hand")
         for name, times in seen.items():
             k = kind_index(name, f"{what}.seen_taking")
-            S0[L.P_SEEN + p * L.NK + k] = _int(times, f"{what}.seen_taking.{name}", -limit, limit)
+            S0[L.P_SEEN + p * L.NK + k] = whole_number(times, f"{what}.seen_taking.{name}", -limit, limit)
 
     piles = data.get("piles", {})
     if not isinstance(piles, dict):
@@ -165,12 +126,9 @@ def parse(data: dict) -> tuple:
             raise UsageError(f"piles: unknown pile {pile!r}; the piles: {', '.join(names)}")
         q = names.index(pile)
         for k, name in enumerate(_cards(cards, f"piles.{pile}")):
-            S0[L.P_PILE + q * L.MAX_CARDS + k] = take(name, f"piles.{pile}[{k}]")
+            S0[L.P_PILE + q * L.MAX_CARDS + k] = deck.take(name, f"piles.{pile}[{k}]")[0]
         S0[L.P_PILE_N + q] = len(cards)
-    unseen = sum(len(cards) for cards in free.values())
-    dealt = sum(int(S0[L.P_HAND_N + p] - S0[L.P_LISTED + p]) for p in range(n))
-    if dealt > unseen:
-        raise UsageError(f"the hands' sizes need {dealt} unseen cards, and the deck has {unseen} left")
+    deck.check_room(sum(int(S0[L.P_HAND_N + p] - S0[L.P_LISTED + p]) for p in range(n)))
     if big_table(rules, n) and S0[L.P_PILE_N:L.P_PILE_N + n].min() == 0:
         raise UsageError("piles: at 5 or 6 players every seat's pile holds a card (the trades take its top)")
     return rules, policies, {"start": S0}, seat

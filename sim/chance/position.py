@@ -56,7 +56,9 @@ from sim.chance.rules import (
     pack,
 )
 from strategies.chance import requirement
-from sim.core.runner import UsageError, read_document
+from sim.core import positions
+from sim.core.positions import whole_number
+from sim.core.runner import UsageError
 
 TOP_KEYS = ("to_move", "round", "first", "turns_left", "chance_drawn", "rules", "player", "board", "corners", "turn")
 PLAYER_KEYS = ("policy", "skyline", "held", "draw", "draw_count", "discard")
@@ -88,23 +90,11 @@ class Position:
 
 def load(path: str | Path, rule_changes: list[str] | None = None) -> Position:
     """Read a position file (.toml or .json); rule_changes (KEY=VALUE) go on top of its [rules]."""
-    data = read_document(path, "position file")
-    try:
-        return parse(data, rule_changes)
-    except UsageError as e:
-        raise UsageError(f"position file {path}: {e}") from None
+    return positions.for_advice(path, lambda data: parse(data, rule_changes))
 
 
 # ---------------------------------------------------------------------------------------------
 # Reading
-
-
-def _int(value, what: str, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(f"{what} must be a whole number (got {value!r})")
-    if not lo <= value <= hi:
-        raise UsageError(f"{what} must be between {lo} and {hi} (got {value})")
-    return value
 
 
 def _bool(value, what: str) -> bool:
@@ -192,9 +182,9 @@ def parse(data: dict, rule_changes: list[str] | None = None) -> Position:
     n_props = len(props)
     S = np.zeros(L.POSITION_SIZE, np.int32)
     doc: dict = {}
-    turn = _int(data.get("to_move", 0), "to_move", 0, n - 1)
-    first = _int(data.get("first", turn), "first", 0, n - 1)
-    rnd = _int(data.get("round", 1), "round", 1, rules.max_rounds)
+    turn = whole_number(data.get("to_move", 0), "to_move", 0, n - 1)
+    first = whole_number(data.get("first", turn), "first", 0, n - 1)
+    rnd = whole_number(data.get("round", 1), "round", 1, rules.max_rounds)
     doc.update(to_move=turn, round=rnd, first=first)
     policies = []
     seats = [_Seat(RB, p) for p in range(n)]
@@ -224,7 +214,7 @@ def parse(data: dict, rule_changes: list[str] | None = None) -> Position:
         sky = _table(pl.get("skyline", {}), f"{what} skyline")
         sky_doc = {}
         for name, count in sky.items():
-            count = _int(count, f"{what} skyline {name!r}", 0, 64)
+            count = whole_number(count, f"{what} skyline {name!r}", 0, 64)
             b = n_props if name == GRAY else prop_index(name, f"{what} skyline")
             if count == 0:
                 continue
@@ -259,8 +249,8 @@ def parse(data: dict, rule_changes: list[str] | None = None) -> Position:
             _keys(entry, ("owner", "cash", "free_parking"), what)
             if "owner" not in entry or "cash" not in entry:
                 raise UsageError(f"{what}: give owner and cash, e.g. {{ owner = 1, cash = 9 }}")
-            o = _int(entry["owner"], f"{what} owner", 0, n - 1)
-            v = _int(entry["cash"], f"{what} cash", 1, 1000)
+            o = whole_number(entry["owner"], f"{what} owner", 0, n - 1)
+            v = whole_number(entry["cash"], f"{what} cash", 1, 1000)
             fp = _bool(entry.get("free_parking", False), f"{what} free_parking")
             need = requirement(S, RB, i)
             if v <= need and not fp:
@@ -279,7 +269,7 @@ def parse(data: dict, rule_changes: list[str] | None = None) -> Position:
     for name, o in corners.items():
         if name not in CORNER_NAMES:
             raise UsageError(f"[corners]: unknown corner {name!r}; known: {', '.join(CORNER_NAMES)}")
-        o = _int(o, f"[corners] {name}", 0, n - 1)
+        o = whole_number(o, f"[corners] {name}", 0, n - 1)
         c = seats[o].take(_card("token", f"[corners] {name}", seats[o].deck), f"corner {name}")
         S[L.CORNERS + CORNER_NAMES.index(name)] = o * L.MAX_DECK + c
         S[L.WHERE + o * L.MAX_DECK + c] = L.CORNER
@@ -317,7 +307,7 @@ def parse(data: dict, rule_changes: list[str] | None = None) -> Position:
                              "nothing left to decide")
     S[L.T_N] = len(flipped)
     S[L.T_LUCKY] = lucky
-    flips_left = _int(tdoc.get("flips_left", 0), "[turn] flips_left", 0, 62)
+    flips_left = whole_number(tdoc.get("flips_left", 0), "[turn] flips_left", 0, 62)
     S[L.T_FLIPS] = len(flipped)
     S[L.T_LIMIT] = len(flipped) + flips_left
     S[L.T_WINDOW_FROM] = 1
@@ -353,7 +343,7 @@ def parse(data: dict, rule_changes: list[str] | None = None) -> Position:
             if draw == "unknown":
                 if "draw_count" not in pl:
                     raise UsageError(f"{what}: draw = \"unknown\" needs draw_count, the number of cards in the draw pile")
-                S[L.P_DRAW_COUNT + p] = _int(pl["draw_count"], f"{what} draw_count", 0, len(pile))
+                S[L.P_DRAW_COUNT + p] = whole_number(pl["draw_count"], f"{what} draw_count", 0, len(pile))
                 pd_["draw_count"] = int(S[L.P_DRAW_COUNT + p])
         else:
             listed = {}
@@ -404,7 +394,7 @@ def parse(data: dict, rule_changes: list[str] | None = None) -> Position:
     S[L.G_HALF_SEEN] = int(2 * best >= rules.finish_mark)
     S[L.G_REMAINING] = -1
     if "turns_left" in data:
-        left_n = _int(data["turns_left"], "turns_left", 1, n)
+        left_n = whole_number(data["turns_left"], "turns_left", 1, n)
         S[L.G_TRIGGERED], S[L.G_REMAINING], S[L.G_ROUND_ENDING] = 1, left_n, int(left_n < n)
         doc["turns_left"] = left_n
     elif kernel.all_covered(S, RB):
@@ -453,7 +443,7 @@ def _decision(pos: Position, tdoc: dict, turn_doc: dict, RB: np.ndarray, props: 
         for key in ("asker", "flip2_by"):
             if key not in tdoc:
                 continue
-            o = _int(tdoc[key], f"[turn] {key}", 0, n - 1)
+            o = whole_number(tdoc[key], f"[turn] {key}", 0, n - 1)
             turn_doc[key] = o
             if o == p:
                 raise UsageError(f"[turn] {key}: the player to move cannot play Flip 2 on themselves")
@@ -493,7 +483,7 @@ def _decision(pos: Position, tdoc: dict, turn_doc: dict, RB: np.ndarray, props: 
             _keys(spec, ("cash", "property"), what)
             if "cash" not in spec or "property" not in spec:
                 raise UsageError(f"{what}: give cash and property, e.g. {{ cash = 9, property = \"Boardwalk\" }}")
-            v = _int(spec["cash"], f"{what} cash", 1, 1000)
+            v = whole_number(spec["cash"], f"{what} cash", 1, 1000)
             if v not in cash:
                 raise UsageError(f"{what}: no Cash {v} is in front of the player")
             if spec["property"] not in props:

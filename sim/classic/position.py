@@ -46,7 +46,8 @@ from sim.classic.rules import (
     parse_bool,
     square_index,
 )
-from sim.core.runner import UsageError, read_document
+from sim.core import positions
+from sim.core.runner import UsageError
 
 PLAYER_KEYS = {"policy", "cash", "square", "jail_turns", "in_jail", "jail_cards", "bankrupt"}
 PROPERTY_KEYS = {"owner", "houses", "hotel", "mortgaged"}
@@ -80,11 +81,7 @@ def for_advice(path: str | Path) -> tuple:
 
 def load(path: str | Path) -> Position:
     """Read a position file (.toml or .json)."""
-    data = read_document(path, "position file")
-    try:
-        return parse(data)
-    except UsageError as e:
-        raise UsageError(f"position file {path}: {e}") from None
+    return positions.for_advice(path, parse)
 
 
 def _int(value, what: str, lo: int | None = None, hi: int | None = None) -> int:

@@ -31,7 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.runner import UsageError, read_document
+from sim.core import positions
+from sim.core.positions import whole_number
+from sim.core.runner import UsageError
 from sim.deal import layout as L
 from sim.deal.rules import (
     COLOUR_NAMES,
@@ -53,14 +55,10 @@ PLAYER_KEYS = {"policy", "hand", "hand_size", "bank", "properties", "buildings"}
 def for_advice(path: str | Path) -> tuple:
     """A position file as `advise --position` takes it (Game.position): the rules, the seats'
     policies, the options that start there, and the seat to move."""
-    data = read_document(path, "position file")
-    try:
-        return parse(data)
-    except UsageError as e:
-        raise UsageError(f"position file {path}: {e}") from None
+    return positions.for_advice(path, parse)
 
 
-def card_key(name: str) -> str:
+def card_key(name, what: str = "") -> str:
     """A card's name as the rules spell it, from the way events and observations print it
     ("5M" is money5, "wild pink orange" is wild_pink_orange)."""
     key = str(name).strip().lower().replace(" ", "_").replace("-", "_")
@@ -74,66 +72,27 @@ def colour_index(name, what: str) -> int:
     return COLOUR_NAMES.index(key)
 
 
-def _int(value, what: str, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(f"{what} must be a whole number (got {value!r})")
-    if not lo <= value <= hi:
-        raise UsageError(f"{what} must be between {lo} and {hi} (got {value})")
-    return value
-
-
 def _list(value, what: str) -> list:
     if not isinstance(value, list):
         raise UsageError(f"{what} must be a list of card names")
     return value
 
 
-class Deck:
-    """Hands out card numbers by name, each copy once."""
-
-    def __init__(self, rules: DealRules):
-        self.free: dict[str, list[int]] = {}
-        for c, name in enumerate(card_names(rules)):
-            self.free.setdefault(name, []).append(c)
-        self.counts = {name: len(cards) for name, cards in self.free.items()}
-
-    def take(self, name, what: str) -> tuple[int, str]:
-        key = card_key(name)
-        if key not in self.counts:
-            raise UsageError(f"{what}: unknown card {name!r}; `monosim deal rules` lists the deck")
-        if not self.free[key]:
-            raise UsageError(f"{what}: one {name!r} too many: the deck has {self.counts[key]}")
-        return self.free[key].pop(0), key
-
-
 def parse(data: dict) -> tuple:
     """(rules, policies, {"start": S0}, seat to move) from a parsed document."""
     from sim.deal.game import GAME
 
-    if not isinstance(data, dict):
-        raise UsageError("the top level must be a table / object")
-    unknown = set(data) - TOP_KEYS
-    if unknown:
-        raise UsageError(f"unknown key {sorted(unknown)[0]!r}; known: {', '.join(sorted(TOP_KEYS))}")
-    rule_table = data.get("rules", {})
-    if not isinstance(rule_table, dict):
-        raise UsageError("[rules] must be a table of KEY = VALUE")
-    rules = GAME.rules_of(rule_table)
-    players = data.get("player", data.get("players"))
-    if not isinstance(players, list) or not players:
-        raise UsageError("give the players as a list: [[player]] tables in TOML, \"player\": [...] in JSON")
+    rules, players = positions.document(data, TOP_KEYS, GAME)
     n = len(players)
     if not GAME.min_players <= n <= GAME.max_players:
         raise UsageError(f"a position needs {GAME.min_players} to {GAME.max_players} players (got {n})")
-    if "seat" not in data:
-        raise UsageError("seat: give the seat to move (0 to the players less one)")
-    seat = _int(data["seat"], "seat", 0, n - 1)
-    round_ = _int(data.get("round", 1), "round", 1, rules.max_turns // n + 1)
-    plays = _int(data.get("plays_left", rules.plays_per_turn), "plays_left", 1, rules.plays_per_turn)
+    seat = positions.seat_to_move(data, n)
+    round_ = whole_number(data.get("round", 1), "round", 1, rules.max_turns // n + 1)
+    plays = whole_number(data.get("plays_left", rules.plays_per_turn), "plays_left", 1, rules.plays_per_turn)
 
     S0 = np.zeros(L.P_SIZE, np.int32)
     S0[L.P_SEAT], S0[L.P_TURN], S0[L.P_PLAYS] = seat, (round_ - 1) * n + seat, plays
-    deck = Deck(rules)
+    deck = positions.Cards(card_names(rules), card_key, "monosim deal rules")
 
     def place(c: int, where: int, p: int = -1, colour: int = -1) -> None:
         S0[L.P_CARD + 3 * c: L.P_CARD + 3 * c + 3] = where, p, colour
@@ -143,20 +102,10 @@ def parse(data: dict) -> tuple:
     policies, complete = [], []
     for p, pl in enumerate(players):
         what = f"player {p}"
-        if not isinstance(pl, dict):
-            raise UsageError(f"{what} must be a table / object")
-        bad = set(pl) - PLAYER_KEYS
-        if bad:
-            raise UsageError(f"{what}: unknown key {sorted(bad)[0]!r}; known: {', '.join(sorted(PLAYER_KEYS))}")
+        pl = positions.player_table(pl, what, PLAYER_KEYS)
         policies.append(str(pl.get("policy", "smart")))
         hand = _list(pl.get("hand", []), f"{what}.hand")
-        if p == seat and "hand_size" in pl and pl["hand_size"] != len(hand):
-            raise UsageError(f"{what}: the seat to move lists its whole hand; leave out hand_size")
-        if p != seat and "hand_size" not in pl:
-            raise UsageError(f"{what}.hand_size: give how many cards this seat holds (its cards are dealt "
-                             "from those the seat to move cannot see)")
-        size = _int(pl.get("hand_size", len(hand)), f"{what}.hand_size", len(hand), L.MAX_HAND)
-        S0[L.P_HAND_N + p] = size
+        S0[L.P_HAND_N + p] = positions.hand_size(pl, what, p == seat, len(hand), L.MAX_HAND)
         for k, name in enumerate(hand):
             place(deck.take(name, f"{what}.hand[{k}]")[0], L.P_HAND, p)
         for k, name in enumerate(_list(pl.get("bank", []), f"{what}.bank")):
@@ -169,14 +118,11 @@ def parse(data: dict) -> tuple:
     for p, sets in enumerate(complete):
         if len(sets) >= rules.sets_to_win:
             raise UsageError(f"player {p} already has {len(sets)} complete sets: the game is over there")
-    unseen = sum(S0[L.P_CARD + 3 * c] == L.P_UNSEEN for c in range(len(card_names(rules))))
-    dealt = sum(int(S0[L.P_HAND_N + p]) - len(players[p].get("hand", [])) for p in range(n))
-    if dealt > unseen:
-        raise UsageError(f"the hands' sizes need {dealt} unseen cards, and the deck has {unseen} left")
+    deck.check_room(sum(int(S0[L.P_HAND_N + p]) - len(players[p].get("hand", [])) for p in range(n)))
     return rules, policies, {"start": S0}, seat
 
 
-def _properties(table, what: str, p: int, deck: Deck, place, rules: DealRules) -> set[int]:
+def _properties(table, what: str, p: int, deck: positions.Cards, place, rules: DealRules) -> set[int]:
     """Place seat p's properties; the colours whose set is complete."""
     if not isinstance(table, dict):
         raise UsageError(f"{what}.properties must be a table of colour = [card, ...]")
@@ -204,7 +150,7 @@ def _properties(table, what: str, p: int, deck: Deck, place, rules: DealRules) -
     return complete
 
 
-def _buildings(table, what: str, p: int, deck: Deck, place, complete: set[int], rules: DealRules) -> None:
+def _buildings(table, what: str, p: int, deck: positions.Cards, place, complete: set[int], rules: DealRules) -> None:
     if not isinstance(table, dict):
         raise UsageError(f"{what}.buildings must be a table of colour = [\"house\"] or [\"house\", \"hotel\"]")
     for colour_name, cards in table.items():
