@@ -36,6 +36,15 @@ HOUSE_RULES = {
 }
 
 
+def tables(args):
+    """(label, game, its [rules] table, players, the strongest heuristic) of each table asked for."""
+    for name, rules in TABLES:
+        if not args.game or name in args.game:
+            g = get(name)
+            label = name + (f" ({rules['edition']})" if rules else "")
+            yield label, g, rules, fewest_players(g, g.rules_of(rules)), g.default_table[0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
@@ -48,20 +57,14 @@ def main() -> None:
     print("| game | players | bots | seat 0 wins, bots | seat 0 wins, search in every seat | difference "
           "| fair share | seconds |")
     print("|---|---:|---|---|---|---|---:|---:|")
-    for name, rules in TABLES:
-        if args.game and name not in args.game:
-            continue
-        g = get(name)
+    for label, g, rules, players, base in tables(args):
         played = g.rules_of(rules)
-        players = fewest_players(g, played)
-        base = g.default_table[0]
         bots = g.simulate(args.games, players, [base] * players, played, seed=SEED)["win_0"].to_numpy()
         t0 = time.perf_counter()
         searched = g.simulate(args.games, players, [f"search rollouts={args.rollouts}"] * players, played,
                               seed=SEED)["win_0"].to_numpy()
         seconds = time.perf_counter() - t0
         (b, bw), (s, sw), (d, dw) = mean_ci(bots), mean_ci(searched), paired_diff(searched, bots)
-        label = name + (f" ({rules['edition']})" if rules else "")
         print(f"| {label} | {players} | {base} | {b:.1%} ± {bw:.1%} | {s:.1%} ± {sw:.1%} | {d:+.1%} ± {dw:.1%} "
               f"| {1 / players:.1%} | {seconds:,.0f} |", flush=True)
 
@@ -70,14 +73,8 @@ def house_rules(args) -> None:
     print("| game | players | rule | unit | length, bots | change, bots | length, search | change, search "
           "| seat 0 change, bots | seat 0 change, search | seconds |")
     print("|---|---:|---|---|---:|---|---:|---|---|---|---:|")
-    for name, rules in TABLES:
-        if args.game and name not in args.game:
-            continue
-        g = get(name)
-        label = name + (f" ({rules['edition']})" if rules else "")
-        players = fewest_players(g, g.rules_of(rules))
+    for label, g, rules, players, base in tables(args):
         unit = "turns"  # every game counts them
-        base = g.default_table[0]
         seats = {"bots": [base] * players, "search": [f"search rollouts={args.rollouts}"] * players}
         t0 = time.perf_counter()
         plain = {who: g.simulate(args.games, players, table, g.rules_of(rules), seed=SEED)
