@@ -267,10 +267,14 @@ def bench(
              "strongest bot, paired with the same games between those bots (docs/ladders.md).")] = None,
     rollouts: Annotated[Optional[list[int]], typer.Option(
         help="With --search: the search player's playouts a decision; repeatable (default 64 and 256).")] = None,
+    bots: Annotated[bool, typer.Option(
+        "--bots", help="Time a bot file instead: the first compile of a new one that hands every decision to its "
+                       "fallback, and its games against the fallback's own (docs/bots.md).")] = False,
 ) -> None:
     """Games per second for each game (the card game in each edition), 4 players, default bots,
     against the game's target; compile time shown apart. With --steps, decisions per second
-    through the step API instead; with --search, the search player's strength and cost."""
+    through the step API instead; with --search, the search player's strength and cost; with
+    --bots, what a bot file costs."""
     from sim.core import bench as benchmarks
     from sim.core.runner import check_run_args
 
@@ -302,6 +306,18 @@ def bench(
         for label, r in result.items():
             kinds = sorted(r["by_kind"].items(), key=lambda kv: -kv[1][1])
             print(f"- {label}: " + ", ".join(f"{kind} {o:,} / {n:,}" for kind, (n, o) in kinds))
+        return
+    if bots:
+        result = {label: benchmarks.bench_bots(name, n, threads, repeat, rules) for name in chosen
+                  for label, (rules, n, _) in benchmarks.timed_runs(name, games).items()}
+        if as_json:
+            emit("bench", {"bots": True, "games": games, "threads": threads, "repeat": repeat}, result)
+            return
+        for label, r in result.items():
+            print(f"{label}: a new bot file compiled in {r['compile_seconds']:.1f} s (target "
+                  f"{r['compile_target_seconds']:g} s); {r['games']:,} games with it in every seat at {r['bot_games_per_second']:,.0f} games/s, its "
+                  f"fallback {r['fallback']} at {r['fallback_games_per_second']:,.0f}: {r['slowdown']:.2f}x the time "
+                  f"(target {r['slowdown_target']:g}x)")
         return
     if steps is not None:
         if steps < 1:

@@ -33,6 +33,10 @@ def test_skipped_management_windows_would_change_nothing():
         (5, ["strong", "jail_stayer fund=1", "buy_all", "trader", "strong build_to=1"],
          api.ClassicRules().replace(even_building=False, free_parking_jackpot=True)),
         (4, ["random", "strong", "buy_all", "trader"], api.ClassicRules().replace(houses=10, hotels=3)),
+        # Bots of bot files: one that builds and pays its way out of jail by its own rules when it
+        # can, else hands the decision to strong; one that hands every decision back.
+        (4, ["experiments/bots/classic_builder.py:Builder", "strong", "tests/bots/classic_checks.py:Fallback",
+             "buy_all"], api.ClassicRules()),
     ]
     for players, seats, rules in cases:
         start = kernel.start_state(GAME.pack(rules, players, {}))

@@ -1,14 +1,14 @@
 """Bots written by users, checked against the built-in bots (tests/bots/*_checks.py): a bot
 that hands every decision to its fallback, or copies a built-in bot, plays the built-in bot's
-games exactly, through every decision's wrapper; an illegal move is refused and reported. (A file
-apart from tests/test_userbot.py, so that the two files' bot kernels compile on different
-test workers.)"""
+games exactly, through every decision's entry point; a bot is asked every decision it defines;
+an illegal move is refused and reported."""
 
 import json
 
 import pytest
 
 from sim.core.game import get
+from sim.core.userbot import BotError, api
 from tests.bot_harness import EXAMPLES, FALLBACKS, checks, table
 
 
@@ -59,3 +59,25 @@ def test_an_illegal_move_is_refused_and_reported(game, monosim, tmp_path):
         shown = r.stderr.split("illegal move refused: (k, mode, a, b, t) = (0, 0, 0, 0, 0), card ")[1]
         assert shown.split(" (must be")[0] in {"brown", "light blue", "pink", "orange", "red", "yellow", "green",
                                                "dark blue", "railroad", "utility"}
+
+
+PLAYERS = {"chance": 4, "deal": 5, "classic": 4, "cardgame": 4}  # where each decision comes up within 400 games
+
+
+@pytest.mark.parametrize("game", list(EXAMPLES))
+def test_a_bot_is_asked_every_decision_it_takes(game, tmp_path):
+    """Nothing reaches a decision past the bot: for each decision of the game, a bot that raises
+    when asked it (and hands every other decision to its fallback) ends a game on it."""
+    decisions = api(game).decisions
+    text = f"from sim.{game}.bots import *\n"
+    for d in decisions:
+        answer = ", ".join(["FALLBACK"] + ["0"] * (len(d.answers) - 1))
+        text += (f"\n\nclass Ask_{d.name}:\n    fallback = {FALLBACKS[game]!r}\n\n"
+                 f"    def {d.name}({', '.join(d.args)}):\n        if my_seat(view) >= 0:\n"
+                 f"            raise ValueError('asked')\n        return ({answer})\n")
+    path = tmp_path / f"{game}_asks.py"
+    path.write_text(text)
+    players = PLAYERS[game]
+    for d in decisions:
+        with pytest.raises(BotError, match=f"bot Ask_{d.name}, decision {d.name} raised an exception"):
+            get(game).simulate(400, players, [f"{path}:Ask_{d.name}"] * players, seed=1)

@@ -11,11 +11,12 @@ JAIL_FREE, DOUBLE. A move is four numbers (move, pile, cards, pre): DRAW; TRADE 
 with pile `pile`, having discarded one first when `pre` is 1 (when the rules allow); SWAP3 or
 DOUBLE3 with the imaginary player's pile. In a 5-6 player hand the move is always a one-card
 TRADE with another seat. ``legal(view, ...)`` says whether a move is allowed. Everything is
-compiled by numba with the bot: numbers, booleans, tuples and if/for/while; no arrays or lists.
+compiled by numba with the bot: numbers, booleans, tuples, lists, numpy arrays and if/for/while.
 """
 
 from __future__ import annotations
 
+import strategies.cardgame as builtin
 from sim.cardgame.layout import (
     DRAW_N,
     G_STATUS,
@@ -46,10 +47,12 @@ from sim.cardgame.layout import (
     R_SIZE,
     RAIL,
     SEEN,
+    STATE_SIZE,
     UTIL,
 )
-from sim.core.jit import njit_inline
-from sim.core.userbot import FALLBACK, BotApi, Decision, checked, yes_no
+from sim.core.botcall import ANSWERED, FALLBACK, ask, bot_yes_no, refuse, takes
+from sim.core.jit import njit_inline, njit_no_refcount
+from sim.core.userbot import BotApi, Decision
 from strategies.cardgame import (
     MV_DOUBLE3,
     MV_DRAW,
@@ -186,33 +189,62 @@ def legal(view, move, pile, cards, pre, big):
     return legal_move(view[0], view[1], view[2], move, pile, cards, pre)
 
 
-_MOVE = """
-mv, q, k, pre = {bot}(View(S, RB, p), {params}, big)
-if mv == FALLBACK:
-    return {builtin}
-S[PLAN_SEAT] = 0  # no discards planned: the discard decision weighs its own
-if (legal_big_move(S, RB, p, mv, q, k, pre) if big else
-        legal_move(S, RB, p, mv, q, k, pre) or (mv == -1 and S[DRAW_N] == 0)):
-    return mv, q, k, pre
-{refuse}
-return {builtin}
-"""
+# ---- the decisions -----------------------------------------------------------------------------
+# The kernel's decision entry points (sim/cardgame/kernel.py calls these, not
+# strategies/cardgame.py), given the deciding seat's kind and parameter row: a seat that is a
+# user's bot taking the decision is asked (sim/core/botcall.py), its answer checked; any other
+# seat, or a FALLBACK, gets the built-in decision.
+
+D_MOVE, D_DISCARD, D_GO_OUT = range(3)
+
+
+@njit_no_refcount
+def choose_move(pk, pp, p, S, RB, rng, W, big):
+    if takes(pp, N_VALUES, D_MOVE):
+        status, mv, q, k, pre, _ = ask(pp, N_VALUES, D_MOVE, S, RB, p, big)
+        if status == ANSWERED and mv == FALLBACK:
+            return builtin.choose_move(pk, pp, p, S, RB, rng, W, big)
+        S[PLAN_SEAT] = 0  # no discards planned: the discard decision weighs its own
+        if status == ANSWERED and (legal_big_move(S, RB, p, mv, q, k, pre) if big else
+                                   legal_move(S, RB, p, mv, q, k, pre) or (mv == -1 and S[DRAW_N] == 0)):
+            return mv, q, k, pre
+        refuse(S, STATE_SIZE, G_STATUS, pp, N_VALUES, D_MOVE, status, -1, 4, mv, q, k, pre, 0)
+    return builtin.choose_move(pk, pp, p, S, RB, rng, W, big)
+
+
+@njit_no_refcount
+def choose_discard(pk, pp, p, S, RB, rng):
+    if takes(pp, N_VALUES, D_DISCARD):
+        status, i, _, _, _, _ = ask(pp, N_VALUES, D_DISCARD, S, RB, p)
+        if status == ANSWERED and i == FALLBACK:
+            pass
+        elif status == ANSWERED and 0 <= i < S[HAND_N + p]:
+            return i
+        else:
+            refuse(S, STATE_SIZE, G_STATUS, pp, N_VALUES, D_DISCARD, status, -1, 1, i, 0, 0, 0, 0)
+    return builtin.choose_discard(pk, pp, p, S, RB, rng)
+
+
+@njit_no_refcount
+def want_go_out(pk, pp, p, S, RB, rng):
+    if takes(pp, N_VALUES, D_GO_OUT):
+        a = bot_yes_no(S, STATE_SIZE, G_STATUS, pp, N_VALUES, D_GO_OUT, RB, p)
+        if a != FALLBACK:
+            return a == 1
+    return builtin.want_go_out(pk, pp, p, S, RB, rng)
+
 
 API = BotApi(
     game="cardgame",
     slot=N_VALUES,
-    status=G_STATUS,
+    view="View(S, RB, p)",
     fallback="smart",
-    row=True,
-    decisions=(
-        Decision("move", "choose_move", "p", ("view", "params", "big"), _MOVE,
+    decisions=(  # in the order of the D_* numbers
+        Decision("move", ("view", "params", "big"), "b", ("mv", "q", "k", "pre"),
                  "a move (move, pile, cards, pre) that legal() allows; (-1, 0, 0, 0) only with the draw pile empty",
                  "Your turn's move; big is True in a 5-6 player hand."),
-        Decision("discard", "choose_discard", "p", ("view", "params"),
-                 checked("i", "View(S, RB, p), {params}", "0 <= i < S[HAND_N + p]"), "a hand position",
+        Decision("discard", ("view", "params"), "", ("i",), "a hand position",
                  "Which card to discard (over the hand limit, or before a trade), or to pass on."),
-        Decision("go_out", "want_go_out", "p", ("view", "params"),
-                 yes_no("View(S, RB, p), {params}"), "True to go out",
-                 "Your hand can go out: do it now?"),
+        Decision("go_out", ("view", "params"), "", ("go_out",), "True to go out", "Your hand can go out: do it now?"),
     ),
 )

@@ -177,13 +177,13 @@ from strategies.cardgame import (
     MV_DRAW,
     MV_SWAP3,
     MV_TRADE,
-    choose_discard,
-    choose_move,
     legal_big_move,
     legal_move,
     seat_values,
-    want_go_out,
 )
+
+# The decision entry points: the built-in bots' (strategies/cardgame.py), or a user's bot's.
+from sim.cardgame.bots import choose_discard, choose_move, want_go_out
 
 # Per-match output columns.
 (G_WINNER_OUT, G_HANDS_OUT, G_TURNS_OUT, G_STALLED_OUT, G_CAPPED, G_TIE, G_STATUS_OUT, N_GAME_COLS) = range(8)

@@ -7,13 +7,14 @@ sees: the board, every skyline, the cards held in front of each player, the Cash
 you, and your own pile only as counts. The order of any pile is never shown.
 
 Seats are numbered from 0; properties 0 .. n_properties(view) - 1; corners GO, FREE_PARKING,
-JUST_VISITING, GO_TO_JAIL. Everything is compiled by numba with the bot, so a bot uses numbers,
-booleans and if/for/while, and may not create arrays or lists.
+JUST_VISITING, GO_TO_JAIL. Everything is compiled by numba with the bot: numbers, booleans,
+tuples, lists, numpy arrays and if/for/while.
 """
 
 from __future__ import annotations
 
-from sim.chance.layout import (  # noqa: F401 (STATS, N_SEAT_COLS, SC_*: the wrappers' code)
+import strategies.chance as builtin
+from sim.chance.layout import (
     BLDS_LEFT,
     BUF_VALUE,
     BUF_VALUE2,
@@ -41,19 +42,30 @@ from sim.chance.layout import (  # noqa: F401 (STATS, N_SEAT_COLS, SC_*: the wra
     S_PILE_N,
     S_ROUND_ENDING,
     S_USEFUL_CASH_SUM,
-    SIT,
     SC_SITUATIONS,
     SC_SITUATIONS_OWN_FLIP,
+    SIT,
     SKY_LEN,
+    STATE_SIZE,
     STATS,
     TOP_OWNER,
     TOP_VALUE,
     WHERE,
 )
-from sim.chance.rules import FLIP2, FREE_PARKING, GO, GO_TO_JAIL, JUST_VISITING, LUCKY_BREAK, NOPE, TOKEN  # noqa: F401
-from sim.core.jit import njit_inline
-from sim.core.userbot import FALLBACK, BotApi, Decision, checked, yes_no
-from strategies.chance import (  # noqa: F401 (FORCE_*, requirement, situation_matches: the wrappers' code)
+from sim.chance.rules import (  # noqa: F401 (offered to bots)
+    FLIP2,
+    FREE_PARKING,
+    GO,
+    GO_TO_JAIL,
+    JUST_VISITING,
+    LUCKY_BREAK,
+    NOPE,
+    TOKEN,
+)
+from sim.core.botcall import ANSWERED, FALLBACK, ask, bot_yes_no, refuse, takes
+from sim.core.jit import njit_inline, njit_no_refcount
+from sim.core.userbot import BotApi, Decision
+from strategies.chance import (
     FORCE_FLIP,
     FORCE_KEY_SLOT,
     FORCE_SLOT,
@@ -285,22 +297,120 @@ def discard_pile_cash(view, k):
 
 
 # ---- the decisions -----------------------------------------------------------------------------
-# Each body runs for a seat of the bot; `{refuse}` marks a refused move, whose place the built-in
-# decision then takes.
+# The kernel's decision entry points (sim/chance/kernel.py calls these, not strategies/chance.py):
+# a seat that is a user's bot taking the decision is asked (sim/core/botcall.py), its answer
+# checked; any other seat, or a FALLBACK, gets the built-in decision.
 
-_FLIP = """
-own = {bot}(View(S, RB, p), {params})
-if own == FALLBACK:
-    own = builtin.policy_flip(pk, pp, pt, p, S, rng)
-if pp[p, FORCE_SLOT] > 0 and situation_matches(S, pp[p, FORCE_KEY_SLOT]):
-    S[STATS + p * N_SEAT_COLS + SC_SITUATIONS] += 1
-    if own:
-        S[STATS + p * N_SEAT_COLS + SC_SITUATIONS_OWN_FLIP] += 1
-    return pp[p, FORCE_SLOT] == FORCE_FLIP
-return bool(own)
-"""
+D_FLIP, D_PLACE_CASH, D_TAKE_CASH, D_FLIP2, D_NOPE_FLIP2, D_NOPE_CASH, D_TOKEN, D_JAIL_TARGET, D_VICTIM = range(9)
 
-# The checks of two answers (the wrappers' code).
+
+@njit_no_refcount
+def should_flip(pk, pp, pt, p, S, RB, rng):
+    if not takes(pp[p], N_PARAMS, D_FLIP):
+        return builtin.should_flip(pk, pp, pt, p, S, RB, rng)
+    own = bot_yes_no(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_FLIP, RB, p)
+    if own == FALLBACK:
+        own = 1 if builtin.policy_flip(pk, pp, pt, p, S, rng) else 0
+    if pp[p, FORCE_SLOT] > 0 and situation_matches(S, pp[p, FORCE_KEY_SLOT]):  # as the built-in should_flip
+        S[STATS + p * N_SEAT_COLS + SC_SITUATIONS] += 1
+        if own == 1:
+            S[STATS + p * N_SEAT_COLS + SC_SITUATIONS_OWN_FLIP] += 1
+        return pp[p, FORCE_SLOT] == FORCE_FLIP
+    return own == 1
+
+
+@njit_no_refcount
+def choose_play(pk, pp, p, S, RB, rng, n_cash, fp_available, blocked_mask):
+    if takes(pp[p], N_PARAMS, D_PLACE_CASH):
+        status, k, i, _, _, _ = ask(pp[p], N_PARAMS, D_PLACE_CASH, S, RB, p, n_cash, fp_available, blocked_mask)
+        if status == ANSWERED and k == FALLBACK:
+            pass
+        elif status == ANSWERED and (k == -1 or (0 <= k < n_cash and 0 <= i < RB[R_PROPS]
+                                                 and not (blocked_mask >> i) & 1
+                                                 and (fp_available or S[BUF_VALUE + k] > requirement(S, RB, i)))):
+            return k, i
+        else:
+            refuse(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_PLACE_CASH, status, -1, 2, k, i, 0, 0, 0)
+    return builtin.choose_play(pk, pp, p, S, RB, rng, n_cash, fp_available, blocked_mask)
+
+
+@njit_no_refcount
+def choose_cash_card(pk, pp, p, S, RB, rng, n_cash):
+    if takes(pp[p], N_PARAMS, D_TAKE_CASH):
+        status, k, _, _, _, _ = ask(pp[p], N_PARAMS, D_TAKE_CASH, S, RB, p, n_cash)
+        if status == ANSWERED and k == FALLBACK:
+            pass
+        elif status == ANSWERED and (0 <= k < n_cash or (k == -1 and n_cash == 0)):
+            return k
+        else:
+            refuse(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_TAKE_CASH, status, -1, 1, k, 0, 0, 0, 0)
+    return builtin.choose_cash_card(pk, pp, p, S, RB, rng, n_cash)
+
+
+@njit_no_refcount
+def want_flip2(pk, pp, o, stake, p_bust2, target_sky, rng, S, RB):
+    if takes(pp[o], N_PARAMS, D_FLIP2):
+        a = bot_yes_no(S, STATE_SIZE, G_STATUS, pp[o], N_PARAMS, D_FLIP2, RB, o, stake, p_bust2, target_sky)
+        if a != FALLBACK:
+            return a == 1
+    return builtin.want_flip2(pk, pp, o, stake, p_bust2, target_sky, rng, S, RB)
+
+
+@njit_no_refcount
+def want_nope_flip2(pk, pp, p, stake, p_bust2, rng, S, RB):
+    if takes(pp[p], N_PARAMS, D_NOPE_FLIP2):
+        a = bot_yes_no(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_NOPE_FLIP2, RB, p, stake, p_bust2)
+        if a != FALLBACK:
+            return a == 1
+    return builtin.want_nope_flip2(pk, pp, p, stake, p_bust2, rng, S, RB)
+
+
+@njit_no_refcount
+def want_nope_cash(pk, pp, o, length_at_stake, rng, S, RB):
+    if takes(pp[o], N_PARAMS, D_NOPE_CASH):
+        a = bot_yes_no(S, STATE_SIZE, G_STATUS, pp[o], N_PARAMS, D_NOPE_CASH, RB, o, length_at_stake)
+        if a != FALLBACK:
+            return a == 1
+    return builtin.want_nope_cash(pk, pp, o, length_at_stake, rng, S, RB)
+
+
+@njit_no_refcount
+def choose_token(pk, pp, p, S, RB, rng, n_flipped, n_draw, n_discard, last_chance):
+    if takes(pp[p], N_PARAMS, D_TOKEN):
+        status, c, _, _, _, _ = ask(pp[p], N_PARAMS, D_TOKEN, S, RB, p, n_flipped, n_draw, n_discard, last_chance)
+        if status == ANSWERED and c == FALLBACK:
+            pass
+        elif status == ANSWERED and (c == -1 or (0 <= c < N_CORNERS and S[CORNERS + c] < 0)):
+            return c
+        else:
+            refuse(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_TOKEN, status, -1, 1, c, 0, 0, 0, 0)
+    return builtin.choose_token(pk, pp, p, S, RB, rng, n_flipped, n_draw, n_discard, last_chance)
+
+
+@njit_no_refcount
+def choose_jail_target(pk, pp, p, S, RB, rng):
+    if takes(pp[p], N_PARAMS, D_JAIL_TARGET):
+        status, i, _, _, _, _ = ask(pp[p], N_PARAMS, D_JAIL_TARGET, S, RB, p)
+        if status == ANSWERED and i == FALLBACK:
+            pass
+        elif status == ANSWERED and jail_target_legal(S, RB, p, i):
+            return i
+        else:
+            refuse(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_JAIL_TARGET, status, -1, 1, i, 0, 0, 0, 0)
+    return builtin.choose_jail_target(pk, pp, p, S, RB, rng)
+
+
+@njit_no_refcount
+def choose_victim(pk, pp, p, S, RB, rng):
+    if takes(pp[p], N_PARAMS, D_VICTIM):
+        status, q, _, _, _, _ = ask(pp[p], N_PARAMS, D_VICTIM, S, RB, p)
+        if status == ANSWERED and q == FALLBACK:
+            pass
+        elif status == ANSWERED and victim_legal(S, RB, p, q):
+            return q
+        else:
+            refuse(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_VICTIM, status, -1, 1, q, 0, 0, 0, 0)
+    return builtin.choose_victim(pk, pp, p, S, RB, rng)
 
 
 @njit_inline
@@ -328,49 +438,36 @@ def victim_legal(S, RB, p, q):
 API = BotApi(
     game="chance",
     slot=N_PARAMS,
-    status=G_STATUS,
+    view="View(S, RB, p)",
     fallback="smart",
-    decisions=(
-        Decision("flip", "should_flip", "p", ("view", "params"), _FLIP, "True to flip, False to cash out",
+    decisions=(  # in the order of the D_* numbers
+        Decision("flip", ("view", "params"), "", ("flip",), "True to flip, False to cash out",
                  "Flip another card (True) or cash out (False); asked before every flip."),
-        Decision("place_cash", "choose_play", "p", ("view", "params", "n_cash", "free_parking", "blocked"),
-                 checked("k, i", "View(S, RB, p), {params}, n_cash, fp_available, blocked_mask",
-                         "k == -1 or (0 <= k < n_cash and 0 <= i < RB[R_PROPS] and not (blocked_mask >> i) & 1 "
-                         "and (fp_available or S[BUF_VALUE + k] > requirement(S, RB, i)))"),
+        Decision("place_cash", ("view", "params", "n_cash", "free_parking", "blocked"), "ibi", ("k", "i"),
                  "(k, i): offered Cash card k on property i, or (-1, -1) to stop",
                  "Where the next Cash card goes: offered_cash(view, k) for k < n_cash are the cards in hand; a card "
                  "must beat to_take(view, i), unless free_parking (the Free Parking Token lets one card go anywhere); "
                  "properties whose bit is set in `blocked` are closed by a Nope!. Asked until it stops."),
-        Decision("take_cash", "choose_cash_card", "p", ("view", "params", "n_cash"),
-                 checked("k", "View(S, RB, p), {params}, n_cash", "0 <= k < n_cash or (k == -1 and n_cash == 0)"),
+        Decision("take_cash", ("view", "params", "n_cash"), "i", ("k",),
                  "k, an offered Cash card (-1 only when n_cash is 0)",
                  "GO or Just Visiting: which of the n_cash offered Cash cards to take and play at once."),
-        Decision("flip2", "want_flip2", "o", ("view", "params", "stake", "bust_chance", "target_skyline"),
-                 yes_no("View(S, RB, o), {params}, stake, p_bust2, target_sky"),
+        Decision("flip2", ("view", "params", "stake", "bust_chance", "target_skyline"), "ifi", ("flip2",),
                  "True to play Flip 2", "Play your Flip 2 on the player who just cashed out with `stake` of useful "
                  "Cash? Two more flips bust them with chance bust_chance."),
-        Decision("nope_flip2", "want_nope_flip2", "p", ("view", "params", "stake", "bust_chance"),
-                 yes_no("View(S, RB, p), {params}, stake, p_bust2"), "True to play Nope!",
+        Decision("nope_flip2", ("view", "params", "stake", "bust_chance"), "if", ("nope",), "True to play Nope!",
                  "Answer a Flip 2 played on you with a Nope!?"),
-        Decision("nope_cash", "want_nope_cash", "o", ("view", "params", "length_at_stake"),
-                 yes_no("View(S, RB, o), {params}, length_at_stake"), "True to play Nope!",
+        Decision("nope_cash", ("view", "params", "length_at_stake"), "i", ("nope",), "True to play Nope!",
                  "Block a Cash card played on your property with a Nope!? length_at_stake is the building the "
                  "property still gives."),
-        Decision("token", "choose_token", "p",
-                 ("view", "params", "n_flipped", "n_draw", "n_discard", "last_chance"),
-                 checked("c", "View(S, RB, p), {params}, n_flipped, n_draw, n_discard, last_chance",
-                         "c == -1 or (0 <= c < N_CORNERS and S[CORNERS + c] < 0)"),
+        Decision("token", ("view", "params", "n_flipped", "n_draw", "n_discard", "last_chance"), "iiib", ("c",),
                  "a free corner for the Token, or -1 to keep it",
                  "Where to play a Token: GO takes a Cash card from your draw pile (draw_pile_cash), Just Visiting "
                  "from your discard pile (discard_pile_cash), Free Parking lets a flipped card (offered_cash) go "
                  "anywhere, Go to Jail sends an opponent's top card home. last_chance: a Token kept now is lost."),
-        Decision("jail_target", "choose_jail_target", "p", ("view", "params"),
-                 checked("i", "View(S, RB, p), {params}", "jail_target_legal(S, RB, p, i)"),
+        Decision("jail_target", ("view", "params"), "", ("i",),
                  "a property topped by an opponent's card (-1 only when there is none)",
                  "Go to Jail: whose top Cash card goes back to its owner."),
-        Decision("victim", "choose_victim", "p", ("view", "params"),
-                 checked("q", "View(S, RB, p), {params}", "victim_legal(S, RB, p, q)"),
-                 "an opponent with a building (-1 only when there is none)",
+        Decision("victim", ("view", "params"), "", ("q",), "an opponent with a building (-1 only when there is none)",
                  "A Chance card takes a building from an opponent: whom."),
     ),
 )

@@ -236,15 +236,19 @@ from strategies.chance import (
     ROLLOUT_BASE,
     ROLLOUT_Z_SLOT,
     ROLLOUTS_SLOT,
+    close_call,
+    next_flip_busts,
+    optimal_flip,
+    p_bust_within,
+)
+
+# The decision entry points: the built-in bots' (strategies/chance.py), or a user's bot's.
+from sim.chance.bots import (
     choose_cash_card,
     choose_jail_target,
     choose_play,
     choose_token,
     choose_victim,
-    close_call,
-    next_flip_busts,
-    optimal_flip,
-    p_bust_within,
     should_flip,
     want_flip2,
     want_nope_cash,

@@ -6,13 +6,14 @@ read: it also holds the order of the card decks). Everything on a Monopoly table
 cash, deeds, buildings, mortgages, positions and jail cards.
 
 Squares are 0 (GO) .. 39; groups 0 .. 7 the colour groups, RAILROADS and UTILITIES; seats from
-0. Everything is compiled by numba with the bot: numbers, booleans, tuples and if/for/while; no
-arrays or lists.
+0. Everything is compiled by numba with the bot: numbers, booleans, tuples, lists, numpy arrays
+and if/for/while.
 """
 
 from __future__ import annotations
 
-from sim.classic.board import can_build, rent, trade_legal  # noqa: F401 (trade_legal: the wrappers' code)
+import strategies.classic as builtin
+from sim.classic.board import can_build, rent, trade_legal
 from sim.classic.layout import (
     ALIVE,
     CASH,
@@ -36,6 +37,7 @@ from sim.classic.layout import (
     R_SQ_HOUSE,
     R_SQ_KIND,
     R_SQ_PRICE,
+    STATE_SIZE,
     TR_CASH,
     TR_GET,
     TR_GIVE,
@@ -44,9 +46,16 @@ from sim.classic.layout import (
     TR_N_GET,
     TR_N_GIVE,
 )
-from sim.classic.rules import RAILROAD, RAILROADS_GROUP, STREET, UTILITIES_GROUP, UTILITY
-from sim.core.jit import njit_inline
-from sim.core.userbot import FALLBACK, BotApi, Decision, checked, yes_no
+from sim.classic.rules import (
+    RAILROAD,
+    RAILROADS_GROUP,
+    STREET,
+    UTILITIES_GROUP,
+    UTILITY,
+)
+from sim.core.botcall import ANSWERED, FALLBACK, ask, bot_yes_no, refuse, takes
+from sim.core.jit import njit_inline, njit_no_refcount
+from sim.core.userbot import BotApi, Decision
 from strategies.classic import JAIL_CARD, JAIL_PAY, JAIL_ROLL, N_PARAMS
 
 SQUARES, GROUPS = N_SQ, N_GROUPS
@@ -250,67 +259,160 @@ def offer_jail_cards_asked(view):
     return view[0][TR_JAIL_GET]
 
 
-_PROPOSE = """
-q, get, give, cash = {bot}(View(S, p), {params})
-if q == FALLBACK:
-    return {builtin}
-if q == -1:
-    return -1
-S[TR_N_GET] = 1
-S[TR_GET] = get
-S[TR_N_GIVE] = 1 if give >= 0 else 0
-S[TR_GIVE] = give
-S[TR_CASH] = cash
-S[TR_JAIL_GIVE] = 0
-S[TR_JAIL_GET] = 0
-if (0 <= q < S[R_PLAYERS] and q != p and S[ALIVE + q] == 1 and 0 <= get < N_SQ and -1 <= give < N_SQ
-        and trade_legal(S, p, q)):
-    return q
-{refuse}
-return {builtin}
-"""
+# ---- the decisions -----------------------------------------------------------------------------
+# The kernel's decision entry points (sim/classic/kernel.py calls these, not strategies/classic.py):
+# a seat that is a user's bot taking the decision is asked (sim/core/botcall.py), its answer
+# checked; any other seat, or a FALLBACK, gets the built-in decision. Classic's rules are in the
+# state: the bot is passed S for the rules block.
+
+D_BUY, D_BID, D_BUILD, D_JAIL, D_PROPOSE_TRADE, D_ANSWER_TRADE, D_TAKE_COUNTER = range(7)
+
+
+@njit_no_refcount
+def want_buy(pp, pt, p, S, rng, sq):
+    if takes(pp[p], N_PARAMS, D_BUY):
+        a = bot_yes_no(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_BUY, S, p, sq)
+        if a != FALLBACK:
+            return a == 1
+    return builtin.want_buy(pp, pt, p, S, rng, sq)
+
+
+@njit_no_refcount
+def max_bid(pp, pt, q, S, rng, sq):
+    if takes(pp[q], N_PARAMS, D_BID):
+        status, v, _, _, _, _ = ask(pp[q], N_PARAMS, D_BID, S, S, q, sq)
+        if status == ANSWERED and v == FALLBACK:
+            pass
+        elif status == ANSWERED and v >= 0:
+            return v
+        else:
+            refuse(S, STATE_SIZE, G_STATUS, pp[q], N_PARAMS, D_BID, status, -1, 1, v, 0, 0, 0, 0)
+    return builtin.max_bid(pp, pt, q, S, rng, sq)
+
+
+@njit_no_refcount
+def choose_build(pp, pt, p, S, rng):
+    if takes(pp[p], N_PARAMS, D_BUILD):
+        status, sq, _, _, _, _ = ask(pp[p], N_PARAMS, D_BUILD, S, S, p)
+        if status == ANSWERED and sq == FALLBACK:
+            pass
+        elif status == ANSWERED and (sq == -1 or (0 <= sq < N_SQ and can_build(S, p, sq, True))):
+            return sq
+        else:
+            refuse(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_BUILD, status, -1, 1, sq, 0, 0, 0, 0)
+    return builtin.choose_build(pp, pt, p, S, rng)
+
+
+@njit_no_refcount
+def hands_back(pp, p, d, S):
+    """Whether seat p's bot, asked decision d now, hands it to its fallback. A bot answers from
+    what it sees, so the answer is the one the decision itself would get here."""
+    status, a, _, _, _, _ = ask(pp[p], N_PARAMS, d, S, S, p)
+    return status == ANSWERED and a == FALLBACK
+
+
+@njit_no_refcount
+def management_settled(pp, p, S):
+    """A built-in bot is not asked to build again until its cash reaches what it would act on; a
+    bot with a build rule of its own, only while that rule hands building to the fallback."""
+    return builtin.management_settled(pp, p, S) and (not takes(pp[p], N_PARAMS, D_BUILD)
+                                                      or hands_back(pp, p, D_BUILD, S))
+
+
+@njit_no_refcount
+def jail_choice(pp, pt, p, S, rng):
+    if takes(pp[p], N_PARAMS, D_JAIL):
+        status, c, _, _, _, _ = ask(pp[p], N_PARAMS, D_JAIL, S, S, p)
+        if status == ANSWERED and c == FALLBACK:
+            pass
+        elif status == ANSWERED and (c == JAIL_ROLL or (c == JAIL_PAY and S[CASH + p] >= S[R_JAIL_FINE])
+                                     or (c == JAIL_CARD and S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] > 0)):
+            return c
+        else:
+            refuse(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_JAIL, status, -1, 1, c, 0, 0, 0, 0)
+    return builtin.jail_choice(pp, pt, p, S, rng)
+
+
+@njit_no_refcount
+def propose_trade(pp, pt, p, S, rng):
+    """The partner of seat p's offer, written to S[TR_*], or -1 for none."""
+    if takes(pp[p], N_PARAMS, D_PROPOSE_TRADE):
+        status, q, get, give, cash, _ = ask(pp[p], N_PARAMS, D_PROPOSE_TRADE, S, S, p)
+        if status == ANSWERED and q == FALLBACK:
+            return builtin.propose_trade(pp, pt, p, S, rng)
+        if status == ANSWERED and q == -1:
+            return -1
+        if status == ANSWERED:
+            S[TR_N_GET] = 1
+            S[TR_GET] = get
+            S[TR_N_GIVE] = 1 if give >= 0 else 0
+            S[TR_GIVE] = give
+            S[TR_CASH] = cash
+            S[TR_JAIL_GIVE] = 0
+            S[TR_JAIL_GET] = 0
+            if (0 <= q < S[R_PLAYERS] and q != p and S[ALIVE + q] == 1 and 0 <= get < N_SQ and -1 <= give < N_SQ
+                    and trade_legal(S, p, q)):
+                return q
+        refuse(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_PROPOSE_TRADE, status, -1, 4, q, get, give, cash, 0)
+    return builtin.propose_trade(pp, pt, p, S, rng)
+
+
+@njit_no_refcount
+def never_proposes(S, pp, p):
+    """Whether a seat's bot kind never offers a trade; for a bot with a trade rule of its own,
+    only while that rule hands trading to the fallback."""
+    return builtin.never_proposes(S, pp, p) and (not takes(pp[p], N_PARAMS, D_PROPOSE_TRADE)
+                                                 or hands_back(pp, p, D_PROPOSE_TRADE, S))
+
+
+@njit_no_refcount
+def respond_trade(pp, pt, q, p, S, rng):
+    if takes(pp[q], N_PARAMS, D_ANSWER_TRADE):
+        status, a, _, _, _, _ = ask(pp[q], N_PARAMS, D_ANSWER_TRADE, S, S, q, p)
+        if status == ANSWERED and a == FALLBACK:
+            pass
+        elif status == ANSWERED and a >= -1:
+            return a
+        else:
+            refuse(S, STATE_SIZE, G_STATUS, pp[q], N_PARAMS, D_ANSWER_TRADE, status, -1, 1, a, 0, 0, 0, 0)
+    return builtin.respond_trade(pp, pt, q, p, S, rng)
+
+
+@njit_no_refcount
+def accept_counter(pp, pt, p, q, S, rng, extra):
+    if takes(pp[p], N_PARAMS, D_TAKE_COUNTER):
+        a = bot_yes_no(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_TAKE_COUNTER, S, p, q, extra)
+        if a != FALLBACK:
+            return a == 1
+    return builtin.accept_counter(pp, pt, p, q, S, rng, extra)
+
 
 API = BotApi(
     game="classic",
     slot=N_PARAMS,
-    status=G_STATUS,
+    view="View(S, p)",
     fallback="strong",
-    decisions=(
-        Decision("buy", "want_buy", "p", ("view", "params", "square"),
-                 yes_no("View(S, p), {params}, sq"), "True to buy",
+    decisions=(  # in the order of the D_* numbers
+        Decision("buy", ("view", "params", "square"), "i", ("buy",), "True to buy",
                  "You landed on an unowned deed you can afford: buy it at its price (else it is auctioned, when "
                  "the rules auction)?"),
-        Decision("bid", "max_bid", "q", ("view", "params", "square"),
-                 checked("v", "View(S, q), {params}, sq", "v >= 0"), "a whole number of dollars, 0 or more",
+        Decision("bid", ("view", "params", "square"), "i", ("v",), "a whole number of dollars, 0 or more",
                  "An auction of a deed: the most you will pay (capped at your cash)."),
-        Decision("build", "choose_build", "p", ("view", "params"),
-                 checked("sq", "View(S, p), {params}", "sq == -1 or (0 <= sq < N_SQ and can_build(S, p, sq, True))"),
-                 "a street can_build_on allows, or -1 to stop",
+        Decision("build", ("view", "params"), "", ("sq",), "a street can_build_on allows, or -1 to stop",
                  "Building time: the street to add a level to next; asked until it says -1."),
-        Decision("jail", "jail_choice", "p", ("view", "params"),
-                 checked("c", "View(S, p), {params}",
-                         "c == JAIL_ROLL or (c == JAIL_PAY and S[CASH + p] >= S[R_JAIL_FINE]) or "
-                         "(c == JAIL_CARD and S[GOOJF + 2 * p] + S[GOOJF + 2 * p + 1] > 0)"),
+        Decision("jail", ("view", "params"), "", ("c",),
                  "JAIL_ROLL, JAIL_PAY (with the fine in cash) or JAIL_CARD (with a card)",
                  "In jail at the start of your turn: roll for doubles, pay the fine or use a card."),
-        Decision("propose_trade", "propose_trade", "p", ("view", "params"), _PROPOSE,
+        Decision("propose_trade", ("view", "params"), "", ("q", "get", "give", "cash"),
                  "(partner, asked, given, cash): ask the partner for deed `asked`, giving deed `given` (-1: "
                  "none) and `cash` dollars (negative: asking for cash); (-1, 0, 0, 0) for no offer",
                  "Trading time on your turn: a trade to offer, if any. Asked up to twice a turn, and "
                  "after an answer of no offer again only once deeds have changed hands. Each side must give "
                  "something, deeds must carry no buildings on their group, and both sides must afford it."),
-        Decision("answer_trade", "respond_trade", "q", ("view", "params", "proposer"),
-                 checked("a", "View(S, q), {params}, p", "a >= -1"),
+        Decision("answer_trade", ("view", "params", "proposer"), "i", ("a",),
                  "0 to accept, -1 to refuse, or c > 0 to ask c dollars more",
                  "A trade offered to you (offer_* accessors): accept, refuse or counter."),
-        Decision("take_counter", "accept_counter", "p", ("view", "params", "partner", "extra"),
-                 yes_no("View(S, p), {params}, q, extra"), "True to accept",
+        Decision("take_counter", ("view", "params", "partner", "extra"), "ii", ("take",), "True to accept",
                  "Your offer met a counter asking `extra` dollars more: take it?"),
-    ),
-    also=(
-        # A built-in bot is not asked to build again until its cash reaches what it would act
-        # on, nor to trade when its kind never trades: a bot's own rule is always asked.
-        Decision("build", "management_settled", "p", ("view", "params"), "return False", "", ""),
-        Decision("propose_trade", "never_proposes", "p", ("view", "params"), "return False", "", ""),
     ),
 )

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import glob
+import shutil
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
 import numba
 
+from sim import cache_base
+from sim.core import userbot
 from sim.core.game import get
 
 BENCH_SEED = 2026
@@ -50,6 +56,43 @@ def bench(game: str, games: int, threads: int | None = None, repeat: int = 1, ru
         "run_seconds": runs,
         "mean_turns": float(df["turns"].mean()),
     }
+
+
+BOT_COMPILE_TARGET = 5.0  # seconds of a bot file's first compile, in any game (issue 40's goal)
+BOT_SLOWDOWN_TARGET = 1.2  # a bot's games against its fallback's own, at most
+
+
+def bench_bots(game: str, games: int, threads: int | None = None, repeat: int = 1, rules: dict | None = None) -> dict:
+    """What a bot file costs (docs/bots.md): the first compile of a new bot file whose bot takes
+    every decision of the game and hands each back to its fallback, the default table's first
+    bot; then `games` 4-player games with that bot in every seat against the same games with
+    its fallback in every seat (the same games: tests/test_userbot_checks.py), timed `repeat`
+    times each, alternately. The new file's compiled bot is deleted afterwards."""
+    g = get(game)
+    played = g.rules_of(rules or {})
+    fallback = g.default_table[0]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{game}_hands_back.py"
+        text = userbot.hands_back_source(game, fallback, f"written by monosim bench --bots at {time.time_ns()}")
+        path.write_text(text)  # a text of its own: nothing compiled for it yet
+        bot = f"{path}:HandsBack"
+        t0 = time.perf_counter()
+        bots = userbot.table_bots_compiled(game, [bot])
+        compile_seconds = time.perf_counter() - t0
+        runs: dict[str, list[float]] = {"fallback": [], "bot": []}
+        for _ in range(repeat):
+            for name, seat in (("fallback", fallback), ("bot", bot)):
+                t0 = time.perf_counter()
+                g.simulate(games=games, players=4, seats=[seat] * 4, rules=played, seed=BENCH_SEED, threads=threads)
+                runs[name].append(time.perf_counter() - t0)
+    # The generated module and numba's cache of it are named by the folder of the bot's module.
+    for leftover in [bots.folder, *glob.glob(str(Path(cache_base()) / "*" / "*" / f"{bots.folder.name}_*"))]:
+        shutil.rmtree(leftover, ignore_errors=True)
+    fallback_seconds, bot_seconds = (statistics.median(runs[name]) for name in ("fallback", "bot"))
+    return {"games": games, "players": 4, "fallback": fallback, "threads": threads or numba.get_num_threads(),
+            "compile_seconds": compile_seconds, "compile_target_seconds": BOT_COMPILE_TARGET,
+            "fallback_games_per_second": games / fallback_seconds, "bot_games_per_second": games / bot_seconds,
+            "slowdown": bot_seconds / fallback_seconds, "slowdown_target": BOT_SLOWDOWN_TARGET, "run_seconds": runs}
 
 
 STEPS_TARGET = 20_000  # decisions a second from Python on one core (issue 40's goal)

@@ -177,8 +177,6 @@ class Game:
         bases = [searches[s].base if s in searches else spec for s, spec in enumerate(seats or [])]
         specs, kinds, params = table.make_table(title, self.catalog, self.default_table, players, bases or seats, lo, hi)
         for s, settings in searches.items():
-            if userbot.is_bot_spec(specs[s]):
-                raise UsageError("search: the base must be a built-in bot (bot files cannot play stepped games yet)")
             specs[s] = dataclasses.replace(settings, base=specs[s]).spec
         return specs, kinds, params
 
@@ -285,12 +283,13 @@ class Game:
         check_run_args(games, seed, chunk_size, threads)
         specs, kinds, params = self.make_table(players, seats, rules)
         deck_edits = deck_edits or {}
+        bases = [self.search_settings(s).base if search.is_search_spec(s) else s for s in specs]  # the kernel's seats
+        bots = userbot.table_bots_compiled(self.name, bases)  # compiled now: their errors come before any work
+        if bots is not None:
+            params = bots.with_addresses(params)
         inputs = self.inputs(rules, players, kinds, params, deck_edits, **options)
-        run = PreparedRun(self, games, rules, players, specs, kinds, inputs, seed, threads, chunk_size, deck_edits,
-                          userbot.bot_kernel(self.name, specs))
-        if run.bots is not None:  # compile the bots now: their errors come before any work or output
-            run.play(0, 0, False, False, self.outputs(0, players, False), 0)
-        return run
+        return PreparedRun(self, games, rules, players, specs, kinds, inputs, seed, threads, chunk_size, deck_edits,
+                           bots)
 
     def outputs(self, games: int, players: int, detail: bool) -> tuple:
         """Zeroed kernel outputs for `games` games: game_out, seat_out, detail_out."""
@@ -395,15 +394,14 @@ class PreparedRun:
     threads: int | None
     chunk_size: int
     deck_edits: dict
-    bots: userbot.BotKernel | None = None  # the kernel compiled with the table's own bots, if any
+    bots: userbot.TableBots | None = None  # the compiled decisions of the table's own bots, if any
 
     def kernel_call(self, entry: str, *args):
-        """The game's kernel entry point (play_batch, play_steps) on these arguments; with bots
-        at the table, their kernel's. A first compile is announced before it starts."""
-        if self.bots is None:
-            announce_compile(self.game, entry)
-            return getattr(self.game.kernel, entry)(*args)
-        return self.bots.call(entry, *args)
+        """The game's kernel entry point (play_batch, play_steps) on these arguments. A first
+        compile is announced before it starts."""
+        announce_compile(self.game, entry)
+        fn = getattr(self.game.kernel, entry)
+        return fn(*args) if self.bots is None else self.bots.call(fn, *args)
 
     def stream(self, consume: Callable[[pd.DataFrame, dict], None], check: bool = False, progress: bool = False,
                detail: bool = False) -> None:

@@ -537,8 +537,6 @@ def _prepared(g, seats, players, rules, seed, outside, deck_edits, options):
     if g.decisions is None:
         raise UsageError(f"{g.title} has no decision points yet")
     run = g.prepare(1, players, seats, rules, seed, None, None, deck_edits, **options)
-    if run.bots is not None:
-        raise UsageError("bot files cannot play in a stepped game yet: give built-in bots")
     mask = 0
     for s in range(run.players) if outside is None else outside:
         if not 0 <= s < run.players:

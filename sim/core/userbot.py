@@ -1,4 +1,4 @@
-"""Bots that users write in plain Python (docs/bots.md), compiled into a game's kernel.
+"""Bots that users write in plain Python (docs/bots.md), compiled on their own and asked by a game's kernel.
 
 A bot file holds one or more bot classes. A class names its fallback (a built-in policy spec),
 declares its parameters with ranges, and defines one function per decision it takes over, each
@@ -15,20 +15,22 @@ reading the game through a view and the accessors of sim/<game>/bots.py::
 
 A seat plays it as ``path/to/file.py:Behind risk=0.3`` wherever a policy spec is accepted. The
 seat's policy kind is the fallback's, so every decision the bot leaves out is the fallback's;
-its parameter row is the fallback's, then the bot's number at the table, then the bot's own
-parameters.
+its parameter row is the fallback's, then the bot columns of sim/core/botcall.py (its number at
+the table, its own parameters, the decisions it takes and their address).
 
-How it runs at compiled speed: for the bot files at a table, a package is generated under the
-numba cache folder: ``policy.py`` wraps each decision entry point of strategies/<game>.py the
-bots take over (the bot's function, the check that its answer is a legal move, else the
-built-in decision), and ``kernel.py`` defines again the kernel's functions that call those
-decisions (the rest is the game's own, compiled and cached with it). numba compiles that package
-once and caches it, like the game's own kernel; the folder's name is a digest of the game's
-kernel sources and the bots' files, so an edit to either compiles afresh. A refused move ends the game at once with a status naming the bot and
-the decision, and the run stops with that message (exit code 2).
+How it runs at compiled speed: the game's kernel is compiled once for every table, and asks a
+bot seat's decisions through the address of a C function that this module has numba compile
+from the bot file (sim/core/botcall.py): per bot class, one function that makes the view and the
+params, calls the bot's own function for the decision and passes its answers back. The kernel's
+decision entry points (sim/<game>/bots.py) check the answer, hand a FALLBACK to the built-in
+decision, and end the game on a refused move with a status naming the bot and the decision; the
+run stops with that message (exit code 2). The generated module lies under the numba cache
+folder, named by a digest of the game's sources and the bot files' texts, and numba caches its
+compiled functions there: an edit to a bot file compiles that file's bots again (a few seconds),
+never the kernel.
 
-With NUMBA_DISABLE_JIT=1 (``monosim --plain ...``) the same package runs as plain Python, so
-that a bot can be stepped through in a debugger, with the same games.
+With NUMBA_DISABLE_JIT=1 (``monosim --plain ...``) the same module runs as plain Python, so that
+a bot can be stepped through in a debugger, with the same games.
 """
 
 from __future__ import annotations
@@ -46,21 +48,20 @@ import sys
 import time
 import traceback
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numba
 import numpy as np
 
+from sim.core.botcall import (
+    BOT_COLUMNS,
+    MAX_DECISIONS,
+    MAX_PARAMS,
+    PLAIN_BOTS,
+    REFUSED,
+)
 from sim.core.runner import UsageError, read_input
-
-MAX_PARAMS = 16  # a bot's own parameters
-# A decision's answer (or its first number) that hands this one decision to the bot's fallback.
-FALLBACK = -2
-# A kernel status at or above REFUSED ends a game on a bot's move: REFUSED + 2 * MAX_DECISIONS * (bot
-# number - 1) + the decision's index, plus MAX_DECISIONS when the decision raised an exception.
-REFUSED = 100
-MAX_DECISIONS = 64
 
 
 class BotError(UsageError):
@@ -69,43 +70,19 @@ class BotError(UsageError):
 
 @dataclass(frozen=True)
 class Decision:
-    """One decision a bot may take over.
-
-    `entry` is the decision entry point of strategies/<game>.py that the kernel calls, `seat`
-    its argument naming the deciding seat and `args` the bot function's arguments. `body` is
-    the wrapper's code for a seat of this bot: `{bot}` is the bot's function, `{params}` its
-    parameters, `{refuse}` the code that marks a refused move (it sets the game's status) and
-    `{builtin}` the built-in entry point's call, whose answer stands in for a refused move.
-    `answer` says what the function returns, for docs and messages."""
+    """One decision a bot may take over, as the bot's function sees it: `args` its arguments
+    (the view, the params, then numbers whose kinds `kinds` gives, one letter each: i an
+    integer, f a float, b a bool), `answers` the names of the numbers it returns (one name: a
+    single number), `answer` what they must be and `doc` when it is asked, for docs and
+    messages. The game's decision entry points (sim/<game>/bots.py) ask it by its place in
+    the API's list, check the answer and hand a FALLBACK to the built-in bot."""
 
     name: str
-    entry: str
-    seat: str
     args: tuple[str, ...]
-    body: str
+    kinds: str
+    answers: tuple[str, ...]
     answer: str
     doc: str
-
-
-def yes_no(call: str) -> str:
-    """The wrapper body of a yes-or-no decision whose bot function takes `call`."""
-    return f"answer = {{bot}}({call})\nif answer == FALLBACK:\n    return {{builtin}}\nreturn bool(answer)\n"
-
-
-def checked(answer: str, call: str, legal: str, card: str = "") -> str:
-    """The wrapper body of a decision whose bot function takes `call` and returns `answer` (its
-    names: "k" or "k, i"), legal when `legal` holds: the bot's answer, the built-in one after
-    FALLBACK (in the answer's first place), or a refused move and the built-in answer. A refused
-    answer is logged (EV_REFUSED rows, read when its game is replayed for the message), with the
-    card it plays where `card` says which (an expression, -1 for none)."""
-    first = answer.split(",")[0]
-    values = [f"int({v.strip()})" for v in answer.split(",")]
-    values = [str(len(values)), f"int({card})" if card else "-1", "0"] + values  # a head row: count, card
-    values += ["0"] * (-len(values) % 3)
-    log = "".join(f"log_event(S, STATE_SIZE, EV_REFUSED, -1, {', '.join(values[i:i + 3])})\n"
-                  for i in range(0, len(values), 3))
-    return (f"{answer} = {{bot}}({call})\nif {first} == FALLBACK:\n    return {{builtin}}\n"
-            f"if {legal}:\n    return {answer}\n{{refuse}}\n{log}return {{builtin}}\n")
 
 
 @dataclass(frozen=True)
@@ -114,13 +91,9 @@ class BotApi:
 
     game: str
     decisions: tuple[Decision, ...]
-    slot: int  # column of the bot's number in the parameter rows the decision entry points read
-    status: int  # the state offset of the game's status, S[status]
+    slot: int  # the column of a bot seat's number in its parameter row (sim/core/botcall.py)
+    view: str  # how a bot's view is made from the state S, the rules block RB and the seat p
     fallback: str  # a bot's fallback when it names none
-    row: bool = False  # the entry points get the deciding seat's row of parameters, not the matrix
-    # Entry points wrapped for a bot that defines the decision of the same name, beside the
-    # decision's own: a built-in bot's shortcuts that must not hold for a bot's own rule.
-    also: tuple[Decision, ...] = ()
 
     def decision(self, name: str) -> Decision | None:
         return next((d for d in self.decisions if d.name == name), None)
@@ -174,7 +147,7 @@ def module_name(path: Path, digest: str) -> str:
 
 def load_module(path: str, digest: str) -> types.ModuleType:
     """The bot file as a module (one per file and text, kept in sys.modules). The generated
-    policy module loads it through here, so a run and its compiled kernel share it."""
+    module of the bots' decisions loads it through here, so a run and its compiled bots share it."""
     name = module_name(Path(path), digest)
     if name in sys.modules:
         return sys.modules[name]
@@ -272,7 +245,7 @@ def running_bots() -> bool:
 
 def read_file(game: str, raw_path: str) -> dict[str, Bot]:
     """Every bot class of a bot file, checked, by name (BotError naming the file and line).
-    They are compiled together: a table with any of them runs the same kernel."""
+    They are compiled together, into one module."""
     path, digest = file_digest(raw_path)
     return _read_file(game, str(path), digest) if running_bots() else _read_text(game, str(path), digest)
 
@@ -410,124 +383,95 @@ def parse(catalog, spec: str) -> tuple[str, int, np.ndarray]:
 
 def table_bots(game: str, specs: list[str]) -> list[Bot]:
     """Every bot of the bot files at a table, in a fixed order (bot number i + 1 is the i-th):
-    a kernel is compiled for a set of files, whichever of their bots are seated."""
+    the bots of a set of files are compiled together, whichever of them are seated."""
     files = sorted({str(read_bot(game, s.split()[0]).path) for s in specs if is_bot_spec(s)})
     return [bot for f in files for _, bot in sorted(read_file(game, f).items())]
 
 
 def stack_rows(game: str, specs: list[str], rows: list[np.ndarray]) -> np.ndarray:
-    """The parameter matrix of a table: its rows, padded to one width, with each bot seat's
-    number (its place in table_bots, from 1) after the fallback's parameters."""
-    width = max(len(r) for r in rows)
-    params = np.zeros((len(rows), width))
-    for p, row in enumerate(rows):
-        params[p, :len(row)] = row
+    """The parameter matrix of a table: each seat's row, then the bot columns of
+    sim/core/botcall.py (zero on a built-in seat): a bot seat's number (its place in table_bots,
+    from 1), its own parameters and the decisions it takes. The address of its compiled
+    decisions is filled in when it runs (TableBots.with_addresses)."""
+    base = max(len(r) - (BOT_COLUMNS - 2 if is_bot_spec(s) else 0) for s, r in zip(specs, rows))
+    params = np.zeros((len(rows), base + BOT_COLUMNS))
     bots = table_bots(game, specs)
-    for p, spec in enumerate(specs):
+    for p, (spec, row) in enumerate(zip(specs, rows)):
+        params[p, :len(row)] = row
         if is_bot_spec(spec):
             bot = read_bot(game, spec.split()[0])
-            params[p, width - 1 - MAX_PARAMS] = bots.index(bot) + 1
+            params[p, base] = bots.index(bot) + 1
+            params[p, base + 1 + MAX_PARAMS] = sum(1 << i for i, d in enumerate(api(game).decisions)
+                                                  if d.name in bot.functions)
     return params
 
 
 # ---------------------------------------------------------------------------------------------
-# The generated kernel
+# The bots' compiled decisions
 
 
-def _policy_source(game: str, bots: list[Bot]) -> str:
+def _kind(kind: str, x: str) -> str:
+    return {"i": f"int({x})", "f": x, "b": f"{x} != 0"}[kind]
+
+
+def _bots_source(game: str, bots: list[Bot]) -> str:
+    """The module that compiles these bots' decisions: per bot class, a function per decision
+    it takes (the view and params made, the numbers passed as their kinds, the answers written
+    out), one function choosing among them by the decision's number, and (compiled) that one as
+    the C function the kernel calls (sim/core/botcall.py)."""
     game_api = api(game)
-    builtin = importlib.import_module(f"strategies.{game}")
+    compiled = not numba.config.DISABLE_JIT
     lines = [
         f'"""Generated by monosim (sim/core/userbot.py): the decisions of {", ".join(b.key for b in bots)}."""',
         "# ruff: noqa",
         "from collections import namedtuple",
-        f"from strategies.{game} import *",
-        f"import strategies.{game} as builtin",
-        "from sim.core.jit import compile_bot_function, compile_decision",
-        "from sim.core.event_log import EV_REFUSED, log_event",
-        f"from sim.{game}.layout import STATE_SIZE",
-        "from sim.core.userbot import FALLBACK, decision_function, load_module",
+        "from numba import carray",
+        "from sim.core.botcall import ANSWERED, MAX_ANSWERS, RAISED, compile_bot",
+        "from sim.core.jit import compile_bot_function",
+        "from sim.core.userbot import decision_function, load_module",
         f"from sim.{game} import bots as api",
-        "globals().update({k: v for k, v in vars(api).items() if not k.startswith('__')})  # the wrappers' names",
+        "globals().update({k: v for k, v in vars(api).items() if not k.startswith('__')})  # View, the accessors",
         "",
     ]
+    xs = ", ".join(f"x{k}" for k in range(5))
     for i, bot in enumerate(bots, 1):
         lines.append(f"bot{i} = vars(load_module({str(bot.path)!r}, {bot.digest!r}))[{bot.name!r}]")
-        for name in bot.functions:
-            lines.append(f"bot{i}_{name} = compile_bot_function(decision_function(bot{i}, {name!r}))")
+        params = "()"
         if bot.params:
-            fields = ", ".join(repr(k) for k in bot.params)
-            lines.append(f"Params{i} = namedtuple('Params{i}', [{fields}])")
-        lines.append("")
-    slot = game_api.slot
-    for d_index, d in enumerate(game_api.decisions + game_api.also):
-        users = [(i, bot) for i, bot in enumerate(bots, 1) if d.name in bot.functions]
-        if not users:
-            continue
-        entry = getattr(builtin, d.entry)
-        args = ", ".join(inspect.signature(getattr(entry, "py_func", entry)).parameters)
-        column = "pp[{}]" if game_api.row else f"pp[{d.seat}, {{}}]"
-        lines += ["", "@compile_decision", f"def {d.entry}({args}):", f"    bot_number = {column.format(slot)}"]
-        for i, bot in users:
-            if bot.params:
-                values = ", ".join(column.format(slot + 1 + j) for j in range(len(bot.params)))
-                params = f"Params{i}({values})"
-            else:
-                params = "()"
-            status = REFUSED + 2 * MAX_DECISIONS * (i - 1) + d_index
-            builtin_call = f"builtin.{d.entry}({args})"
-            body = d.body.format(bot=f"bot{i}_{d.name}", params=params, refuse=f"S[{game_api.status}] = {status}",
-                                 builtin=builtin_call)
-            lines.append(f"    if bot_number == {float(i)}:")
-            if numba.config.DISABLE_JIT:  # as Python, an exception keeps its traceback (BotKernel.call)
-                lines += ["        " + ln if ln.strip() else "" for ln in body.strip("\n").splitlines()]
-            else:  # compiled, it ends the game with a status naming the bot and the decision
-                lines += ["        try:"] + ["            " + ln if ln.strip() else "" for ln in body.strip("\n").splitlines()]
-                lines += ["        except Exception:", f"            S[{game_api.status}] = {status + MAX_DECISIONS}",
-                          f"            return {builtin_call}"]
-        lines.append(f"    return builtin.{d.entry}({args})")
+            lines.append(f"Params{i} = namedtuple('Params{i}', [{', '.join(repr(k) for k in bot.params)}])")
+            params = f"Params{i}({', '.join(f'row[{game_api.slot + 1 + j}]' for j in range(len(bot.params)))})"
+        for d_index, d in enumerate(game_api.decisions):
+            if d.name not in bot.functions:
+                continue
+            numbers = [_kind(kind, f"x{k}") for k, kind in enumerate(d.kinds)]
+            call = f"bot{i}_{d.name}({', '.join([game_api.view, params] + numbers)})"
+            lines += [f"bot{i}_{d.name} = compile_bot_function(decision_function(bot{i}, {d.name!r}))", "",
+                      "@compile_bot_function", f"def bot{i}__{d.name}(S, RB, p, row, {xs}, out):",
+                      f"    {', '.join(d.answers)} = {call}"]
+            lines += [f"    out[{k}] = int({name})" for k, name in enumerate(d.answers)]
+            lines.append("")
+        lines += ["", "@compile_bot_function", f"def decide{i}(d, S, RB, p, row, {xs}, out):"]
+        for d_index, d in enumerate(game_api.decisions):
+            if d.name in bot.functions:
+                lines += [f"    if d == {d_index}:", f"        bot{i}__{d.name}(S, RB, p, row, {xs}, out)"]
+        lines += ["    return ANSWERED", ""]
+        if compiled:  # the C function; an exception ends the game with a status naming the bot and decision
+            lines += ["", "@compile_bot",
+                      f"def c_decide{i}(d, S_at, n_S, RB_at, n_RB, p, row_at, n_row, {xs}, out_at):",
+                      "    try:",
+                      f"        return decide{i}(d, carray(S_at, n_S), carray(RB_at, n_RB), p, carray(row_at, n_row), "
+                      f"{xs}, carray(out_at, MAX_ANSWERS))",
+                      "    except Exception:",
+                      "        return RAISED", ""]
     return "\n".join(lines) + "\n"
-
-
-def wrapped_entries(game: str, bots: list[Bot]) -> list[str]:
-    """The decision entry points the bots' policy module wraps."""
-    game_api = api(game)
-    return [d.entry for d in game_api.decisions + game_api.also if any(d.name in b.functions for b in bots)]
-
-
-def _kernel_source(game: str, package: str, wrapped: list[str]) -> str:
-    """The bots' kernel: the game's kernel, with the functions that call a wrapped decision
-    (directly or through another such function) defined again, so that they call the wrappers.
-    Every other function is the game's own, compiled once and cached with the game: a bot
-    compiles only what its decisions change."""
-    from sim import ROOT
-
-    text = (ROOT / "sim" / game / "kernel.py").read_text()
-    lines = text.splitlines()
-    functions = {n.name: n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)}
-    uses = {name: {x.id for x in ast.walk(node) if isinstance(x, ast.Name)} for name, node in functions.items()}
-    again = set()
-    while new := {f for f in functions if f not in again and uses[f] & (set(wrapped) | again)}:
-        again |= new
-    out = [f'"""Generated by monosim (sim/core/userbot.py): sim/{game}/kernel.py calling the bots\' decisions."""',
-           "# ruff: noqa",
-           f"import sim.{game}.kernel as game_kernel",
-           "",
-           "globals().update({k: v for k, v in vars(game_kernel).items() if not k.startswith('__')})",
-           f"from {package}.policy import {', '.join(wrapped)}"]
-    for name, node in functions.items():  # in the kernel's order
-        if name in again:
-            first = min([d.lineno for d in node.decorator_list] + [node.lineno])
-            out += ["", ""] + lines[first - 1:node.end_lineno]
-    return "\n".join(out) + "\n"
 
 
 KERNEL_THREAD = "monosim-bot-kernel"
 
 
 def interruptible(fn, *args):
-    """fn(*args), a bot kernel's entry, run so that Ctrl-C ends it at once: compiled code cannot
-    look for an interrupt, and a bot's decision may loop for ever. The kernel runs in a daemon
+    """fn(*args), a kernel entry with bots at the table, run so that Ctrl-C ends it at once:
+    compiled code cannot look for an interrupt, and a bot's decision may loop for ever. The kernel runs in a daemon
     thread with the GIL released (its entries are nogil) and numba's thread count passed on,
     while this thread waits, where KeyboardInterrupt reaches it; sim.cli.main then exits at once.
     As plain Python (--plain), or off the main thread, it runs here: the interrupt reaches it."""
@@ -554,13 +498,31 @@ def interruptible(fn, *args):
 
 
 @dataclass
-class BotKernel:
-    """The generated kernel of a table's bots: its module (play_batch, play_steps, the status
-    names) and what each refused-move status means."""
+class TableBots:
+    """The compiled decisions of a table's bots (table_bots' order): what the kernel calls for
+    their seats, and what each refused-move status means."""
 
-    module: types.ModuleType
     bots: list[Bot]
-    compiled: set = field(default_factory=set)  # the entry points compiled (or loaded) so far
+    functions: list  # per bot: its compiled C function; as plain Python, its place in PLAIN_BOTS + 1
+    folder: Path  # of the generated module (generated_dir)
+
+    def address(self, number: int) -> int:
+        f = self.functions[number - 1]
+        return f if isinstance(f, int) else f.address
+
+    def with_addresses(self, params: np.ndarray) -> np.ndarray:
+        """The table's parameter matrix (stack_rows) with each bot seat's address filled in:
+        valid in this process only, so filled in just before the kernel runs."""
+        params = params.copy()
+        base = params.shape[1] - BOT_COLUMNS
+        for p in range(params.shape[0]):
+            if params[p, base] > 0:
+                address = self.address(int(params[p, base]))
+                if address >= 2**53:  # a float64 holds it exactly below this
+                    raise BotError(f"the compiled bot {self.bots[int(params[p, base]) - 1].key} lies at an address "
+                                   "too high to pass to the kernel; run it with monosim --plain")
+                params[p, base + 2 + MAX_PARAMS] = address
+        return params
 
     def first_refusal(self, statuses: np.ndarray) -> int | None:
         """The first of these games that ended on a bot's refused move or exception, if any."""
@@ -572,17 +534,16 @@ class BotKernel:
         and card, if known) or an exception in its decision."""
         bot_index, rest = divmod(status - REFUSED, 2 * MAX_DECISIONS)
         raised, d_index = divmod(rest, MAX_DECISIONS)
-        bot, game_api = self.bots[bot_index], api(self.bots[bot_index].game)
-        d = (game_api.decisions + game_api.also)[d_index]
+        bot = self.bots[bot_index]
+        d = api(bot.game).decisions[d_index]
         if raised:
             return (f"{bot.where(d.name)}: bot {bot.name}, decision {d.name} raised an exception (compiled code "
                     "does not say which: run the command with monosim --plain to see it and its line)")
-        call = re.search(r"([\w, ]+) = \{bot\}\(", d.body)
-        names = [n.strip() for n in call.group(1).split(",")] if call else []
         shown = ""
-        if answer and names:
-            values = ", ".join(map(str, answer[:len(names)]))
-            shown = f": ({', '.join(names)}) = ({values})" if len(names) > 1 else f": {names[0]} = {values}"
+        if answer:
+            values = ", ".join(map(str, answer[:len(d.answers)]))
+            names = ", ".join(d.answers)
+            shown = f": ({names}) = ({values})" if len(d.answers) > 1 else f": {names} = {values}"
         card = f", card {card_name}" if card_name else ""
         return (f"{bot.where(d.name)}: bot {bot.name}, decision {d.name}: illegal move refused{shown}{card} "
                 f"(must be {d.answer})")
@@ -602,71 +563,49 @@ class BotKernel:
         detail = (str(error).splitlines() or [""])[0]
         return f"{frame.filename}:{frame.lineno}: {where}: {type(error).__name__}" + (f": {detail}" if detail else "")
 
-    def call(self, entry: str, *args):
-        """The kernel's `entry` on these arguments: compiled on first use, with the compile time
-        reported and numba's errors in the bot's code turned into one line."""
-        fn = getattr(self.module, entry)
-        first = entry not in self.compiled
-        marker = Path(self.module.__file__).with_name(f".compiled-{entry}")
-        if first and not marker.exists() and not numba.config.DISABLE_JIT:
-            names = ", ".join(sorted({b.path.name for b in self.bots}))
-            print(f"monosim: compiling the bots of {names} into the {self.bots[0].game} kernel ({entry}), once: "
-                  "about 10 to 50 s", file=sys.stderr, flush=True)
-        start = time.perf_counter()
+    def call(self, fn, *args):
+        """A kernel entry with these bots at the table: Ctrl-C ends it at once (interruptible),
+        and as plain Python an exception in a bot's code is one line naming it."""
         try:
-            result = interruptible(fn, *args)
+            return interruptible(fn, *args)
         except UsageError:
             raise
         except Exception as e:
             raised = self.raised_in_bot(e)
-            if raised is not None:
-                raise BotError(raised) from None
-            if not first or not _is_numba_error(e):
+            if raised is None:
                 raise
-            raise BotError(self.explain(e)) from None
-        if first:
-            self.compiled.add(entry)
-            marker.touch()
-            stats = getattr(fn, "stats", None)
-            if stats is not None and stats.cache_misses:
-                names = ", ".join(sorted({b.path.name for b in self.bots}))
-                print(f"monosim: compiled the bots of {names} into the {self.bots[0].game} kernel ({entry}) in "
-                      f"{time.perf_counter() - start:.1f} s; later runs load it from the cache", file=sys.stderr)
-        return result
+            raise BotError(raised) from None
 
-    def explain(self, error: Exception) -> str:
-        """One line for a numba error: the bot's file, line and decision when the error is in a
-        bot's code, else the decision whose answer has the wrong type."""
-        text = str(error)
-        places = [(os.path.abspath(f), int(n)) for f, n in re.findall(r'File "(.+?)", line (\d+)', text)]
-        for bot in self.bots:
-            lines = [n for f, n in places if f == str(bot.path)]
-            if lines:
-                line = lines[0]  # the innermost: numba lists the failing line first
-                decision = max((d for d, ln in bot.lines.items() if ln <= line), key=lambda d: bot.lines[d],
-                               default=None)
-                source = bot.path.read_text().splitlines()[line - 1].strip()
-                what = f"decision {decision}" if decision else "a helper"
-                return (f"{bot.path}:{line}: bot {bot.name}, {what}: numba cannot compile `{source}`: "
-                        f"{_numba_reason(text)}")
-        policy = sys.modules[self.module.__name__.rpartition(".")[0] + ".policy"].__file__
-        lines = [n for f, n in places if f == policy]
+
+def explain(bots: list[Bot], generated: str, error: Exception) -> str:
+    """One line for a numba error in compiling bots: the bot's file, line and decision when the
+    error is in a bot's code, else the decision whose answer has the wrong kind."""
+    text = str(error)
+    places = [(os.path.abspath(f), int(n)) for f, n in re.findall(r'File "(.+?)", line (\d+)', text)]
+    for bot in bots:
+        lines = [n for f, n in places if f == str(bot.path)]
         if lines:
-            before = Path(policy).read_text().splitlines()[:lines[0]]
-            entry = next((ln[4:].split("(")[0] for ln in reversed(before) if ln.startswith("def ")), "")
+            line = lines[0]  # the innermost: numba lists the failing line first
+            decision = max((d for d, ln in bot.lines.items() if ln <= line), key=lambda d: bot.lines[d], default=None)
+            source = bot.path.read_text().splitlines()[line - 1].strip()
+            what = f"decision {decision}" if decision else "a helper"
+            return f"{bot.path}:{line}: bot {bot.name}, {what}: numba cannot compile `{source}`: {_numba_reason(text)}"
+    lines = [n for f, n in places if f == generated]
+    if lines:  # the generated function of one bot's decision: def bot<i>__<decision>
+        before = Path(generated).read_text().splitlines()[:lines[0]]
+        found = next((re.match(r"def bot(\d+)__(\w+)\(", ln) for ln in reversed(before) if ln.startswith("def ")), None)
+        if found:
+            bot, name = bots[int(found[1]) - 1], found[2]
             reason = _numba_reason(text)
-            for d in api(self.bots[0].game).decisions:
-                for bot in self.bots:
-                    if d.entry == entry and d.name in bot.functions:
-                        name = re.search(r"name '(\w+)'", reason)
-                        if name:  # numba names no line for an unknown name: the first line using it
-                            source = bot.path.read_text().splitlines()
-                            line = next((i + 1 for i in range(bot.lines[d.name] - 1, len(source))
-                                         if re.search(rf"\b{name[1]}\b", source[i])), bot.lines[d.name])
-                            return f"{bot.path}:{line}: bot {bot.name}, decision {d.name}: {reason}"
-                        return (f"{bot.where(d.name)}: bot {bot.name}, decision {d.name}: the answer must be "
-                                f"{d.answer} ({reason})")
-        return f"the bots {', '.join(b.key for b in self.bots)} cannot be compiled: {_numba_reason(text)}"
+            unknown = re.search(r"name '(\w+)'", reason)
+            if unknown:  # numba names no line for an unknown name: the first line using it
+                source = bot.path.read_text().splitlines()
+                line = next((i + 1 for i in range(bot.lines[name] - 1, len(source))
+                             if re.search(rf"\b{unknown[1]}\b", source[i])), bot.lines[name])
+                return f"{bot.path}:{line}: bot {bot.name}, decision {name}: {reason}"
+            d = api(bot.game).decision(name)
+            return f"{bot.where(name)}: bot {bot.name}, decision {name}: the answer must be {d.answer} ({reason})"
+    return f"the bots {', '.join(b.key for b in bots)} cannot be compiled: {_numba_reason(text)}"
 
 
 def _is_numba_error(e: Exception) -> bool:
@@ -681,8 +620,6 @@ _REASONS = ("NameError", "Untyped global name", "Unknown attribute", "Cannot uni
 
 def _numba_reason(text: str) -> str:
     """What a numba error message says went wrong, in one short line."""
-    if "Only accept returning of array" in text or "NRT required but not enabled" in text:
-        return "a bot may not create arrays, lists, dicts or strings: keep numbers in variables"
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     for start in _REASONS:
         for i, ln in enumerate(lines):
@@ -693,38 +630,75 @@ def _numba_reason(text: str) -> str:
     return lines[-1] if lines else "(no message)"
 
 
-def generated_dir(game: str, policy_text: str) -> tuple[str, Path]:
-    """The package name and folder of a bots' kernel: named by a digest of the game's kernel
-    sources and the bots' policy module (which names each bot file with a digest of its text)."""
+def generated_dir(game: str, text: str) -> tuple[str, Path]:
+    """The module name and folder of the bots' compiled decisions: named by a digest of the
+    compiled sources (numba keeps the compiled bots with them: sim.core.jit) and the generated
+    text (which names each bot file with a digest of its text)."""
     from sim import ROOT, cache_base, kernel_sources_digest
 
-    digest = hashlib.sha256((kernel_sources_digest(ROOT, game) + policy_text).encode()).hexdigest()[:16]
-    package = f"sim._bots_{game}_{digest}"
-    return package, Path(cache_base()) / "bots" / f"{game}_{digest}"
+    digest = hashlib.sha256((kernel_sources_digest(ROOT) + text).encode()).hexdigest()[:16]  # as numba's cache
+    return f"sim._bots_{game}_{digest}", Path(cache_base()) / "bots" / f"{game}_{digest}"
 
 
 @functools.lru_cache(maxsize=None)
-def _bot_kernel(game: str, bots: tuple[Bot, ...]) -> BotKernel:
-    policy = _policy_source(game, list(bots))
-    package, folder = generated_dir(game, policy)
-    kernel = _kernel_source(game, package, wrapped_entries(game, list(bots)))
+def _table_bots(game: str, bots: tuple[Bot, ...]) -> TableBots:
+    text = _bots_source(game, list(bots))
+    name, folder = generated_dir(game, text)
     folder.mkdir(parents=True, exist_ok=True)
-    for name, text in (("__init__.py", ""), ("policy.py", policy), ("kernel.py", kernel)):
-        target = folder / name
-        if not target.exists() or target.read_text() != text:  # numba keys its cache on the file's time
-            tmp = folder / f".{name}.{os.getpid()}.tmp"
-            tmp.write_text(text)
-            os.replace(tmp, target)
-    if package not in sys.modules:
-        pkg = types.ModuleType(package)
-        pkg.__path__ = [str(folder)]
-        pkg.__file__ = str(folder / "__init__.py")
-        sys.modules[package] = pkg
-    return BotKernel(importlib.import_module(f"{package}.kernel"), list(bots))
+    path = folder / "decisions.py"
+    if not path.exists() or path.read_text() != text:  # numba keys its cache on the file's time
+        tmp = folder / f".decisions.py.{os.getpid()}.tmp"
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    compiled = not numba.config.DISABLE_JIT
+    marker = folder / ".compiled"
+    names = ", ".join(sorted({b.path.name for b in bots}))
+    if compiled and not marker.exists():
+        print(f"monosim: compiling the bots of {names} ({game}), once: a few seconds", file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    try:
+        if name not in sys.modules:
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            try:
+                spec.loader.exec_module(module)  # compiles the bots' C functions, or loads them from the cache
+            except BaseException:
+                del sys.modules[name]
+                raise
+        module = sys.modules[name]
+    except UsageError:
+        raise
+    except Exception as e:
+        if not _is_numba_error(e):
+            raise
+        raise BotError(explain(list(bots), str(path), e)) from None
+    if not compiled:
+        functions = []
+        for i in range(1, len(bots) + 1):
+            PLAIN_BOTS.append(getattr(module, f"decide{i}"))
+            functions.append(len(PLAIN_BOTS))
+        return TableBots(list(bots), functions, folder)
+    if not marker.exists():
+        marker.touch()
+        print(f"monosim: compiled the bots of {names} in {time.perf_counter() - start:.1f} s; later runs load them "
+              "from the cache", file=sys.stderr)
+    return TableBots(list(bots), [getattr(module, f"c_decide{i}") for i in range(1, len(bots) + 1)], folder)
 
 
-def bot_kernel(game: str, specs: list[str]) -> BotKernel | None:
-    """The generated kernel for the bots among a table's policy specs; None without bots (and
+def table_bots_compiled(game: str, specs: list[str]) -> TableBots | None:
+    """The compiled decisions of the bots among a table's policy specs; None without bots (and
     inside without_running, where nothing is compiled)."""
     bots = table_bots(game, specs)
-    return _bot_kernel(game, tuple(bots)) if bots and running_bots() else None
+    return _table_bots(game, tuple(bots)) if bots and running_bots() else None
+
+
+def hands_back_source(game: str, fallback: str, note: str = "") -> str:
+    """A bot file whose one bot, HandsBack, takes every decision of the game and hands each to
+    its fallback: its games are the fallback's, through every decision's entry point (monosim
+    bench --bots times it). `note` is a comment line, which makes a file of its own."""
+    lines = [f"# {note}", f"from sim.{game}.bots import *", "", "", "class HandsBack:", f"    fallback = {fallback!r}"]
+    for d in api(game).decisions:
+        answer = ", ".join(["FALLBACK"] + ["0"] * (len(d.answers) - 1))
+        lines += ["", f"    def {d.name}({', '.join(d.args)}):", f"        return ({answer})"]
+    return "\n".join(lines) + "\n"

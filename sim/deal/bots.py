@@ -12,14 +12,16 @@ rent a colour, b Double the Rent cards added, t the target of an any-colour rent
 t; Sly Deal t and their card a; Forced Deal t, their card a, your card b; Deal Breaker t and
 colour a; House or Hotel colour a; Birthday and Pass Go nothing more. ``legal(view, ...)`` says
 whether a play is allowed now. Everything is compiled by numba with the bot: numbers, booleans,
-tuples and if/for/while; no arrays or lists.
+tuples, lists, numpy arrays and if/for/while.
 """
 
 from __future__ import annotations
 
-from sim.core.jit import njit_inline
-from sim.core.userbot import FALLBACK, BotApi, Decision, checked, yes_no
-from sim.deal.board import (  # noqa: F401 (ctype, cvalue, list_collection: the wrappers' code)
+import strategies.deal as builtin
+from sim.core.botcall import ANSWERED, FALLBACK, ask, bot_yes_no, refuse, takes
+from sim.core.jit import njit_inline, njit_no_refcount
+from sim.core.userbot import BotApi, Decision
+from sim.deal.board import (
     can_take,
     ctype,
     cvalue,
@@ -31,7 +33,7 @@ from sim.deal.board import (  # noqa: F401 (ctype, cvalue, list_collection: the 
     rent_of,
     stealable,
 )
-from sim.deal.layout import (  # noqa: F401 (BUILDING: the wrappers' code)
+from sim.deal.layout import (
     BANK_,
     BUILDING,
     BANK_N,
@@ -65,6 +67,7 @@ from sim.deal.layout import (  # noqa: F401 (BUILDING: the wrappers' code)
     R_SETS_TO_WIN,
     SCRATCH,
     SCRATCH3,
+    STATE_SIZE,
     WHERE,
 )
 from sim.deal.rules import (  # noqa: F401 (offered to bots)
@@ -288,65 +291,120 @@ def candidate_given(view, k):
     return view[0][SCRATCH3 + k] != 0
 
 
-_PAY = """
-n = list_collection(S, p, n_bank)
-for k in range(n):
-    S[SCRATCH3 + k] = 0
-paid = 0
-for _ in range(n):
-    if paid >= amount:
-        break
-    k = {bot}(View(S, p), {params}, amount - paid, creditor, n)
-    if k == FALLBACK:
-        return {builtin}
-    if k < 0 or k >= n or S[SCRATCH3 + k] != 0:
-        {refuse}
-        return {builtin}
-    S[SCRATCH3 + k] = 1
-    paid += cvalue(S, S[SCRATCH + k])
-for k in range(n):  # a House leaves only with the Hotel on it
-    c = S[SCRATCH + k]
-    if S[SCRATCH3 + k] != 0 and S[WHERE + c] == BUILDING and ctype(S, c) == HOUSE_CARD:
-        hotel = S[HOTEL + p * NC + S[GROUP + c]]
-        with_hotel = hotel < 0
-        for j in range(n):
-            with_hotel = with_hotel or (S[SCRATCH + j] == hotel and S[SCRATCH3 + j] != 0)
-        if not with_hotel:
-            {refuse}
-            return {builtin}
-return n
-"""
+# ---- the decisions -----------------------------------------------------------------------------
+# The kernel's decision entry points (sim/deal/kernel.py calls these, not strategies/deal.py): a
+# seat that is a user's bot taking the decision is asked (sim/core/botcall.py), its answer checked;
+# any other seat, or a FALLBACK, gets the built-in decision. Deal has no rules block apart from
+# the state: the bot is passed S for it.
+
+D_PLAY, D_PAY, D_DISCARD, D_JUST_SAY_NO, D_RECEIVED_COLOUR = range(5)
+
+
+@njit_no_refcount
+def choose_play(pp, p, S, rng):
+    if takes(pp[p], N_PARAMS, D_PLAY):
+        status, k, mode, a, b, t = ask(pp[p], N_PARAMS, D_PLAY, S, S, p)
+        if status == ANSWERED and k == FALLBACK:
+            pass
+        elif status == ANSWERED and (k == -1 or play_legal(S, p, k, mode, a, b, t)):
+            return k, mode, a, b, t
+        else:
+            card = S[HAND_ + p * MAX_HAND + k] if 0 <= k < S[HAND_N + p] else -1
+            refuse(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_PLAY, status, card, 5, k, mode, a, b, t)
+    return builtin.choose_play(pp, p, S, rng)
+
+
+@njit_no_refcount
+def choose_payment(pp, p, S, rng, n_bank, amount, creditor):
+    """Which candidates seat p gives: S[SCRATCH3 + k] set to 1 for each (see strategies/deal.py)."""
+    if not takes(pp[p], N_PARAMS, D_PAY):
+        return builtin.choose_payment(pp, p, S, rng, n_bank, amount, creditor)
+    n = list_collection(S, p, n_bank)
+    for k in range(n):
+        S[SCRATCH3 + k] = 0
+    paid = 0
+    for _ in range(n):
+        if paid >= amount:
+            break
+        status, k, _, _, _, _ = ask(pp[p], N_PARAMS, D_PAY, S, S, p, amount - paid, creditor, n)
+        if status == ANSWERED and k == FALLBACK:
+            return builtin.choose_payment(pp, p, S, rng, n_bank, amount, creditor)
+        if status != ANSWERED or k < 0 or k >= n or S[SCRATCH3 + k] != 0:
+            refuse(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_PAY, status, -1, 1, k, 0, 0, 0, 0)
+            return builtin.choose_payment(pp, p, S, rng, n_bank, amount, creditor)
+        S[SCRATCH3 + k] = 1
+        paid += cvalue(S, S[SCRATCH + k])
+    for k in range(n):  # a House leaves only with the Hotel on it
+        c = S[SCRATCH + k]
+        if S[SCRATCH3 + k] != 0 and S[WHERE + c] == BUILDING and ctype(S, c) == HOUSE_CARD:
+            hotel = S[HOTEL + p * NC + S[GROUP + c]]
+            with_hotel = hotel < 0
+            for j in range(n):
+                with_hotel = with_hotel or (S[SCRATCH + j] == hotel and S[SCRATCH3 + j] != 0)
+            if not with_hotel:
+                refuse(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_PAY, ANSWERED, c, 1, k, 0, 0, 0, 0)
+                return builtin.choose_payment(pp, p, S, rng, n_bank, amount, creditor)
+    return n
+
+
+@njit_no_refcount
+def choose_discard(pp, p, S, rng):
+    if takes(pp[p], N_PARAMS, D_DISCARD):
+        status, k, _, _, _, _ = ask(pp[p], N_PARAMS, D_DISCARD, S, S, p)
+        if status == ANSWERED and k == FALLBACK:
+            pass
+        elif status == ANSWERED and 0 <= k < S[HAND_N + p]:
+            return k
+        else:
+            refuse(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_DISCARD, status, -1, 1, k, 0, 0, 0, 0)
+    return builtin.choose_discard(pp, p, S, rng)
+
+
+@njit_no_refcount
+def want_just_say_no(pp, s, S, rng, actor, victim, action, stake, defending):
+    if takes(pp[s], N_PARAMS, D_JUST_SAY_NO):
+        a = bot_yes_no(S, STATE_SIZE, G_STATUS, pp[s], N_PARAMS, D_JUST_SAY_NO, S, s, actor, victim, action, stake,
+                       defending)
+        if a != FALLBACK:
+            return a == 1
+    return builtin.want_just_say_no(pp, s, S, rng, actor, victim, action, stake, defending)
+
+
+@njit_no_refcount
+def choose_received_colour(pp, q, S, rng, card):
+    if takes(pp[q], N_PARAMS, D_RECEIVED_COLOUR):
+        status, c, _, _, _, _ = ask(pp[q], N_PARAMS, D_RECEIVED_COLOUR, S, S, q, card)
+        if status == ANSWERED and c == FALLBACK:
+            pass
+        elif status == ANSWERED and c >= 0 and (c == S[R_CARD_C1 + card] or c == S[R_CARD_C2 + card]):
+            return c
+        else:
+            refuse(S, STATE_SIZE, G_STATUS, pp[q], N_PARAMS, D_RECEIVED_COLOUR, status, card, 1, c, 0, 0, 0, 0)
+    return builtin.choose_received_colour(pp, q, S, rng, card)
+
 
 API = BotApi(
     game="deal",
     slot=N_PARAMS,
-    status=G_STATUS,
+    view="View(S, p)",
     fallback="smart",
-    decisions=(
-        Decision("play", "choose_play", "p", ("view", "params"),
-                 checked("k, mode, a, b, t", "View(S, p), {params}", "k == -1 or play_legal(S, p, k, mode, a, b, t)",
-                         "S[HAND_ + p * MAX_HAND + k] if 0 <= k < S[HAND_N + p] else -1"),
+    decisions=(  # in the order of the D_* numbers
+        Decision("play", ("view", "params"), "", ("k", "mode", "a", "b", "t"),
                  "a play (k, mode, a, b, t) that legal() allows, or (-1, 0, 0, 0, 0) to end the turn",
                  "Your next play this turn; asked while you have plays left."),
-        Decision("pay", "choose_payment", "p", ("view", "params", "owed", "creditor", "n_candidates"), _PAY,
+        Decision("pay", ("view", "params", "owed", "creditor", "n_candidates"), "iii", ("k",),
                  "a payment candidate not yet given",
                  "You owe `owed` more to `creditor` and can cover it: which of the n_candidates candidates "
                  "(candidate(view, k)) to give next. Asked until the debt is covered; no change is given. A "
                  "House goes only with the Hotel on it."),
-        Decision("discard", "choose_discard", "p", ("view", "params"),
-                 checked("k", "View(S, p), {params}", "0 <= k < S[HAND_N + p]"),
+        Decision("discard", ("view", "params"), "", ("k",),
                  "a hand position", "Over the hand limit at the end of your turn: which card to discard."),
-        Decision("just_say_no", "want_just_say_no", "s",
-                 ("view", "params", "actor", "victim", "action", "stake", "defending"),
-                 yes_no("View(S, s), {params}, actor, victim, action, stake, defending"),
-                 "True to play Just Say No",
+        Decision("just_say_no", ("view", "params", "actor", "victim", "action", "stake", "defending"), "iiiib",
+                 ("say_no",), "True to play Just Say No",
                  "Play a Just Say No? defending: you are the victim of `actor`'s `action` (a card type); else "
                  "you are the actor and the victim said no. stake: the amount charged, the card taken or the "
                  "colour of a Deal Breaker."),
-        Decision("received_colour", "choose_received_colour", "q", ("view", "params", "card"),
-                 checked("c", "View(S, q), {params}, card",
-                         "c >= 0 and (c == S[R_CARD_C1 + card] or c == S[R_CARD_C2 + card])"),
-                 "one of the wild's two colours",
+        Decision("received_colour", ("view", "params", "card"), "i", ("c",), "one of the wild's two colours",
                  "A two-colour wild comes to you off your turn (paid or stolen): the colour it stands in."),
     ),
 )

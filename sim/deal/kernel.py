@@ -224,11 +224,15 @@ from strategies.deal import (
     M_ACTION,
     M_BANK,
     M_PLACE,
+    plan_arrangement,
+)
+
+# The decision entry points: the built-in bots' (strategies/deal.py), or a user's bot's.
+from sim.deal.bots import (
     choose_discard,
     choose_payment,
     choose_play,
     choose_received_colour,
-    plan_arrangement,
     want_just_say_no,
 )
 
