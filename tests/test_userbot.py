@@ -107,6 +107,29 @@ def test_bench_times_a_new_bot_file_and_leaves_nothing_compiled(monosim):
     assert benched() == before
 
 
+@pytest.mark.parametrize("game", list(EXAMPLES))
+def test_a_stepped_game_with_a_bot_file_answering_is_the_batch_game(game):
+    """A bot file's seat played from outside, answered with its bot's own choice at every
+    decision, plays the batch game: the step API asks the same decision entry points."""
+    from sim.core.game import get
+    from sim.core.play import new_game
+
+    table = [EXAMPLES[game], FALLBACKS[game], FALLBACKS[game]]
+    for k in range(3):
+        s = new_game(game, seats=table, players=3, seed=k, game_index=k, outside=[0])
+        while not s.is_terminal():
+            s.apply(s.bot_action())
+        batch = get(game).simulate(1, 3, table, seed=k, first_game=k)
+        assert s.row().reset_index(drop=True).equals(batch.reset_index(drop=True))
+
+
+def test_a_bot_file_is_the_base_of_a_search_player(monosim):
+    r = monosim("deal", "simulate", "--games", "2", "--players", "2", "--seat",
+                f"search rollouts=4 base={EXAMPLES['deal']}", "--seat", "smart", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["results"]["by_policy"][0]["policy"] == f"search rollouts=4 z=2 base={EXAMPLES['deal']}"
+
+
 def test_a_bot_joins_a_ladder(monosim):
     r = monosim("chance", "ladder", "--players", "2", "--games", "100", "--seat", EXAMPLES["chance"], "--json")
     assert r.returncode == 0, r.stderr

@@ -113,7 +113,7 @@ def search_listing(default_base: str, kind_names: list[str]) -> list[str]:
         "with --seat.",
         f"  rollouts (1 to {MAX_ROLLOUTS:,}): playouts a decision, all actions together",
         "  z (0 to 10): standard errors by which an action must beat the base bot's to be taken",
-        "  base: the bot it plays on (a built-in bot or preset, one word)",
+        "  base: the bot it plays on (a built-in bot, a preset or a bot file FILE.py:NAME; one word)",
         f"  kinds: the decisions it searches, comma-separated (default all: {', '.join(kind_names)})",
     ]
 
