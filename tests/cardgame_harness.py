@@ -19,6 +19,7 @@ from sim.cardgame import layout as L
 from sim.cardgame.board import can_go_out, hand_score
 from sim.cardgame.rules import KIND_NAMES, CardGameRules, extra_cards, kind_of, pack
 from sim.core.rng import seed_state
+from sim.core.userbot import stack_rows
 from strategies.cardgame import MV_DOUBLE3, MV_DRAW, MV_SWAP3, MV_TRADE, parse_policy, seat_values
 
 MOVES = {"draw": MV_DRAW, "trade": MV_TRADE, "swap3": MV_SWAP3, "double3": MV_DOUBLE3}
@@ -36,7 +37,8 @@ class Table:
         self.S, self.rng, self.W = kernel.new_state()
         parsed = [parse_policy(s) for s in seats]
         self.pk = np.array([k for _, k, _ in parsed], np.int64)
-        self.pp = seat_values(self.RB, np.stack([params for _, _, params in parsed]))
+        self.pp = seat_values(self.RB, stack_rows("cardgame", [spec for spec, _, _ in parsed],
+                                                  [params for _, _, params in parsed]))
         for s in range(L.RNG_SIZE // 4):
             seed_state(self.rng, 4 * s, np.uint64(seed), 0, s)
         kernel.new_match(self.S, self.RB)

@@ -26,6 +26,7 @@ from sim.chance.rules import (
     pack,
 )
 from sim.core.rng import randint, seed_state
+from sim.core.userbot import stack_rows
 from strategies.chance import parse_policy
 
 # Property indices on the default board (printed values 1..8 in this order).
@@ -50,7 +51,7 @@ class Table:
         self.S, self.rng = kernel.new_state()
         parsed = [parse_policy(s) for s in seats]
         self.pk = np.array([k for _, k, _ in parsed], np.int64)
-        self.pp = np.ascontiguousarray(np.stack([params for _, _, params in parsed]))
+        self.pp = stack_rows("chance", [spec for spec, _, _ in parsed], [params for _, _, params in parsed])
         self.pt = np.zeros(0)
         self.seed = seed
         for s in range(L.RNG_SIZE // 4):  # as play_game seeds game 0 of a run

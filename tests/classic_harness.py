@@ -22,6 +22,7 @@ from sim.classic.api import landing_weights
 from sim.classic.rules import IN_JAIL, ClassicRules, pack, square_index
 from sim.core.event_log import with_log
 from sim.core.rng import seed_state
+from sim.core.userbot import stack_rows
 from strategies.classic import parse_policy
 
 # Square numbers by name, for readable tests
@@ -42,7 +43,7 @@ class Table:
         self.RB = self.S[: L.RULES_SIZE]  # the rules block (a view: writes change the game's rules)
         parsed = [parse_policy(s) for s in seats]
         self.S[L.R_KIND : L.R_KIND + self.n] = [k for _, k, _ in parsed]
-        self.pp = np.ascontiguousarray(np.stack([params for _, _, params in parsed]))
+        self.pp = stack_rows("classic", [spec for spec, _, _ in parsed], [params for _, _, params in parsed])
         self.pt = landing_weights(self.rules)
         self.rng = np.zeros(L.RNG_SIZE, np.uint64)
         for s in range(L.RNG_SIZE // 4):

@@ -21,6 +21,7 @@ from sim.deal import kernel
 from sim.deal import layout as L
 from sim.deal.rules import COLOUR_NAMES, DealRules, card_names, pack
 from sim.core.rng import seed_state
+from sim.core.userbot import stack_rows
 from strategies.deal import M_ACTION, M_BANK, M_PLACE, parse_policy
 
 MODES = {"bank": M_BANK, "place": M_PLACE, "action": M_ACTION}
@@ -46,7 +47,7 @@ class Table:
         kinds = np.array([k for _, k, _ in parsed], np.int64)
         self.S, self.rng = kernel.new_state(pack(self.rules, self.n, deck_edits), kinds)
         self.RB = self.S[: L.RULES_SIZE]  # the rules block (a view: writes change the game's rules)
-        self.pp = np.ascontiguousarray(np.stack([params for _, _, params in parsed]))
+        self.pp = stack_rows("deal", [spec for spec, _, _ in parsed], [params for _, _, params in parsed])
         for s in range(L.RNG_SIZE // 4):
             seed_state(self.rng, 4 * s, np.uint64(seed), 0, s)
         S = self.S

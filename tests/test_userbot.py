@@ -96,7 +96,8 @@ def test_bench_times_a_new_bot_file_and_leaves_nothing_compiled(monosim):
     from sim import cache_base
 
     def benched() -> set:  # the compiled bots of bench's files (other tests may compile bots meanwhile)
-        return {f.parent for f in (Path(cache_base()) / "bots").glob("*/decisions.py") if "_hands_back.py" in f.read_text()}
+        found = (Path(cache_base()) / "bots").glob("*/decisions.py")
+        return {f.parent for f in found if "_hands_back.py" in f.read_text()}
 
     before = benched()
     r = monosim("bench", "--bots", "--game", "deal", "--games", "300", "--json")

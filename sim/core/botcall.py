@@ -88,10 +88,9 @@ def call_bot(typingctx, address, d, S, RB, p, row, x0, x1, x2, x3, x4):
 
 @njit_inline
 def takes(row, slot, d):
-    """Whether the seat of this parameter row is a user's bot that takes decision d. A row
-    without the bot columns (a test harness's own matrix) is a built-in seat's."""
-    return (row.shape[0] >= slot + BOT_COLUMNS and row[slot] != 0
-            and (np.int64(row[slot + 1 + MAX_PARAMS]) >> d) & 1 == 1)
+    """Whether the seat of this parameter row is a user's bot that takes decision d. The row must
+    have the bot columns: every parameter matrix is made by userbot.stack_rows."""
+    return row[slot] != 0 and (np.int64(row[slot + 1 + MAX_PARAMS]) >> d) & 1 == 1
 
 
 @njit_inline

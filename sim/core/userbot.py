@@ -54,13 +54,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from sim.core.botcall import (
-    BOT_COLUMNS,
-    MAX_DECISIONS,
-    MAX_PARAMS,
-    PLAIN_BOTS,
-    REFUSED,
-)
+from sim.core.botcall import BOT_COLUMNS, MAX_ARGS, MAX_DECISIONS, MAX_PARAMS, PLAIN_BOTS, REFUSED
 from sim.core.runner import UsageError, read_input
 
 
@@ -433,14 +427,14 @@ def _bots_source(game: str, bots: list[Bot]) -> str:
         "globals().update({k: v for k, v in vars(api).items() if not k.startswith('__')})  # View, the accessors",
         "",
     ]
-    xs = ", ".join(f"x{k}" for k in range(5))
+    xs = ", ".join(f"x{k}" for k in range(MAX_ARGS))
     for i, bot in enumerate(bots, 1):
         lines.append(f"bot{i} = vars(load_module({str(bot.path)!r}, {bot.digest!r}))[{bot.name!r}]")
         params = "()"
         if bot.params:
             lines.append(f"Params{i} = namedtuple('Params{i}', [{', '.join(repr(k) for k in bot.params)}])")
             params = f"Params{i}({', '.join(f'row[{game_api.slot + 1 + j}]' for j in range(len(bot.params)))})"
-        for d_index, d in enumerate(game_api.decisions):
+        for d in game_api.decisions:
             if d.name not in bot.functions:
                 continue
             numbers = [_kind(kind, f"x{k}") for k, kind in enumerate(d.kinds)]
