@@ -71,13 +71,14 @@ def _is_digest(name: str) -> bool:
 def prune_kernel_caches(base: str | Path | None = None, root: Path = ROOT) -> list[Path]:
     """Delete the compiled kernels of sources that have since changed: every `<group>/<digest>`
     folder under `base` (default `cache_base()`, nested ones too, such as the tests'
-    boundscheck build) whose digest is not the group's current one. Returns what it deleted."""
+    boundscheck build) whose digest is not the group's current one, and the bot files' compiled
+    decisions of old sources (`bots/<digest>`). Returns what it deleted."""
     import shutil
 
     base = Path(base or cache_base())
     groups = [p.name for p in (root / "sim").iterdir() if (p / "__init__.py").is_file()]
     current = {g: kernel_sources_digest(root, g) for g in groups}
-    current["all"] = kernel_sources_digest(root)
+    current["all"] = current["bots"] = kernel_sources_digest(root)  # bots: sim/core/userbot.py's modules
     stale = [d for g, digest in current.items() for parent in base.rglob(g) if parent.is_dir()
              for d in parent.iterdir() if d.is_dir() and d.name != digest and _is_digest(d.name)]
     for d in stale:

@@ -69,7 +69,7 @@ def test_digests_follow_their_groups_sources_only(tmp_path):
 
 def test_prune_keeps_only_the_current_sources_kernels(tmp_path):
     current = {g: kernel_sources_digest(ROOT, g) for g in (*GAMES, "core")}
-    current["all"] = kernel_sources_digest(ROOT)
+    current["all"] = current["bots"] = kernel_sources_digest(ROOT)  # bots: the bot files' compiled decisions
     kept, stale = [], []
     for base in (tmp_path, tmp_path / "boundscheck"):
         for group, digest in current.items():

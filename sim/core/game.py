@@ -174,11 +174,15 @@ class Game:
             lo, hi, title = self.players_for_rules(rules)
         # A search seat (sim/core/search.py) plays its base bot in the kernel.
         searches = {s: self.search_settings(spec) for s, spec in enumerate(seats or []) if search.is_search_spec(spec)}
-        bases = [searches[s].base if s in searches else spec for s, spec in enumerate(seats or [])]
+        bases = self.kernel_seats(seats or [])
         specs, kinds, params = table.make_table(title, self.catalog, self.default_table, players, bases or seats, lo, hi)
         for s, settings in searches.items():
             specs[s] = dataclasses.replace(settings, base=specs[s]).spec
         return specs, kinds, params
+
+    def kernel_seats(self, specs: list[str]) -> list[str]:
+        """The policy the kernel plays at each seat: a search seat's base bot, else the seat's."""
+        return [self.search_settings(spec).base if search.is_search_spec(spec) else spec for spec in specs]
 
     def seat_table(self, games: pd.DataFrame) -> pd.DataFrame:
         """The per-game table in long form: one row per (game, seat)."""
@@ -283,8 +287,7 @@ class Game:
         check_run_args(games, seed, chunk_size, threads)
         specs, kinds, params = self.make_table(players, seats, rules)
         deck_edits = deck_edits or {}
-        bases = [self.search_settings(s).base if search.is_search_spec(s) else s for s in specs]  # the kernel's seats
-        bots = userbot.table_bots_compiled(self.name, bases)  # compiled now: their errors come before any work
+        bots = userbot.table_bots_compiled(self.name, self.kernel_seats(specs))  # compiled now, before any work
         if bots is not None:
             params = bots.with_addresses(params)
         inputs = self.inputs(rules, players, kinds, params, deck_edits, **options)

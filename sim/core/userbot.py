@@ -625,13 +625,15 @@ def _numba_reason(text: str) -> str:
 
 
 def generated_dir(game: str, text: str) -> tuple[str, Path]:
-    """The module name and folder of the bots' compiled decisions: named by a digest of the
-    compiled sources (numba keeps the compiled bots with them: sim.core.jit) and the generated
-    text (which names each bot file with a digest of its text)."""
+    """The module name and folder of the bots' compiled decisions: a folder per digest of the
+    compiled sources, as numba keeps the compiled bots (sim.core.jit; `make prune-cache` deletes
+    the stale ones), and in it one per digest of the generated text (which names each bot file
+    with a digest of its text)."""
     from sim import ROOT, cache_base, kernel_sources_digest
 
-    digest = hashlib.sha256((kernel_sources_digest(ROOT) + text).encode()).hexdigest()[:16]  # as numba's cache
-    return f"sim._bots_{game}_{digest}", Path(cache_base()) / "bots" / f"{game}_{digest}"
+    sources = kernel_sources_digest(ROOT)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return f"sim._bots_{game}_{sources}_{digest}", Path(cache_base()) / "bots" / sources / f"{game}_{digest}"
 
 
 @functools.lru_cache(maxsize=None)
