@@ -81,6 +81,8 @@ def prune_kernel_caches(base: str | Path | None = None, root: Path = ROOT) -> li
     current["all"] = current["bots"] = kernel_sources_digest(root)  # bots: sim/core/userbot.py's modules
     stale = [d for g, digest in current.items() for parent in base.rglob(g) if parent.is_dir()
              for d in parent.iterdir() if d.is_dir() and d.name != digest and _is_digest(d.name)]
+    # The bots' modules of before 2026-11-28 lay in bots/<game>_<digest>, of any sources.
+    stale += [d for d in (base / "bots").glob("*_*") if d.is_dir() and _is_digest(d.name.rpartition("_")[2])]
     for d in stale:
         shutil.rmtree(d, ignore_errors=True)
     return stale

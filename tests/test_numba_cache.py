@@ -76,6 +76,7 @@ def test_prune_keeps_only_the_current_sources_kernels(tmp_path):
             kept.append(base / group / digest / "kernel.nbi")
             stale.append(base / group / "0123456789abcdef" / "kernel.nbi")
     kept.append(tmp_path / "deal" / "notes" / "kernel.nbi")  # not a digest folder: left alone
+    stale.append(tmp_path / "bots" / "deal_0123456789abcdef" / "decisions.py")  # the bots' old layout
     for f in kept + stale:
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text("x")
