@@ -315,8 +315,9 @@ def bench(
             return
         for label, r in result.items():
             print(f"{label}: a new bot file compiled in {r['compile_seconds']:.1f} s (target "
-                  f"{r['compile_target_seconds']:g} s); {r['games']:,} games with it in every seat at {r['bot_games_per_second']:,.0f} games/s, its "
-                  f"fallback {r['fallback']} at {r['fallback_games_per_second']:,.0f}: {r['slowdown']:.2f}x the time "
+                  f"{r['compile_target_seconds']:g} s); {r['games']:,} games with it in every seat at "
+                  f"{r['bot_games_per_second']:,.0f} games/s, its fallback {r['fallback']} at "
+                  f"{r['fallback_games_per_second']:,.0f}: {r['slowdown']:.2f}x the time "
                   f"(target {r['slowdown_target']:g}x)")
         return
     if steps is not None:

@@ -364,12 +364,19 @@ def optimal_stake(pt, p, S):
 def should_flip(pk, pp, pt, p, S, RB, rng):
     """True to flip another card, False to cash out. Reads the situation at S[SIT:];
     `pt` holds lookup tables for table-driven policies."""
+    return forced_flip(pp, p, S, policy_flip(pk, pp, pt, p, S, rng))
+
+
+@njit_inline
+def forced_flip(pp, p, S, own):
+    """Seat p's own choice `own`, unless the seat is forced in this situation (advice: the
+    FORCE_* slots): then the forced one, with the situation and the own choice counted."""
     if pp[p, FORCE_SLOT] > 0 and situation_matches(S, pp[p, FORCE_KEY_SLOT]):
         S[STATS + p * N_SEAT_COLS + SC_SITUATIONS] += 1
-        if policy_flip(pk, pp, pt, p, S, rng):
+        if own:
             S[STATS + p * N_SEAT_COLS + SC_SITUATIONS_OWN_FLIP] += 1
         return pp[p, FORCE_SLOT] == FORCE_FLIP
-    return policy_flip(pk, pp, pt, p, S, rng)
+    return own
 
 
 @njit_no_refcount

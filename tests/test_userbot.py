@@ -96,7 +96,7 @@ def test_bench_times_a_new_bot_file_and_leaves_nothing_compiled(monosim):
     from sim import cache_base
 
     def benched() -> set:  # the compiled bots of bench's files (other tests may compile bots meanwhile)
-        found = (Path(cache_base()) / "bots").glob("*/decisions.py")
+        found = (Path(cache_base()) / "bots").rglob("decisions.py")
         return {f.parent for f in found if "_hands_back.py" in f.read_text()}
 
     before = benched()

@@ -71,10 +71,9 @@ def test_a_bot_is_asked_every_decision_it_takes(game, tmp_path):
     decisions = api(game).decisions
     text = f"from sim.{game}.bots import *\n"
     for d in decisions:
-        answer = ", ".join(["FALLBACK"] + ["0"] * (len(d.answers) - 1))
         text += (f"\n\nclass Ask_{d.name}:\n    fallback = {FALLBACKS[game]!r}\n\n"
                  f"    def {d.name}({', '.join(d.args)}):\n        if my_seat(view) >= 0:\n"
-                 f"            raise ValueError('asked')\n        return ({answer})\n")
+                 f"            raise ValueError('asked')\n        return ({d.hand_back})\n")
     path = tmp_path / f"{game}_asks.py"
     path.write_text(text)
     players = PLAYERS[game]

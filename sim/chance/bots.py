@@ -25,7 +25,6 @@ from sim.chance.layout import (
     MAX_DECK,
     N_BLD,
     N_CORNERS,
-    N_SEAT_COLS,
     R_DECK_KIND,
     R_DECK_SIZE,
     R_FINISH,
@@ -42,12 +41,9 @@ from sim.chance.layout import (
     S_PILE_N,
     S_ROUND_ENDING,
     S_USEFUL_CASH_SUM,
-    SC_SITUATIONS,
-    SC_SITUATIONS_OWN_FLIP,
     SIT,
     SKY_LEN,
     STATE_SIZE,
-    STATS,
     TOP_OWNER,
     TOP_VALUE,
     WHERE,
@@ -66,14 +62,10 @@ from sim.core.botcall import ANSWERED, FALLBACK, ask, bot_yes_no, refuse, takes
 from sim.core.jit import njit_inline, njit_no_refcount
 from sim.core.userbot import BotApi, Decision
 from strategies.chance import (
-    FORCE_FLIP,
-    FORCE_KEY_SLOT,
-    FORCE_SLOT,
     N_PARAMS,
     next_flip_busts,
     p_bust_within,
     requirement,
-    situation_matches,
 )
 
 __all__ = [
@@ -310,13 +302,8 @@ def should_flip(pk, pp, pt, p, S, RB, rng):
         return builtin.should_flip(pk, pp, pt, p, S, RB, rng)
     own = bot_yes_no(S, STATE_SIZE, G_STATUS, pp[p], N_PARAMS, D_FLIP, RB, p)
     if own == FALLBACK:
-        own = 1 if builtin.policy_flip(pk, pp, pt, p, S, rng) else 0
-    if pp[p, FORCE_SLOT] > 0 and situation_matches(S, pp[p, FORCE_KEY_SLOT]):  # as the built-in should_flip
-        S[STATS + p * N_SEAT_COLS + SC_SITUATIONS] += 1
-        if own == 1:
-            S[STATS + p * N_SEAT_COLS + SC_SITUATIONS_OWN_FLIP] += 1
-        return pp[p, FORCE_SLOT] == FORCE_FLIP
-    return own == 1
+        return builtin.should_flip(pk, pp, pt, p, S, RB, rng)
+    return builtin.forced_flip(pp, p, S, own == 1)
 
 
 @njit_no_refcount

@@ -25,8 +25,8 @@ params, calls the bot's own function for the decision and passes its answers bac
 decision entry points (sim/<game>/bots.py) check the answer, hand a FALLBACK to the built-in
 decision, and end the game on a refused move with a status naming the bot and the decision; the
 run stops with that message (exit code 2). The generated module lies under the numba cache
-folder, named by a digest of the game's sources and the bot files' texts, and numba caches its
-compiled functions there: an edit to a bot file compiles that file's bots again (a few seconds),
+folder, named by digests of the compiled sources and of the bot files' texts, and numba caches
+its compiled functions: an edit to a bot file compiles that file's bots again (about a second),
 never the kernel.
 
 With NUMBA_DISABLE_JIT=1 (``monosim --plain ...``) the same module runs as plain Python, so that
@@ -77,6 +77,11 @@ class Decision:
     answers: tuple[str, ...]
     answer: str
     doc: str
+
+    @property
+    def hand_back(self) -> str:
+        """The answer that hands this decision to the fallback, as a bot's code writes it."""
+        return ", ".join(["FALLBACK"] + ["0"] * (len(self.answers) - 1))
 
 
 @dataclass(frozen=True)
@@ -434,9 +439,8 @@ def _bots_source(game: str, bots: list[Bot]) -> str:
         if bot.params:
             lines.append(f"Params{i} = namedtuple('Params{i}', [{', '.join(repr(k) for k in bot.params)}])")
             params = f"Params{i}({', '.join(f'row[{game_api.slot + 1 + j}]' for j in range(len(bot.params)))})"
-        for d in game_api.decisions:
-            if d.name not in bot.functions:
-                continue
+        taken = [(d_index, d) for d_index, d in enumerate(game_api.decisions) if d.name in bot.functions]
+        for _, d in taken:
             numbers = [_kind(kind, f"x{k}") for k, kind in enumerate(d.kinds)]
             call = f"bot{i}_{d.name}({', '.join([game_api.view, params] + numbers)})"
             lines += [f"bot{i}_{d.name} = compile_bot_function(decision_function(bot{i}, {d.name!r}))", "",
@@ -445,9 +449,8 @@ def _bots_source(game: str, bots: list[Bot]) -> str:
             lines += [f"    out[{k}] = int({name})" for k, name in enumerate(d.answers)]
             lines.append("")
         lines += ["", "@compile_bot_function", f"def decide{i}(d, S, RB, p, row, {xs}, out):"]
-        for d_index, d in enumerate(game_api.decisions):
-            if d.name in bot.functions:
-                lines += [f"    if d == {d_index}:", f"        bot{i}__{d.name}(S, RB, p, row, {xs}, out)"]
+        for d_index, d in taken:
+            lines += [f"    if d == {d_index}:", f"        bot{i}__{d.name}(S, RB, p, row, {xs}, out)"]
         lines += ["    return ANSWERED", ""]
         if compiled:  # the C function; an exception ends the game with a status naming the bot and decision
             lines += ["", "@compile_bot",
@@ -465,10 +468,11 @@ KERNEL_THREAD = "monosim-bot-kernel"
 
 def interruptible(fn, *args):
     """fn(*args), a kernel entry with bots at the table, run so that Ctrl-C ends it at once:
-    compiled code cannot look for an interrupt, and a bot's decision may loop for ever. The kernel runs in a daemon
-    thread with the GIL released (its entries are nogil) and numba's thread count passed on,
-    while this thread waits, where KeyboardInterrupt reaches it; sim.cli.main then exits at once.
-    As plain Python (--plain), or off the main thread, it runs here: the interrupt reaches it."""
+    compiled code cannot look for an interrupt, and a bot's decision may loop for ever. The
+    kernel runs in a daemon thread with the GIL released (its entries are nogil) and numba's
+    thread count passed on, while this thread waits, where KeyboardInterrupt reaches it;
+    sim.cli.main then exits at once. As plain Python (--plain), or off the main thread, it runs
+    here: the interrupt reaches it."""
     import threading
 
     if numba.config.DISABLE_JIT or threading.current_thread() is not threading.main_thread():
@@ -663,8 +667,6 @@ def _table_bots(game: str, bots: tuple[Bot, ...]) -> TableBots:
                 del sys.modules[name]
                 raise
         module = sys.modules[name]
-    except UsageError:
-        raise
     except Exception as e:
         if not _is_numba_error(e):
             raise
@@ -695,6 +697,5 @@ def hands_back_source(game: str, fallback: str, note: str = "") -> str:
     bench --bots times it). `note` is a comment line, which makes a file of its own."""
     lines = [f"# {note}", f"from sim.{game}.bots import *", "", "", "class HandsBack:", f"    fallback = {fallback!r}"]
     for d in api(game).decisions:
-        answer = ", ".join(["FALLBACK"] + ["0"] * (len(d.answers) - 1))
-        lines += ["", f"    def {d.name}({', '.join(d.args)}):", f"        return ({answer})"]
+        lines += ["", f"    def {d.name}({', '.join(d.args)}):", f"        return ({d.hand_back})"]
     return "\n".join(lines) + "\n"
