@@ -148,32 +148,38 @@ class Table:
 
     # ---- reading back ----------------------------------------------------------------------
 
+    @property
+    def fields(self) -> dict:
+        """The state by name (sim/cardgame/layout.py's declaration), arrays as views."""
+        return L.STATE.decode(self.S)
+
     def hand_of(self, p: int) -> list[str]:
-        return sorted(self.names[int(self.S[L.HAND_ + p * L.MAX_CARDS + k])] for k in range(int(self.S[L.HAND_N + p])))
+        f = self.fields
+        return sorted(self.names[c] for c in f["HAND_"][p, :f["HAND_N"][p]])
 
     def pile_of(self, q: int) -> list[str]:
         """Pile q bottom to top."""
-        return [self.names[int(self.S[L.PILE_ + q * L.MAX_CARDS + k])] for k in range(int(self.S[L.PILE_N + q]))]
+        f = self.fields
+        return [self.names[c] for c in f["PILE_"][q, :f["PILE_N"][q]]]
 
     def draw_top(self, n: int) -> list[str]:
-        top = int(self.S[L.DRAW_N])
-        return [self.names[int(self.S[L.DRAW_PILE + top - 1 - i])] for i in range(min(n, top))]
+        f = self.fields
+        return [self.names[c] for c in f["DRAW_PILE"][:f["DRAW_N"]][::-1][:n]]
 
     def money(self, p: int) -> int:
-        return int(self.S[L.MONEY + p])
+        return int(self.fields["MONEY"][p])
 
     def hand_score_of(self, p: int) -> int:
-        return int(self.S[L.HSCORE + p])
+        return int(self.fields["HSCORE"][p])
 
     def stat(self, p: int, name: str) -> int:
-        return int(self.S[L.STATS + p * L.N_SEAT_COLS + L.SEAT_COLS.index(name)])
+        return int(self.fields["STATS"][p, L.SEAT_COLS.index(name)])
 
     def seen(self, p: int, name: str) -> int:
-        return int(self.S[L.SEEN + p * L.NK + kind_of(name)])
+        return int(self.fields["SEEN"][p, kind_of(name)])
 
     def kinds(self, p: int) -> dict[str, int]:
-        return {KIND_NAMES[k]: int(self.S[L.KC + p * L.NK + k]) for k in range(L.NK) if self.S[L.KC + p * L.NK + k]}
-
+        return {KIND_NAMES[k]: int(n) for k, n in enumerate(self.fields["KC"][p]) if n}
 
 def counts(rules: CardGameRules, **held) -> tuple[np.ndarray, np.ndarray]:
     """A kind-count vector for board queries without a table: counts(rules, red=3, house1=1)."""

@@ -159,6 +159,11 @@ class Table:
 
     # ---- reading back ----------------------------------------------------------------------
 
+    @property
+    def fields(self) -> dict:
+        """The state by name (sim/deal/layout.py's declaration), arrays as views."""
+        return L.STATE.decode(self.S)
+
     def _names_where(self, p, where, col=None):
         out = []
         for c, n in enumerate(self.names):
@@ -184,19 +189,19 @@ class Table:
         return self._names_where(None, L.DISCARD)
 
     def house(self, p, col) -> bool:
-        return int(self.S[L.HOUSE + p * L.NC + colour(col)]) >= 0
+        return int(self.fields["HOUSE"][p, colour(col)]) >= 0
 
     def hotel(self, p, col) -> bool:
-        return int(self.S[L.HOTEL + p * L.NC + colour(col)]) >= 0
+        return int(self.fields["HOTEL"][p, colour(col)]) >= 0
 
     def bank_value(self, p) -> int:
-        return int(self.S[L.BANK_VAL + p])
+        return int(self.fields["BANK_VAL"][p])
 
     def complete_sets(self, p) -> int:
-        return int(self.S[L.NCOMP + p])
+        return int(self.fields["NCOMP"][p])
 
     def draw_n(self) -> int:
-        return int(self.S[L.DRAW_N])
+        return self.fields["DRAW_N"]
 
     def draw_top(self, k=1) -> list[str]:
         n = self.draw_n()
@@ -207,17 +212,17 @@ class Table:
 
     @property
     def winner(self) -> int:
-        return int(self.S[L.G_WINNER])
+        return self.fields["G_WINNER"]
 
     @property
     def plays_left(self) -> int:
-        return int(self.S[L.G_PLAYS_LEFT])
+        return self.fields["G_PLAYS_LEFT"]
 
     def stat(self, p, name) -> int:
-        return int(self.S[L.STATS + p * L.N_SEAT_COLS + L.SEAT_COLS.index(name)])
+        return int(self.fields["STATS"][p, L.SEAT_COLS.index(name)])
 
     def status(self) -> str:
-        return kernel.STATUS_NAMES[int(self.S[L.G_STATUS])]
+        return kernel.STATUS_NAMES[self.fields["G_STATUS"]]
 
     def invariants(self) -> str:
         return kernel.STATUS_NAMES[kernel.check_invariants(self.S)]

@@ -246,8 +246,10 @@ def test_check_game_says_what_a_broken_game_lacks():
     from sim.core.game import check_game
 
     broken = dataclasses.replace(get("deal"), kernel=types.SimpleNamespace(), win_col=get("deal").win_col + 1, bench_runs={},
-                                 default_table=("nobody",), decisions=types.SimpleNamespace())
+                                 default_table=("nobody",), decisions=types.SimpleNamespace(),
+                                 layout=types.SimpleNamespace())
     problems = "\n".join(check_game(broken))
     for part in ("play_batch", "GAME_COLS", "STATUS_NAMES", "seat_cols[win_col]", "bench_runs",
-                 "default table names a policy", "lacks play_steps", "decisions do not name"):
+                 "default table names a policy", "lacks play_steps", "decisions do not name",
+                 "declares no RULES and STATE layouts"):
         assert part in problems, (part, problems)

@@ -35,3 +35,28 @@ def test_a_command_the_docs_show_runs(s, scratch):
     assert done.returncode == docs.expected_exit(s), (s.command, done.stdout[-2000:], done.stderr[-2000:])
     if done.returncode == 2:
         assert done.stderr.count("\n") == 1
+
+
+def test_how_to_add_a_game_names_every_file_a_game_has():
+    """docs/architecture.md's "A game" list against the four games: each file it names exists
+    for every game (but those it calls optional: "where", "if"), and every file the four game
+    folders share is named."""
+    import glob
+    import re
+    from pathlib import Path
+
+    from sim.core.game import GAME_NAMES
+
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "docs" / "architecture.md").read_text()
+    bullet = text[text.index("- **A game**"):text.index("- **A bot**")]
+    named = re.findall(r"^  - `([^`]+)`:?(.*)$", bullet, re.M)
+    assert len(named) >= 15
+    for path, what in named:
+        optional = re.search(r"\b(where|if)\b", what)
+        for game in GAME_NAMES:
+            found = glob.glob(str(root / path.replace("<game>", game).replace("NAME", "*")))
+            assert found or optional, f"docs/architecture.md names {path}, but {game} has none"
+    shared = set.intersection(*({p.name for p in (root / "sim" / g).glob("*.py")} for g in GAME_NAMES))
+    listed = {Path(path).name for path, _ in named if path.startswith("sim/<game>/")}
+    assert shared <= listed, f"docs/architecture.md's 'A game' list misses {sorted(shared - listed)}"

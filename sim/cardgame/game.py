@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim.cardgame import api, kernel, position
+from sim.cardgame import api, kernel, layout, position
 from sim.cardgame.layout import H_MONEY, H_SCORE, MAX_HAND_ROWS, MAX_PLAYERS, N_HAND_COLS, NK, SC_WIN, SEAT_COLS
 from sim.cardgame.rules import (
     COLOUR_NAMES,
@@ -108,6 +108,7 @@ GAME = Game(
     min_players=2,  # any edition (video: 2-4, wiki: 3-6)
     max_players=MAX_PLAYERS,
     kernel=kernel,
+    layout=layout,
     kernel_inputs=with_start(pack),
     position=position.for_advice,
     events=EVENTS,

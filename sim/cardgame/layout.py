@@ -14,9 +14,13 @@ Scoring and the bots work on *kinds*, not cards: ``KC[p * NK + k]`` counts the c
 k in seat p's hand, kept in step by the card moves. A kind is a colour's property card, the
 Chance wild, a house of a given number, the hotel, a token naming a colour, or one of the
 bonus cards.
+
+The blocks are declared field by field (sim/core/layout.py), which hands out the offsets and
+reads a state back by name: ``STATE.decode(S)["G_CURRENT"]``.
 """
 
 from sim.core.jit import njit_no_refcount
+from sim.core.layout import Layout
 
 MAX_PLAYERS = 6
 MAX_PILES = MAX_PLAYERS + 2  # one per seat, plus up to two imaginary players' piles
@@ -47,102 +51,104 @@ assert NK == 32  # a hand's kinds fit one 32-bit mask (strategies.cardgame.kinds
 DRAW, HAND, PILE = range(3)
 
 # ---- rules buffer RB ------------------------------------------------------------------------
-(
-    R_PLAYERS,
-    R_CARDS,
-    R_N_PILES,  # seats plus imaginary piles
-    R_HAND_SIZE,  # cards dealt to each hand
-    R_FACE_UP,  # cards dealt face up onto each pile
-    R_HAND_LIMIT,
-    R_MAX_TRADE,
-    R_REWARD,  # cards from the draw pile to whoever goes out
-    R_TARGET,  # money that ends the match (0: play n_hands hands)
-    R_N_HANDS,
-    R_MAX_HANDS,
-    R_MAX_TURNS_HAND,
-    R_GO_OUT_WHEN,  # 0 at the start of the next turn (as the turn's move), 1 at the end of the turn
-    R_CHANCE_ZERO,
-    R_INCOMPLETE,  # incomplete groups score per card
-    R_IMPR_GOER,  # only whoever goes out scores improvements
-    R_IMPR_ONE,  # improvements go onto one chosen group
-    R_HOUSES_NUMBERED,
-    R_MAX_HOUSES,  # 0: no limit
-    R_HOTEL_FOUR,  # a hotel needs four houses under it
-    R_JAIL_BLOCKS,
-    R_RU_GROUP,  # railroads / utilities satisfy "at least one complete group"
-    R_RAIL_MIN,
-    R_JACKPOT,
-    R_TOKEN_NEEDS,  # a token pays only when its group is complete
-    R_TOKENS_IMPR,  # tokens are improvements (only for whoever may score improvements)
-    R_MRM_TIES,  # tied Mr. Monopoly holders each get the bonus (else nobody does)
-    R_PRE_DISCARD,  # a trader may first discard a hand card onto their pile
-    R_EMPTY_DRAW,  # 0 reshuffle the piles under their top cards, 1 end the hand unscored
-    R_DUMMY_MODE,  # 0 none, 1 the wiki's 3-player moves, 2 trade piles of imaginary players
-    R_BIG,  # whole deck dealt: mandatory trades, pass left
-    R_PASS_LEFT,
-    R_BIG_REWARD,  # 0 the top card of every other pile, 1 every card of every other pile
-    R_HOTEL_VALUE,
-    R_GO_VALUE,
-    R_MRM_BONUS,
-    R_JACKPOT_ADD,
-    R_FP_VALUE,
-    R_JAIL_VALUE,
-    R_JAILFREE_VALUE,
-    R_WILD_ANY_GROUP,  # a wild may complete a group of which no real card is held
-    R_DECK,  # cards shuffled and dealt each hand; cards R_DECK .. R_CARDS - 1 are seats' extras
-) = range(42)
-R_SIZE = 48  # [c] cards in a complete group (railroads: all four)
-R_GVAL = R_SIZE + NC  # [c] value of the complete group (railroads: see R_RAIL_VAL)
-R_HVAL = R_GVAL + NC  # [c] value of each house on the group
-R_CVAL = R_HVAL + NC  # [c] value of one card of an incomplete group (when those score)
-R_RAIL_VAL = R_CVAL + NC  # [n] value of n railroads, n = 0..4
-R_KIND = R_RAIL_VAL + 5  # [card]
-R_CARD_SEAT = R_KIND + MAX_CARDS  # [card] the seat an extra card is dealt to in every hand
-RULES_SIZE = R_CARD_SEAT + MAX_CARDS
+RULES = Layout("rules")
+R_PLAYERS = RULES.field("R_PLAYERS")
+R_CARDS = RULES.field("R_CARDS")
+R_N_PILES = RULES.field("R_N_PILES")  # seats plus imaginary piles
+R_HAND_SIZE = RULES.field("R_HAND_SIZE")  # cards dealt to each hand
+R_FACE_UP = RULES.field("R_FACE_UP")  # cards dealt face up onto each pile
+R_HAND_LIMIT = RULES.field("R_HAND_LIMIT")
+R_MAX_TRADE = RULES.field("R_MAX_TRADE")
+R_REWARD = RULES.field("R_REWARD")  # cards from the draw pile to whoever goes out
+R_TARGET = RULES.field("R_TARGET")  # money that ends the match (0: play n_hands hands)
+R_N_HANDS = RULES.field("R_N_HANDS")
+R_MAX_HANDS = RULES.field("R_MAX_HANDS")
+R_MAX_TURNS_HAND = RULES.field("R_MAX_TURNS_HAND")
+# 0 at the start of the next turn (as the turn's move), 1 at the end of the turn
+R_GO_OUT_WHEN = RULES.field("R_GO_OUT_WHEN")
+R_CHANCE_ZERO = RULES.field("R_CHANCE_ZERO")
+R_INCOMPLETE = RULES.field("R_INCOMPLETE")  # incomplete groups score per card
+R_IMPR_GOER = RULES.field("R_IMPR_GOER")  # only whoever goes out scores improvements
+R_IMPR_ONE = RULES.field("R_IMPR_ONE")  # improvements go onto one chosen group
+R_HOUSES_NUMBERED = RULES.field("R_HOUSES_NUMBERED")
+R_MAX_HOUSES = RULES.field("R_MAX_HOUSES")  # 0: no limit
+R_HOTEL_FOUR = RULES.field("R_HOTEL_FOUR")  # a hotel needs four houses under it
+R_JAIL_BLOCKS = RULES.field("R_JAIL_BLOCKS")
+R_RU_GROUP = RULES.field("R_RU_GROUP")  # railroads / utilities satisfy "at least one complete group"
+R_RAIL_MIN = RULES.field("R_RAIL_MIN")
+R_JACKPOT = RULES.field("R_JACKPOT")
+R_TOKEN_NEEDS = RULES.field("R_TOKEN_NEEDS")  # a token pays only when its group is complete
+R_TOKENS_IMPR = RULES.field("R_TOKENS_IMPR")  # tokens are improvements (only for whoever may score improvements)
+R_MRM_TIES = RULES.field("R_MRM_TIES")  # tied Mr. Monopoly holders each get the bonus (else nobody does)
+R_PRE_DISCARD = RULES.field("R_PRE_DISCARD")  # a trader may first discard a hand card onto their pile
+R_EMPTY_DRAW = RULES.field("R_EMPTY_DRAW")  # 0 reshuffle the piles under their top cards, 1 end the hand unscored
+R_DUMMY_MODE = RULES.field("R_DUMMY_MODE")  # 0 none, 1 the wiki's 3-player moves, 2 trade piles of imaginary players
+R_BIG = RULES.field("R_BIG")  # whole deck dealt: mandatory trades, pass left
+R_PASS_LEFT = RULES.field("R_PASS_LEFT")
+R_BIG_REWARD = RULES.field("R_BIG_REWARD")  # 0 the top card of every other pile, 1 every card of every other pile
+R_HOTEL_VALUE = RULES.field("R_HOTEL_VALUE")
+R_GO_VALUE = RULES.field("R_GO_VALUE")
+R_MRM_BONUS = RULES.field("R_MRM_BONUS")
+R_JACKPOT_ADD = RULES.field("R_JACKPOT_ADD")
+R_FP_VALUE = RULES.field("R_FP_VALUE")
+R_JAIL_VALUE = RULES.field("R_JAIL_VALUE")
+R_JAILFREE_VALUE = RULES.field("R_JAILFREE_VALUE")
+R_WILD_ANY_GROUP = RULES.field("R_WILD_ANY_GROUP")  # a wild may complete a group of which no real card is held
+R_DECK = RULES.field("R_DECK")  # cards shuffled and dealt each hand; cards R_DECK .. R_CARDS - 1 are seats' extras
+R_SIZE = RULES.field("R_SIZE", NC, at=48)  # [c] cards in a complete group (railroads: all four)
+R_GVAL = RULES.field("R_GVAL", NC)  # [c] value of the complete group (railroads: see R_RAIL_VAL)
+R_HVAL = RULES.field("R_HVAL", NC)  # [c] value of each house on the group
+R_CVAL = RULES.field("R_CVAL", NC)  # [c] value of one card of an incomplete group (when those score)
+R_RAIL_VAL = RULES.field("R_RAIL_VAL", 5)  # [n] value of n railroads, n = 0..4
+R_KIND = RULES.field("R_KIND", MAX_CARDS)  # [card]
+R_CARD_SEAT = RULES.field("R_CARD_SEAT", MAX_CARDS)  # [card] the seat an extra card is dealt to in every hand
+RULES_SIZE = RULES.end
 
 # ---- state buffer S -------------------------------------------------------------------------
-WHERE = 0  # [card]
-OWNER = WHERE + MAX_CARDS  # [card] seat of a hand, pile index of a pile, -1 in the draw pile
-POS = OWNER + MAX_CARDS  # [card]
-DRAW_PILE = POS + MAX_CARDS  # top at DRAW_N - 1
-DRAW_N = DRAW_PILE + MAX_CARDS
-HAND_ = DRAW_N + 1  # [p * MAX_CARDS + k]
-HAND_N = HAND_ + MAX_PLAYERS * MAX_CARDS  # [p]
-PILE_ = HAND_N + MAX_PLAYERS  # [q * MAX_CARDS + k], top at PILE_N[q] - 1
-PILE_N = PILE_ + MAX_PILES * MAX_CARDS  # [q]
-KC = PILE_N + MAX_PILES  # [p * NK + k] kinds in seat p's hand
-SEEN = KC + MAX_PLAYERS * NK  # [p * NK + k] public: kind k taken from piles by p this hand
-MONEY = SEEN + MAX_PLAYERS * NK  # [p]
-HSCORE = MONEY + MAX_PLAYERS  # [p] this hand's score
-G_POT = HSCORE + MAX_PLAYERS  # Free Parking jackpot waiting
-G_BANK_PAID = G_POT + 1  # everything the bank has paid out (money + pot)
-G_DEALER = G_BANK_PAID + 1
-G_HAND = G_DEALER + 1  # hands played
-G_HTURN = G_HAND + 1  # turns in this hand
-G_TURNS = G_HTURN + 1  # turns in the match
-G_OUT = G_TURNS + 1  # seat that went out this hand, -1
-G_STATUS = G_OUT + 1
-G_STALLED = G_STATUS + 1  # hands that ended without anyone going out
-G_POT_WON = G_STALLED + 1  # seat that took the jackpot this hand, -1
-G_POT_PAID = G_POT_WON + 1  # what it took
-STATS = G_POT_PAID + 1  # [p * N_SEAT_COLS + col]
+STATE = Layout("state", start=0)
+WHERE = STATE.field("WHERE", MAX_CARDS)  # [card]
+OWNER = STATE.field("OWNER", MAX_CARDS)  # [card] seat of a hand, pile index of a pile, -1 in the draw pile
+POS = STATE.field("POS", MAX_CARDS)  # [card]
+DRAW_PILE = STATE.field("DRAW_PILE", MAX_CARDS)  # top at DRAW_N - 1
+DRAW_N = STATE.field("DRAW_N")
+HAND_ = STATE.field("HAND_", MAX_PLAYERS, MAX_CARDS)  # [p * MAX_CARDS + k]
+HAND_N = STATE.field("HAND_N", MAX_PLAYERS)  # [p]
+PILE_ = STATE.field("PILE_", MAX_PILES, MAX_CARDS)  # [q * MAX_CARDS + k], top at PILE_N[q] - 1
+PILE_N = STATE.field("PILE_N", MAX_PILES)  # [q]
+KC = STATE.field("KC", MAX_PLAYERS, NK)  # [p * NK + k] kinds in seat p's hand
+SEEN = STATE.field("SEEN", MAX_PLAYERS, NK)  # [p * NK + k] public: kind k taken from piles by p this hand
+MONEY = STATE.field("MONEY", MAX_PLAYERS)  # [p]
+HSCORE = STATE.field("HSCORE", MAX_PLAYERS)  # [p] this hand's score
+G_POT = STATE.field("G_POT")  # Free Parking jackpot waiting
+G_BANK_PAID = STATE.field("G_BANK_PAID")  # everything the bank has paid out (money + pot)
+G_DEALER = STATE.field("G_DEALER")
+G_HAND = STATE.field("G_HAND")  # hands played
+G_HTURN = STATE.field("G_HTURN")  # turns in this hand
+G_TURNS = STATE.field("G_TURNS")  # turns in the match
+G_OUT = STATE.field("G_OUT")  # seat that went out this hand, -1
+G_STATUS = STATE.field("G_STATUS")
+G_STALLED = STATE.field("G_STALLED")  # hands that ended without anyone going out
+G_POT_WON = STATE.field("G_POT_WON")  # seat that took the jackpot this hand, -1
+G_POT_PAID = STATE.field("G_POT_PAID")  # what it took
 N_SEAT_COLS = 21
-SCRATCH = STATS + MAX_PLAYERS * N_SEAT_COLS  # a kind-count vector for the bots' what-ifs
-SCRATCH2 = SCRATCH + NK
-SCRATCH3 = SCRATCH2 + NK
-DECK_KC = SCRATCH3 + NK  # [k] cards of each kind in the deck (set once per match)
+STATS = STATE.field("STATS", MAX_PLAYERS, N_SEAT_COLS)  # [p * N_SEAT_COLS + col]
+SCRATCH = STATE.field("SCRATCH", NK)  # a kind-count vector for the bots' what-ifs
+SCRATCH2 = STATE.field("SCRATCH2", NK)
+SCRATCH3 = STATE.field("SCRATCH3", NK)
+DECK_KC = STATE.field("DECK_KC", NK)  # [k] cards of each kind in the deck (set once per match)
 # A bot's discard plan: the discards its chosen trade was weighed with, kept for the discards
 # that follow it (strategies/cardgame.py). Valid only for seat PLAN_SEAT - 1 (0: no plan), and
 # only while no other seat's SEEN changes (the kernel clears it then: the plan's feed costs).
-PLAN_SEAT = DECK_KC + NK
-PLAN_DANGER = PLAN_SEAT + 1  # the danger flag the plan was weighed with
-PLAN_N = PLAN_DANGER + 1  # planned discards left
-PLAN_KIND = PLAN_N + 1  # [i] the kinds to discard, the next at PLAN_KIND + 2 - PLAN_N
-PLAN_KC = PLAN_KIND + 2  # [k] the hand the next planned discard was weighed for
-PARTS = PLAN_KC + NK  # [4] the parts of the last score hand_score computed (board.py)
-SEEN_BY = PARTS + 4  # [k] seats seen collecting kind k (SEEN > 0), kept with SEEN
-SEEN_PROPS = SEEN_BY + NK  # [p] property cards seat p is seen collecting (the sum of its positive SEEN of colours)
-STATE_SIZE = SEEN_PROPS + MAX_PLAYERS
+PLAN_SEAT = STATE.field("PLAN_SEAT")
+PLAN_DANGER = STATE.field("PLAN_DANGER")  # the danger flag the plan was weighed with
+PLAN_N = STATE.field("PLAN_N")  # planned discards left
+PLAN_KIND = STATE.field("PLAN_KIND", 2)  # [i] the kinds to discard, the next at PLAN_KIND + 2 - PLAN_N
+PLAN_KC = STATE.field("PLAN_KC", NK)  # [k] the hand the next planned discard was weighed for
+PARTS = STATE.field("PARTS", 4)  # [4] the parts of the last score hand_score computed (board.py)
+SEEN_BY = STATE.field("SEEN_BY", NK)  # [k] seats seen collecting kind k (SEEN > 0), kept with SEEN
+# [p] property cards seat p is seen collecting (the sum of its positive SEEN of colours)
+SEEN_PROPS = STATE.field("SEEN_PROPS", MAX_PLAYERS)
+STATE_SIZE = STATE.end
 
 # ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------
 (
@@ -202,18 +208,21 @@ N_HAND_COLS = H_MONEY + MAX_PLAYERS
 # ---- a start position S0 (sim/cardgame/position.py) -----------------------------------------
 # Not a state: what a position file says, which kernel.setup_position turns into one, dealing
 # what the seat to move cannot see afresh for each match.
-P_DEALER = 0
-P_HAND_NO = 1  # hands played before this one
-P_HTURN = 2  # turns played in this hand before the seat to move's
-P_POT = 3  # the Free Parking jackpot waiting
-P_MONEY = 4  # [p]
-P_HAND_N = P_MONEY + MAX_PLAYERS  # [p]: hand sizes (cards listed, the rest dealt from the unseen)
-P_SEEN = P_HAND_N + MAX_PLAYERS  # [p * NK + k]: the public record of what p took from piles
-P_HAND = P_SEEN + MAX_PLAYERS * NK  # [p * MAX_CARDS + k]: the cards listed in p's hand
-P_LISTED = P_HAND + MAX_PLAYERS * MAX_CARDS  # [p]
-P_PILE = P_LISTED + MAX_PLAYERS  # [q * MAX_CARDS + k]: pile q, bottom to top
-P_PILE_N = P_PILE + MAX_PILES * MAX_CARDS  # [q]
-P_SIZE = P_PILE_N + MAX_PILES
+POSITION = Layout("position", start=0)
+P_DEALER = POSITION.field("P_DEALER")
+P_HAND_NO = POSITION.field("P_HAND_NO")  # hands played before this one
+P_HTURN = POSITION.field("P_HTURN")  # turns played in this hand before the seat to move's
+P_POT = POSITION.field("P_POT")  # the Free Parking jackpot waiting
+P_MONEY = POSITION.field("P_MONEY", MAX_PLAYERS)  # [p]
+P_HAND_N = POSITION.field("P_HAND_N", MAX_PLAYERS)  # [p]: hand sizes (cards listed, the rest dealt from the unseen)
+P_SEEN = POSITION.field("P_SEEN", MAX_PLAYERS, NK)  # [p * NK + k]: the public record of what p took from piles
+P_HAND = POSITION.field("P_HAND", MAX_PLAYERS, MAX_CARDS)  # [p * MAX_CARDS + k]: the cards listed in p's hand
+P_LISTED = POSITION.field("P_LISTED", MAX_PLAYERS)  # [p]
+P_PILE = POSITION.field("P_PILE", MAX_PILES, MAX_CARDS)  # [q * MAX_CARDS + k]: pile q, bottom to top
+P_PILE_N = POSITION.field("P_PILE_N", MAX_PILES)  # [q]
+P_SIZE = POSITION.end
+for _block in (RULES, STATE, POSITION):
+    _block.check(globals())
 
 # Random streams: offsets into the per-game uint64 rng array (four words per stream).
 RNG_TABLE = 0  # shuffles

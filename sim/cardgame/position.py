@@ -91,6 +91,7 @@ def parse(data: dict) -> tuple:
 
     S0 = np.zeros(L.P_SIZE, np.int32)
     S0[L.P_DEALER], S0[L.P_HAND_NO], S0[L.P_HTURN], S0[L.P_POT] = dealer, hand_no - 1, turn - 1, jackpot
+    start = L.POSITION.decode(S0)  # views into S0
     deck = positions.Cards([int(k) for k in rb[L.R_KIND:L.R_KIND + int(rb[L.R_CARDS])]], kind_index,
                            "monosim cardgame rules")
 
@@ -104,18 +105,18 @@ def parse(data: dict) -> tuple:
         if rb[L.R_TARGET] > 0 and money >= rb[L.R_TARGET]:
             raise UsageError(f"{what}.money: {money} reaches the target of {int(rb[L.R_TARGET])}: "
                              "the match is over there")
-        S0[L.P_MONEY + p] = money
+        start["P_MONEY"][p] = money
         hand = _cards(pl.get("hand", []), f"{what}.hand")
-        S0[L.P_HAND_N + p] = positions.hand_size(pl, what, p == seat, len(hand), limit)
+        start["P_HAND_N"][p] = positions.hand_size(pl, what, p == seat, len(hand), limit)
         for k, name in enumerate(hand):
-            S0[L.P_HAND + p * L.MAX_CARDS + k] = deck.take(name, f"{what}.hand[{k}]")[0]
-        S0[L.P_LISTED + p] = len(hand)
+            start["P_HAND"][p, k] = deck.take(name, f"{what}.hand[{k}]")[0]
+        start["P_LISTED"][p] = len(hand)
         seen = pl.get("seen_taking", {})
         if not isinstance(seen, dict):
             raise UsageError(f"{what}.seen_taking must be a table of card = times taken from a pile this hand")
         for name, times in seen.items():
             k = kind_index(name, f"{what}.seen_taking")
-            S0[L.P_SEEN + p * L.NK + k] = whole_number(times, f"{what}.seen_taking.{name}", -limit, limit)
+            start["P_SEEN"][p, k] = whole_number(times, f"{what}.seen_taking.{name}", -limit, limit)
 
     piles = data.get("piles", {})
     if not isinstance(piles, dict):
@@ -126,10 +127,10 @@ def parse(data: dict) -> tuple:
             raise UsageError(f"piles: unknown pile {pile!r}; the piles: {', '.join(names)}")
         q = names.index(pile)
         for k, name in enumerate(_cards(cards, f"piles.{pile}")):
-            S0[L.P_PILE + q * L.MAX_CARDS + k] = deck.take(name, f"piles.{pile}[{k}]")[0]
-        S0[L.P_PILE_N + q] = len(cards)
-    deck.check_room(sum(int(S0[L.P_HAND_N + p] - S0[L.P_LISTED + p]) for p in range(n)))
-    if big_table(rules, n) and S0[L.P_PILE_N:L.P_PILE_N + n].min() == 0:
+            start["P_PILE"][q, k] = deck.take(name, f"piles.{pile}[{k}]")[0]
+        start["P_PILE_N"][q] = len(cards)
+    deck.check_room(int((start["P_HAND_N"] - start["P_LISTED"]).sum()))
+    if big_table(rules, n) and start["P_PILE_N"][:n].min() == 0:
         raise UsageError("piles: at 5 or 6 players every seat's pile holds a card (the trades take its top)")
     return rules, policies, {"start": S0}, seat
 

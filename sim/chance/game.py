@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim.chance import api, kernel
+from sim.chance import api, kernel, layout
 from sim.chance.decisions import DECISIONS
 from sim.chance.events import EVENTS
 from sim.chance.layout import DECISION_COLS, MAX_DECISION_ROWS, MAX_PLAYERS, N_DECISION_COLS, SC_WIN, SEAT_COLS
@@ -109,6 +109,7 @@ GAME = Game(
     min_players=2,
     max_players=MAX_PLAYERS,
     kernel=kernel,
+    layout=layout,
     seat_cols=SEAT_COLS,
     win_col=SC_WIN,
     summary=api.summarize,

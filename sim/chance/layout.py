@@ -8,9 +8,13 @@ docs/architecture.md). Sizes are fixed maxima so every offset is a compile-time 
 
 Conventions: a card is (seat p, index c in that seat's deck). Per-seat card tables are
 indexed ``p * MAX_DECK + c``; a card on the board is coded ``p * MAX_DECK + c`` too.
+
+The blocks are declared field by field (sim/core/layout.py), which hands out the offsets and
+reads a state back by name: ``STATE.decode(S)["G_CURRENT"]``.
 """
 
 from sim.core.jit import njit_no_refcount
+from sim.core.layout import Layout
 
 MAX_PLAYERS = 4
 MAX_DECK = 64  # cards in one token deck
@@ -26,105 +30,112 @@ _CARDS = MAX_PLAYERS * MAX_DECK
 DRAW, DISCARD, BOARD, TURN, HELD, CORNER = range(6)
 
 # ---- rules buffer RB ------------------------------------------------------------------------
-R_PLAYERS = 0
-R_PROPS = 1  # number of property spaces
-R_FACES = 2  # number of die faces
-R_CHANCE = 3  # number of Chance cards
-R_FINISH = 4
-R_GRAY = 5  # gray buildings in the box
-R_GRAY_LEN = 6
-R_MAX_ROUNDS = 7
-R_RESHUFFLE = 8  # house rules, 0/1
-R_MULTI_FLIP2 = 9
-R_TOKEN_AFTER_BUST = 10
-R_EXHAUSTED_COUNT = 11
-R_GRAY_PER_PAIR = 12
-R_KEEP_HELD = 13
-R_PROP_VALUE = 16
-R_PROP_BUILDINGS = R_PROP_VALUE + MAX_PROPS
-R_PROP_LENGTH = R_PROP_BUILDINGS + MAX_PROPS
-R_GRAY_ORDER = R_PROP_LENGTH + MAX_PROPS  # property indices, most valuable first
-R_DIE = R_GRAY_ORDER + MAX_PROPS  # faces; 0 is '?'
-R_DECK_KIND = R_DIE + MAX_FACES  # [p * MAX_DECK + c]
-R_DECK_VALUE = R_DECK_KIND + _CARDS
-R_DECK_SIZE = R_DECK_VALUE + _CARDS  # [p]
+RULES = Layout("rules", start=0)
+R_PLAYERS = RULES.field("R_PLAYERS")
+R_PROPS = RULES.field("R_PROPS")  # number of property spaces
+R_FACES = RULES.field("R_FACES")  # number of die faces
+R_CHANCE = RULES.field("R_CHANCE")  # number of Chance cards
+R_FINISH = RULES.field("R_FINISH")
+R_GRAY = RULES.field("R_GRAY")  # gray buildings in the box
+R_GRAY_LEN = RULES.field("R_GRAY_LEN")
+R_MAX_ROUNDS = RULES.field("R_MAX_ROUNDS")
+R_RESHUFFLE = RULES.field("R_RESHUFFLE")  # house rules, 0/1
+R_MULTI_FLIP2 = RULES.field("R_MULTI_FLIP2")
+R_TOKEN_AFTER_BUST = RULES.field("R_TOKEN_AFTER_BUST")
+R_EXHAUSTED_COUNT = RULES.field("R_EXHAUSTED_COUNT")
+R_GRAY_PER_PAIR = RULES.field("R_GRAY_PER_PAIR")
+R_KEEP_HELD = RULES.field("R_KEEP_HELD")
+R_PROP_VALUE = RULES.field("R_PROP_VALUE", MAX_PROPS, at=16)
+R_PROP_BUILDINGS = RULES.field("R_PROP_BUILDINGS", MAX_PROPS)
+R_PROP_LENGTH = RULES.field("R_PROP_LENGTH", MAX_PROPS)
+R_GRAY_ORDER = RULES.field("R_GRAY_ORDER", MAX_PROPS)  # property indices, most valuable first
+R_DIE = RULES.field("R_DIE", MAX_FACES)  # faces; 0 is '?'
+R_DECK_KIND = RULES.field("R_DECK_KIND", MAX_PLAYERS, MAX_DECK)  # [p * MAX_DECK + c]
+R_DECK_VALUE = RULES.field("R_DECK_VALUE", MAX_PLAYERS, MAX_DECK)
+N_KIND_SLOTS = 8
+R_DECK_SIZE = RULES.field("R_DECK_SIZE", MAX_PLAYERS)  # [p]
 # [p * N_KIND_SLOTS + kind]: first deck index of each card kind (decks are sorted by kind), so
 # a search for one kind scans only its own cards; slot kind + 1 ends the range.
-N_KIND_SLOTS = 8
-R_KIND_FIRST = R_DECK_SIZE + MAX_PLAYERS
-R_CHANCE_EFFECT = R_KIND_FIRST + MAX_PLAYERS * N_KIND_SLOTS
-R_CHANCE_PARAM = R_CHANCE_EFFECT + MAX_CHANCE
-RULES_SIZE = R_CHANCE_PARAM + MAX_CHANCE
+R_KIND_FIRST = RULES.field("R_KIND_FIRST", MAX_PLAYERS, N_KIND_SLOTS)
+R_CHANCE_EFFECT = RULES.field("R_CHANCE_EFFECT", MAX_CHANCE)
+R_CHANCE_PARAM = RULES.field("R_CHANCE_PARAM", MAX_CHANCE)
+RULES_SIZE = RULES.end
 
 # ---- state buffer S -------------------------------------------------------------------------
 # Regions from STACK to STACK_N and from BUF_VALUE on are always written before they are read,
 # so a new game clears only the rest.
-WHERE = 0  # [p * MAX_DECK + c]: location of each card
-DRAW_PILE = WHERE + _CARDS  # [p * MAX_DECK + k]: draw pile, top at k = DRAW_N[p] - 1
-DRAW_N = DRAW_PILE + _CARDS  # [p]
-TURN_CARDS = DRAW_N + MAX_PLAYERS  # cards in front of the player whose turn it is
-STACK = TURN_CARDS + MAX_DECK  # [i * MAX_STACK + k]: card codes on property i, bottom first
-STACK_FP = STACK + MAX_PROPS * MAX_STACK  # 1 where the card went down through Free Parking
-STACK_N = STACK_FP + MAX_PROPS * MAX_STACK  # [i]
-TOP_VALUE = STACK_N + MAX_PROPS  # [i]: value of the top card, 0 when empty
-TOP_OWNER = TOP_VALUE + MAX_PROPS  # [i]: seat of the top card, -1 when empty
-CORNERS = TOP_OWNER + MAX_PROPS  # [corner]: code of the Token on it, -1 when free
-BLDS_LEFT = CORNERS + N_CORNERS  # [i]: buildings still on property i
-SKY_COUNT = BLDS_LEFT + MAX_PROPS  # [p * (MAX_PROPS + 1) + b]: buildings of kind b; b = n_props is gray
-SKY_LEN = SKY_COUNT + MAX_PLAYERS * (MAX_PROPS + 1)  # [p]
-N_BLD = SKY_LEN + MAX_PLAYERS  # [p]
-PAIRS_DONE = N_BLD + MAX_PLAYERS  # [p * MAX_PROPS + i]: colour pairs already paid a gray
-CHANCE_ORDER = PAIRS_DONE + MAX_PLAYERS * MAX_PROPS  # Chance deck order
+STATE = Layout("state", start=0)
+WHERE = STATE.field("WHERE", MAX_PLAYERS, MAX_DECK)  # [p * MAX_DECK + c]: location of each card
+DRAW_PILE = STATE.field("DRAW_PILE", MAX_PLAYERS, MAX_DECK)  # [p * MAX_DECK + k]: draw pile, top at k = DRAW_N[p] - 1
+DRAW_N = STATE.field("DRAW_N", MAX_PLAYERS)  # [p]
+TURN_CARDS = STATE.field("TURN_CARDS", MAX_DECK)  # cards in front of the player whose turn it is
+STACK = STATE.field("STACK", MAX_PROPS, MAX_STACK)  # [i * MAX_STACK + k]: card codes on property i, bottom first
+STACK_FP = STATE.field("STACK_FP", MAX_PROPS, MAX_STACK)  # 1 where the card went down through Free Parking
+STACK_N = STATE.field("STACK_N", MAX_PROPS)  # [i]
+TOP_VALUE = STATE.field("TOP_VALUE", MAX_PROPS)  # [i]: value of the top card, 0 when empty
+TOP_OWNER = STATE.field("TOP_OWNER", MAX_PROPS)  # [i]: seat of the top card, -1 when empty
+CORNERS = STATE.field("CORNERS", N_CORNERS)  # [corner]: code of the Token on it, -1 when free
+BLDS_LEFT = STATE.field("BLDS_LEFT", MAX_PROPS)  # [i]: buildings still on property i
+# [p * (MAX_PROPS + 1) + b]: buildings of kind b; b = n_props is gray
+SKY_COUNT = STATE.field("SKY_COUNT", MAX_PLAYERS, MAX_PROPS + 1)
+SKY_LEN = STATE.field("SKY_LEN", MAX_PLAYERS)  # [p]
+N_BLD = STATE.field("N_BLD", MAX_PLAYERS)  # [p]
+PAIRS_DONE = STATE.field("PAIRS_DONE", MAX_PLAYERS, MAX_PROPS)  # [p * MAX_PROPS + i]: colour pairs already paid a gray
+CHANCE_ORDER = STATE.field("CHANCE_ORDER", MAX_CHANCE)  # Chance deck order
 # scalars
-T_N = CHANCE_ORDER + MAX_CHANCE  # cards in TURN_CARDS
-T_LUCKY = T_N + 1  # Lucky Breaks in front of the player, not yet used
-T_FP = T_LUCKY + 1  # Free Parking: 0 none, 1 available, 2 spent
-T_BLOCKED = T_FP + 1  # bit i set: a Nope! closed property i to the current player this turn
-G_TRIGGERED = T_BLOCKED + 1  # round end triggered
-G_STATUS = G_TRIGGERED + 1  # 0 or the first invariant failure
-G_GRAY_LEFT = G_STATUS + 1
-G_CHANCE_POS = G_GRAY_LEFT + 1  # next Chance card to draw
-G_ROUND_ENDING = G_CHANCE_POS + 1  # the last turns of a round are being played
-G_BOARD_CHANGES = G_ROUND_ENDING + 1  # cards put on or taken off the board so far
+T_N = STATE.field("T_N")  # cards in TURN_CARDS
+T_LUCKY = STATE.field("T_LUCKY")  # Lucky Breaks in front of the player, not yet used
+T_FP = STATE.field("T_FP")  # Free Parking: 0 none, 1 available, 2 spent
+T_BLOCKED = STATE.field("T_BLOCKED")  # bit i set: a Nope! closed property i to the current player this turn
+G_TRIGGERED = STATE.field("G_TRIGGERED")  # round end triggered
+G_STATUS = STATE.field("G_STATUS")  # 0 or the first invariant failure
+G_GRAY_LEFT = STATE.field("G_GRAY_LEFT")
+G_CHANCE_POS = STATE.field("G_CHANCE_POS")  # next Chance card to draw
+G_ROUND_ENDING = STATE.field("G_ROUND_ENDING")  # the last turns of a round are being played
+G_BOARD_CHANGES = STATE.field("G_BOARD_CHANGES")  # cards put on or taken off the board so far
 # The game's progress lives in the state, not in local variables, so that a game can stop at a
 # decision and go on from a copy: positions (sim/chance/position.py) and the rollout player's
 # look-ahead both continue games this way.
-G_CURRENT = G_BOARD_CHANGES + 1  # seat to move
-G_FIRST = G_CURRENT + 1  # seat that began this round
-G_N_ROUNDS = G_FIRST + 1  # rounds begun
-G_N_TURNS = G_N_ROUNDS + 1  # turns played
-G_ROUND_TURNS = G_N_TURNS + 1  # turns begun in this round
-G_REMAINING = G_ROUND_TURNS + 1  # -1, or once the round end is triggered the turns left after this one
-G_QUIET = G_REMAINING + 1  # turns in a row in which nobody could flip and the board did not change
-G_N_STALLED = G_QUIET + 1  # rounds closed as stalled
-G_HIT_CAP = G_N_STALLED + 1  # 1: the game hit the round limit
-G_HALF_SEEN = G_HIT_CAP + 1  # 1 once the leader reached half the finish mark
-G_PAUSED = G_HALF_SEEN + 1  # 1: stopped at a rollout player's close call (kernel.play_game decides it)
-G_DECISIONS = G_PAUSED + 1  # close calls the rollout players decided so far
-T_FLIPS = G_DECISIONS + 1  # flips taken this turn
-T_LIMIT = T_FLIPS + 1  # flips allowed this turn
-T_WINDOW_FROM = T_LIMIT + 1  # the first seat (after the player) asked for Flip 2 in the first pass
-T_CHANGES_BEFORE = T_WINDOW_FROM + 1  # G_BOARD_CHANGES when the turn began
+G_CURRENT = STATE.field("G_CURRENT")  # seat to move
+G_FIRST = STATE.field("G_FIRST")  # seat that began this round
+G_N_ROUNDS = STATE.field("G_N_ROUNDS")  # rounds begun
+G_N_TURNS = STATE.field("G_N_TURNS")  # turns played
+G_ROUND_TURNS = STATE.field("G_ROUND_TURNS")  # turns begun in this round
+G_REMAINING = STATE.field("G_REMAINING")  # -1, or once the round end is triggered the turns left after this one
+G_QUIET = STATE.field("G_QUIET")  # turns in a row in which nobody could flip and the board did not change
+G_N_STALLED = STATE.field("G_N_STALLED")  # rounds closed as stalled
+G_HIT_CAP = STATE.field("G_HIT_CAP")  # 1: the game hit the round limit
+G_HALF_SEEN = STATE.field("G_HALF_SEEN")  # 1 once the leader reached half the finish mark
+G_PAUSED = STATE.field("G_PAUSED")  # 1: stopped at a rollout player's close call (kernel.play_game decides it)
+G_DECISIONS = STATE.field("G_DECISIONS")  # close calls the rollout players decided so far
+T_FLIPS = STATE.field("T_FLIPS")  # flips taken this turn
+T_LIMIT = STATE.field("T_LIMIT")  # flips allowed this turn
+T_WINDOW_FROM = STATE.field("T_WINDOW_FROM")  # the first seat (after the player) asked for Flip 2 in the first pass
+T_CHANGES_BEFORE = STATE.field("T_CHANGES_BEFORE")  # G_BOARD_CHANGES when the turn began
 # Forced decisions: a queue of (decision, seat, a, b) answered in order by the next decisions of
 # the current turn that match, whatever the policy says (advice compares such arms).
-F_N = T_CHANGES_BEFORE + 1  # entries queued
-F_HEAD = F_N + 1  # next entry
+F_N = STATE.field("F_N")  # entries queued
 N_FORCED = 2
-F_QUEUE = F_HEAD + 1  # [k * 4 + (decision, seat, a, b)]
-SIT = F_QUEUE + 4 * N_FORCED  # situation for flip decisions, see S_* below
+F_HEAD = STATE.field("F_HEAD")  # next entry
+F_QUEUE = STATE.field("F_QUEUE", N_FORCED, 4)  # [k * 4 + (decision, seat, a, b)]
 N_SIT = 20
-STATS = SIT + N_SIT  # [p * N_SEAT_COLS + col]
+SIT = STATE.field("SIT", N_SIT)  # situation for flip decisions, see S_* below
 N_SEAT_COLS = 24
-BUF_VALUE = STATS + MAX_PLAYERS * N_SEAT_COLS  # scratch: Cash values offered to a policy
-BUF_CARD = BUF_VALUE + _CARDS  # scratch: the matching card indices
-BUF_VALUE2 = BUF_CARD + _CARDS
-BUF_VALUE3 = BUF_VALUE2 + _CARDS
-STATE_SIZE = BUF_VALUE3 + _CARDS
+STATS = STATE.field("STATS", MAX_PLAYERS, N_SEAT_COLS)  # [p * N_SEAT_COLS + col]
+BUF_VALUE = STATE.field("BUF_VALUE", _CARDS)  # scratch: Cash values offered to a policy
+BUF_CARD = STATE.field("BUF_CARD", _CARDS)  # scratch: the matching card indices
+BUF_VALUE2 = STATE.field("BUF_VALUE2", _CARDS)
+BUF_VALUE3 = STATE.field("BUF_VALUE3", _CARDS)
+STATE_SIZE = STATE.end
 
 # ---- a position's start array S0: a state, then these (sim/chance/position.py) -------------
-P_STAGE = STATE_SIZE  # where the game goes on: a STAGE_* below
-P_DRAW_COUNT = P_STAGE + 1  # [p]: -1, or the size of a pile whose cards are unknown (see position.py)
-POSITION_SIZE = P_DRAW_COUNT + MAX_PLAYERS
+POSITION = Layout("position", start=STATE_SIZE)
+P_STAGE = POSITION.field("P_STAGE")  # where the game goes on: a STAGE_* below
+# [p]: -1, or the size of a pile whose cards are unknown (see position.py)
+P_DRAW_COUNT = POSITION.field("P_DRAW_COUNT", MAX_PLAYERS)
+POSITION_SIZE = POSITION.end
+for _block in (RULES, STATE, POSITION):
+    _block.check(globals())
 
 # Where a game goes on from (play_rounds): a new round, a new turn, or the current turn at
 # its flips, its Flip 2 window, its Tokens or the placing of its Cash.

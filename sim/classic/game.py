@@ -81,6 +81,7 @@ GAME = Game(
     min_players=L.MIN_PLAYERS,
     max_players=L.MAX_PLAYERS,
     kernel=kernel,
+    layout=L,
     events=EVENTS,
     decisions=DECISIONS,
     seat_cols=L.SEAT_COLS,

@@ -9,9 +9,14 @@ words). Sizes are fixed maxima so that every offset is a compile-time constant.
 
 Money is whole dollars. The bank's balance ``G_BANK`` starts at minus the money it issued, so
 ``sum(CASH) + G_POT + G_BANK == 0`` holds at all times (the money invariant).
+
+The blocks are declared field by field (sim/core/layout.py), which hands out the offsets and
+reads a state back by name: ``STATE.decode(S)["G_CURRENT"]``.
 """
 
 from numba import njit
+
+from sim.core.layout import Layout
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -28,127 +33,133 @@ BANK = -1  # creditor codes for payments
 POT = -2
 
 # ---- rules block RB, S[0:RULES_SIZE] --------------------------------------------------------
-R_PLAYERS = 0
-R_START_CASH = 1
-R_SALARY = 2
-R_GO_LAND_BONUS = 3  # extra salary for landing exactly on GO (double salary house rule)
-R_JAIL_FINE = 4
-R_JAIL_TURNS = 5
-R_HOUSES = 6
-R_HOTELS = 7
-R_MAX_ROUNDS = 8
-R_INTEREST_PCT = 9
-R_SELL_PCT = 10
-R_AUCTION_MIN = 11
-R_AUCTION_STEP = 12
-R_FP_JACKPOT = 13
-R_FP_SEED = 14
-R_AUCTIONS = 15
-R_EVEN_BUILD = 16
-R_RENT_IN_JAIL = 17
-R_SPEEDING = 18
-R_TRADING = 19
-R_BANKRUPT_AUCTION = 20
-R_FIRST_LAP = 21
-R_INCOME_PCT = 22
-R_SNAKE_EYES = 23
-R_MONO_MULT = 24
-R_INCOME_SQ = 25  # the Income Tax square (-1 if none), for the 10% house rule
-R_ANY_TIME = 26  # 1: every player may build, lift mortgages and trade between any two turns
-R_RR_RENT = 32  # [k]: rent with k + 1 railroads
-R_UTIL_MULT = R_RR_RENT + MAX_GROUP  # [k]: dice multiplier with k + 1 utilities
-R_SQ_KIND = R_UTIL_MULT + MAX_GROUP  # [sq]
-R_SQ_GROUP = R_SQ_KIND + N_SQ  # [sq]: group or -1
-R_SQ_PRICE = R_SQ_GROUP + N_SQ  # [sq]: price; tax amount on a tax square
-R_SQ_HOUSE = R_SQ_PRICE + N_SQ  # [sq]: house cost
-R_SQ_MORTGAGE = R_SQ_HOUSE + N_SQ  # [sq]
-R_SQ_SLOT = R_SQ_MORTGAGE + N_SQ  # [sq]: position within its group
-R_SQ_RENT = R_SQ_SLOT + N_SQ  # [sq * 6 + level]
-R_GROUP_SIZE = R_SQ_RENT + N_SQ * N_LEVELS  # [g]
-R_GROUP_SQ = R_GROUP_SIZE + N_GROUPS  # [g * MAX_GROUP + k]
-R_GROUP_STREETS = R_GROUP_SQ + N_GROUPS * MAX_GROUP  # [g]: 1 if buildings may go on it
-R_NEXT_RR = R_GROUP_STREETS + N_GROUPS  # [sq]: nearest railroad ahead
-R_NEXT_UTIL = R_NEXT_RR + N_SQ  # [sq]
-R_DECK_SIZE = R_NEXT_UTIL + N_SQ  # [d]
-R_GOOJF_CARD = R_DECK_SIZE + N_DECKS  # [d]: index of the deck's jail card, -1 if none
-R_CARD_FX = R_GOOJF_CARD + N_DECKS  # [d * MAX_CARDS + k]
-R_CARD_A = R_CARD_FX + N_DECKS * MAX_CARDS
-R_CARD_B = R_CARD_A + N_DECKS * MAX_CARDS
+RULES = Layout("rules", start=0)
+R_PLAYERS = RULES.field("R_PLAYERS")
+R_START_CASH = RULES.field("R_START_CASH")
+R_SALARY = RULES.field("R_SALARY")
+R_GO_LAND_BONUS = RULES.field("R_GO_LAND_BONUS")  # extra salary for landing exactly on GO (double salary house rule)
+R_JAIL_FINE = RULES.field("R_JAIL_FINE")
+R_JAIL_TURNS = RULES.field("R_JAIL_TURNS")
+R_HOUSES = RULES.field("R_HOUSES")
+R_HOTELS = RULES.field("R_HOTELS")
+R_MAX_ROUNDS = RULES.field("R_MAX_ROUNDS")
+R_INTEREST_PCT = RULES.field("R_INTEREST_PCT")
+R_SELL_PCT = RULES.field("R_SELL_PCT")
+R_AUCTION_MIN = RULES.field("R_AUCTION_MIN")
+R_AUCTION_STEP = RULES.field("R_AUCTION_STEP")
+R_FP_JACKPOT = RULES.field("R_FP_JACKPOT")
+R_FP_SEED = RULES.field("R_FP_SEED")
+R_AUCTIONS = RULES.field("R_AUCTIONS")
+R_EVEN_BUILD = RULES.field("R_EVEN_BUILD")
+R_RENT_IN_JAIL = RULES.field("R_RENT_IN_JAIL")
+R_SPEEDING = RULES.field("R_SPEEDING")
+R_TRADING = RULES.field("R_TRADING")
+R_BANKRUPT_AUCTION = RULES.field("R_BANKRUPT_AUCTION")
+R_FIRST_LAP = RULES.field("R_FIRST_LAP")
+R_INCOME_PCT = RULES.field("R_INCOME_PCT")
+R_SNAKE_EYES = RULES.field("R_SNAKE_EYES")
+R_MONO_MULT = RULES.field("R_MONO_MULT")
+R_INCOME_SQ = RULES.field("R_INCOME_SQ")  # the Income Tax square (-1 if none), for the 10% house rule
+R_ANY_TIME = RULES.field("R_ANY_TIME")  # 1: every player may build, lift mortgages and trade between any two turns
+R_RR_RENT = RULES.field("R_RR_RENT", MAX_GROUP, at=32)  # [k]: rent with k + 1 railroads
+R_UTIL_MULT = RULES.field("R_UTIL_MULT", MAX_GROUP)  # [k]: dice multiplier with k + 1 utilities
+R_SQ_KIND = RULES.field("R_SQ_KIND", N_SQ)  # [sq]
+R_SQ_GROUP = RULES.field("R_SQ_GROUP", N_SQ)  # [sq]: group or -1
+R_SQ_PRICE = RULES.field("R_SQ_PRICE", N_SQ)  # [sq]: price; tax amount on a tax square
+R_SQ_HOUSE = RULES.field("R_SQ_HOUSE", N_SQ)  # [sq]: house cost
+R_SQ_MORTGAGE = RULES.field("R_SQ_MORTGAGE", N_SQ)  # [sq]
+R_SQ_SLOT = RULES.field("R_SQ_SLOT", N_SQ)  # [sq]: position within its group
+R_SQ_RENT = RULES.field("R_SQ_RENT", N_SQ, N_LEVELS)  # [sq * 6 + level]
+R_GROUP_SIZE = RULES.field("R_GROUP_SIZE", N_GROUPS)  # [g]
+R_GROUP_SQ = RULES.field("R_GROUP_SQ", N_GROUPS, MAX_GROUP)  # [g * MAX_GROUP + k]
+R_GROUP_STREETS = RULES.field("R_GROUP_STREETS", N_GROUPS)  # [g]: 1 if buildings may go on it
+R_NEXT_RR = RULES.field("R_NEXT_RR", N_SQ)  # [sq]: nearest railroad ahead
+R_NEXT_UTIL = RULES.field("R_NEXT_UTIL", N_SQ)  # [sq]
+R_DECK_SIZE = RULES.field("R_DECK_SIZE", N_DECKS)  # [d]
+R_GOOJF_CARD = RULES.field("R_GOOJF_CARD", N_DECKS)  # [d]: index of the deck's jail card, -1 if none
+R_CARD_FX = RULES.field("R_CARD_FX", N_DECKS, MAX_CARDS)  # [d * MAX_CARDS + k]
+R_CARD_A = RULES.field("R_CARD_A", N_DECKS, MAX_CARDS)
+R_CARD_B = RULES.field("R_CARD_B", N_DECKS, MAX_CARDS)
 # [p]: seat p's bot kind (strategies.classic), written by kernel.play_game (rules.pack leaves 0)
-R_KIND = R_CARD_B + N_DECKS * MAX_CARDS
-RULES_SIZE = R_KIND + MAX_PLAYERS
+R_KIND = RULES.field("R_KIND", MAX_PLAYERS)
+RULES_SIZE = RULES.end
 
 # ---- state, S[RULES_SIZE:STATE_SIZE] --------------------------------------------------------
-CASH = RULES_SIZE  # [p]
-POS = CASH + MAX_PLAYERS  # [p]: square 0..39
-JAIL = POS + MAX_PLAYERS  # [p]: 0 free; k >= 1 in jail with k - 1 failed rolls so far
-ALIVE = JAIL + MAX_PLAYERS  # [p]
-LAPPED = ALIVE + MAX_PLAYERS  # [p]: 1 once the player has passed GO (first-lap house rule)
-MORT_N = LAPPED + MAX_PLAYERS  # [p]: mortgaged deeds held
-WHOLE_N = MORT_N + MAX_PLAYERS  # [p]: whole colour groups (groups that take buildings) held by p
-TRADE_SCAN = WHOLE_N + MAX_PLAYERS  # [p]: trade_mark when p last looked for a trade and found none
-GOOJF = TRADE_SCAN + MAX_PLAYERS  # [p * 2 + d]: jail cards of deck d held by p
-OWNER = GOOJF + MAX_PLAYERS * N_DECKS  # [sq]: -1 the bank
-MORT = OWNER + N_SQ  # [sq]: 1 mortgaged
-LEVEL = MORT + N_SQ  # [sq]: 0..4 houses, 5 hotel
-GOWN = LEVEL + N_SQ  # [p * N_GROUPS + g]: deeds of group g held by p
-BANK_N = GOWN + MAX_PLAYERS * N_GROUPS  # [g]: deeds of group g the bank holds
-DECK = BANK_N + N_GROUPS  # [d * MAX_CARDS + k]: ring buffer of card indices
-DECK_HEAD = DECK + N_DECKS * MAX_CARDS  # [d]
-DECK_N = DECK_HEAD + N_DECKS  # [d]: cards in the deck (a held jail card is out)
-G_HOUSES = DECK_N + N_DECKS  # houses in the bank
-G_HOTELS = G_HOUSES + 1
-G_POT = G_HOTELS + 1  # Free Parking pot
-G_BANK = G_POT + 1  # the bank's balance (negative: money issued)
-G_TURN = G_BANK + 1  # turns played
-G_ROUND = G_TURN + 1
-G_CURRENT = G_ROUND + 1  # seat whose turn it is
-G_STATUS = G_CURRENT + 1  # 0 or the first broken invariant
-G_DICE = G_STATUS + 1  # total of the last movement roll
-G_EPOCH = G_DICE + 1  # counts deeds changing hands (trade memory, see board.trade_mark)
-G_ALIVE_N = G_EPOCH + 1
-G_AUCTIONS = G_ALIVE_N + 1
-G_TRADES = G_AUCTIONS + 1
-G_SHORTAGE_AUCTIONS = G_TRADES + 1
-G_START_TURN = G_SHORTAGE_AUCTIONS + 1  # turns already played when a position was set up
-G_DOUBLES = G_START_TURN + 1  # doubles rolled so far this turn (position files)
-G_BOARD = G_DOUBLES + 1  # counts every change of deeds, buildings or mortgages
-P_BOARD = G_BOARD + 1  # [p]: counts changes of p's own deeds, buildings and mortgages
+STATE = Layout("state", start=RULES_SIZE)
+CASH = STATE.field("CASH", MAX_PLAYERS)  # [p]
+POS = STATE.field("POS", MAX_PLAYERS)  # [p]: square 0..39
+JAIL = STATE.field("JAIL", MAX_PLAYERS)  # [p]: 0 free; k >= 1 in jail with k - 1 failed rolls so far
+ALIVE = STATE.field("ALIVE", MAX_PLAYERS)  # [p]
+LAPPED = STATE.field("LAPPED", MAX_PLAYERS)  # [p]: 1 once the player has passed GO (first-lap house rule)
+MORT_N = STATE.field("MORT_N", MAX_PLAYERS)  # [p]: mortgaged deeds held
+WHOLE_N = STATE.field("WHOLE_N", MAX_PLAYERS)  # [p]: whole colour groups (groups that take buildings) held by p
+TRADE_SCAN = STATE.field("TRADE_SCAN", MAX_PLAYERS)  # [p]: trade_mark when p last looked for a trade and found none
+GOOJF = STATE.field("GOOJF", MAX_PLAYERS, N_DECKS)  # [p * 2 + d]: jail cards of deck d held by p
+OWNER = STATE.field("OWNER", N_SQ)  # [sq]: -1 the bank
+MORT = STATE.field("MORT", N_SQ)  # [sq]: 1 mortgaged
+LEVEL = STATE.field("LEVEL", N_SQ)  # [sq]: 0..4 houses, 5 hotel
+GOWN = STATE.field("GOWN", MAX_PLAYERS, N_GROUPS)  # [p * N_GROUPS + g]: deeds of group g held by p
+BANK_N = STATE.field("BANK_N", N_GROUPS)  # [g]: deeds of group g the bank holds
+DECK = STATE.field("DECK", N_DECKS, MAX_CARDS)  # [d * MAX_CARDS + k]: ring buffer of card indices
+DECK_HEAD = STATE.field("DECK_HEAD", N_DECKS)  # [d]
+DECK_N = STATE.field("DECK_N", N_DECKS)  # [d]: cards in the deck (a held jail card is out)
+G_HOUSES = STATE.field("G_HOUSES")  # houses in the bank
+G_HOTELS = STATE.field("G_HOTELS")
+G_POT = STATE.field("G_POT")  # Free Parking pot
+G_BANK = STATE.field("G_BANK")  # the bank's balance (negative: money issued)
+G_TURN = STATE.field("G_TURN")  # turns played
+G_ROUND = STATE.field("G_ROUND")
+G_CURRENT = STATE.field("G_CURRENT")  # seat whose turn it is
+G_STATUS = STATE.field("G_STATUS")  # 0 or the first broken invariant
+G_DICE = STATE.field("G_DICE")  # total of the last movement roll
+G_EPOCH = STATE.field("G_EPOCH")  # counts deeds changing hands (trade memory, see board.trade_mark)
+G_ALIVE_N = STATE.field("G_ALIVE_N")
+G_AUCTIONS = STATE.field("G_AUCTIONS")
+G_TRADES = STATE.field("G_TRADES")
+G_SHORTAGE_AUCTIONS = STATE.field("G_SHORTAGE_AUCTIONS")
+G_START_TURN = STATE.field("G_START_TURN")  # turns already played when a position was set up
+G_DOUBLES = STATE.field("G_DOUBLES")  # doubles rolled so far this turn (position files)
+G_BOARD = STATE.field("G_BOARD")  # counts every change of deeds, buildings or mortgages
+P_BOARD = STATE.field("P_BOARD", MAX_PLAYERS)  # [p]: counts changes of p's own deeds, buildings and mortgages
 # Management memo: when p last had nothing to lift or build, its P_BOARD and the bank's supply
 # (management_key; -1: none), the cash below which it stays idle (or, when MEMO_EXACT, the
 # only cash at which it does) and the highest rent it faced then
-MEMO_BOARD = P_BOARD + MAX_PLAYERS  # [p]
-MEMO_CASH = MEMO_BOARD + MAX_PLAYERS  # [p]
-MEMO_EXACT = MEMO_CASH + MAX_PLAYERS  # [p]
-MEMO_RENT = MEMO_EXACT + MAX_PLAYERS  # [p]
+MEMO_BOARD = STATE.field("MEMO_BOARD", MAX_PLAYERS)  # [p]
+MEMO_CASH = STATE.field("MEMO_CASH", MAX_PLAYERS)  # [p]
+MEMO_EXACT = STATE.field("MEMO_EXACT", MAX_PLAYERS)  # [p]
+MEMO_RENT = STATE.field("MEMO_RENT", MAX_PLAYERS)  # [p]
 # [o]: o's P_BOARD counter when RENT_MAX[o] was computed (-1: never)
-RENT_BOARD = MEMO_RENT + MAX_PLAYERS
-RENT_MAX = RENT_BOARD + MAX_PLAYERS  # [o]: the highest street rent o's streets charged then
-TRADE_STAMP = RENT_MAX + MAX_PLAYERS  # [p * MAX_PLAYERS + q]: trade_mark when p last offered q a trade
-TR_GIVE = TRADE_STAMP + MAX_PLAYERS * MAX_PLAYERS  # trade scratch: deeds the proposer gives
-TR_N_GIVE = TR_GIVE + MAX_DEEDS
-TR_GET = TR_N_GIVE + 1  # deeds the proposer receives
-TR_N_GET = TR_GET + MAX_DEEDS
-TR_CASH = TR_N_GET + 1  # cash from proposer to partner (negative: the other way)
-TR_JAIL_GIVE = TR_CASH + 1  # jail cards (count) from proposer to partner
-TR_JAIL_GET = TR_JAIL_GIVE + 1
-STATS = TR_JAIL_GET + 1  # [p * N_SEAT_COLS + col]
+RENT_BOARD = STATE.field("RENT_BOARD", MAX_PLAYERS)
+RENT_MAX = STATE.field("RENT_MAX", MAX_PLAYERS)  # [o]: the highest street rent o's streets charged then
+# [p * MAX_PLAYERS + q]: trade_mark when p last offered q a trade
+TRADE_STAMP = STATE.field("TRADE_STAMP", MAX_PLAYERS, MAX_PLAYERS)
+TR_GIVE = STATE.field("TR_GIVE", MAX_DEEDS)  # trade scratch: deeds the proposer gives
+TR_N_GIVE = STATE.field("TR_N_GIVE")
+TR_GET = STATE.field("TR_GET", MAX_DEEDS)  # deeds the proposer receives
+TR_N_GET = STATE.field("TR_N_GET")
+TR_CASH = STATE.field("TR_CASH")  # cash from proposer to partner (negative: the other way)
+TR_JAIL_GIVE = STATE.field("TR_JAIL_GIVE")  # jail cards (count) from proposer to partner
+TR_JAIL_GET = STATE.field("TR_JAIL_GET")
 N_SEAT_COLS = 16
-GSTATS = STATS + MAX_PLAYERS * N_SEAT_COLS  # [(p * N_GROUPS + g) * N_GSTAT + k]
+STATS = STATE.field("STATS", MAX_PLAYERS, N_SEAT_COLS)  # [p * N_SEAT_COLS + col]
 N_GSTAT = 5
-BUF = GSTATS + MAX_PLAYERS * N_GROUPS * N_GSTAT  # scratch for dry runs and policies
+GSTATS = STATE.field("GSTATS", MAX_PLAYERS, N_GROUPS, N_GSTAT)  # [(p * N_GROUPS + g) * N_GSTAT + k]
 N_BUF = 64
+BUF = STATE.field("BUF", N_BUF)  # scratch for dry runs and policies
 # Scripted dice for the rule tests: while DICE_POS < DICE_N, a die shows DICE_SCRIPT[DICE_POS]
 # (the kernel never writes DICE_N, so in a normal game the script is empty).
-DICE_N = BUF + N_BUF
-DICE_POS = DICE_N + 1
 MAX_SCRIPT = 64
-DICE_SCRIPT = DICE_POS + 1
+DICE_N = STATE.field("DICE_N")
+DICE_POS = STATE.field("DICE_POS")
+DICE_SCRIPT = STATE.field("DICE_SCRIPT", MAX_SCRIPT)
 # Tests set VERIFY_MEMOS in a starting state: every window the memos would skip is played
 # anyway, and one that changes anything stops the game with a status code.
-VERIFY_MEMOS = DICE_SCRIPT + MAX_SCRIPT
-DECK_DRAWS = VERIFY_MEMOS + 1  # [d]: cards drawn from deck d this game (how much of its order is seen)
-STATE_SIZE = DECK_DRAWS + N_DECKS
+VERIFY_MEMOS = STATE.field("VERIFY_MEMOS")
+# [d]: cards drawn from deck d this game (how much of its order is seen)
+DECK_DRAWS = STATE.field("DECK_DRAWS", N_DECKS)
+STATE_SIZE = STATE.end
+for _block in (RULES, STATE):
+    _block.check(globals())
 
 # ---- per-seat statistics --------------------------------------------------------------------
 (

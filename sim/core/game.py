@@ -36,6 +36,7 @@ from sim.core import rule_changes
 from sim.core import summary as core_summary
 from sim.core import search, table, userbot
 from sim.core.decisions import MAX_KINDS
+from sim.core.layout import Layout
 from sim.core.summary import Tally
 from sim.core.runner import (
     DEFAULT_CHUNK,
@@ -104,6 +105,7 @@ class Game:
     min_players: int
     max_players: int
     kernel: ModuleType  # play_batch, play_steps, play_rollouts, STATE_SIZE, RNG_SIZE, GAME_COLS, N_GAME_COLS, G_STATUS_OUT, OK, STATUS_NAMES
+    layout: ModuleType  # RULES and STATE: the declared layouts (sim/core/layout.py) of the rules block and the state
     seat_cols: tuple[str, ...]  # per-seat stats, in seat_out's order
     win_col: int  # index in seat_cols of the win count
     summary: Callable[[Tally], dict]  # a tally of games -> named summary tables
@@ -502,6 +504,11 @@ def check_game(game: Game) -> list[str]:
         problems.append("its kernel's GAME_COLS is not a tuple of N_GAME_COLS names")
     elif cols[-1:] != ("status",) or getattr(k, "G_STATUS_OUT", None) != len(cols) - 1:
         problems.append("its kernel's status is not the last game column (GAME_COLS, G_STATUS_OUT)")
+    rules_layout, state_layout = getattr(game.layout, "RULES", None), getattr(game.layout, "STATE", None)
+    if not isinstance(rules_layout, Layout) or not isinstance(state_layout, Layout):
+        problems.append("its layout module declares no RULES and STATE layouts (sim/core/layout.py)")
+    elif state_layout.end != getattr(k, "STATE_SIZE", None) or "G_STATUS" not in state_layout.fields:
+        problems.append("its STATE layout does not end at the kernel's STATE_SIZE or lacks G_STATUS")
     names = getattr(k, "STATUS_NAMES", None)
     if getattr(k, "OK", None) != 0 or not isinstance(names, tuple) or not names:
         problems.append("its kernel lacks OK = 0 and STATUS_NAMES")

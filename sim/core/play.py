@@ -293,6 +293,13 @@ class State:
             raise UsageError(f"seat must be 0 to {self._run.players - 1} (got {seat})")
         return self._book.features(self._ctx, self._paused_state(), seat)
 
+    def fields(self) -> dict:
+        """The whole game by name, as the game's layout declares it (sim/<game>/layout.py): the
+        rules block's fields, then the state's, arrays as views of their shape. Every card
+        shows, hidden ones too: for debugging and tests; what a seat may see is `observation`."""
+        layout = self._run.game.layout
+        return {**layout.RULES.decode(self._run.inputs.rules), **layout.STATE.decode(self._paused_state().copy())}
+
     def _paused_state(self) -> np.ndarray:
         """The game's state array at the waiting decision (at the end, once over)."""
         size = self._run.game.kernel.STATE_SIZE

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sim.core.game import Game, with_start
 from sim.core.rule_changes import house_rules_text
-from sim.deal import api, kernel, position
+from sim.deal import api, kernel, layout, position
 from sim.deal.decisions import DECISIONS
 from sim.deal.events import EVENTS
 from sim.deal.layout import MAX_PLAYERS, SC_WIN, SEAT_COLS
@@ -60,6 +60,7 @@ GAME = Game(
     min_players=2,
     max_players=MAX_PLAYERS,
     kernel=kernel,
+    layout=layout,
     kernel_inputs=with_start(pack),
     position=position.for_advice,
     events=EVENTS,

@@ -14,6 +14,9 @@ pile, a hand, a bank, a property group, or on a set as a building. ``WHERE``, ``
 A player's collection is split into property groups, one per colour plus ``LOOSE``: the
 any-colour wilds that have no ordinary property to stand with (they wait there until one
 comes; they count for nothing).
+
+The blocks are declared field by field (sim/core/layout.py), which hands out the offsets and
+reads a state back by name: ``STATE.decode(S)["G_CURRENT"]``.
 """
 
 import numpy as np
@@ -22,6 +25,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from sim.core.jit import njit_no_refcount, or_python
+from sim.core.layout import Layout
 
 MAX_PLAYERS = 5
 MAX_CARDS = 160  # cards in a game, shared deck plus every seat's extra cards
@@ -40,131 +44,133 @@ DRAW, DISCARD, HAND, BANK, PROP, BUILDING = range(6)
 M_BANK, M_PLACE, M_ACTION = range(3)
 
 # ---- rules block RB, S[0:RULES_SIZE] --------------------------------------------------------
-R_PLAYERS = 0
-R_CARDS = 1  # cards in the game
-R_DECK = 2  # cards in the shared deck (the first R_DECK card numbers)
-R_START_HAND = 3
-R_DRAW = 4
-R_DRAW_EMPTY = 5
-R_PLAYS = 6
-R_HAND_LIMIT = 7
-R_SETS_TO_WIN = 8
-R_DEBT = 9
-R_BIRTHDAY = 10
-R_PASS_GO = 11
-R_HOUSE_RENT = 12
-R_HOTEL_RENT = 13
-R_MAX_DOUBLES = 14
-R_MAX_TURNS = 15
+RULES = Layout("rules", start=0)
+R_PLAYERS = RULES.field("R_PLAYERS")
+R_CARDS = RULES.field("R_CARDS")  # cards in the game
+R_DECK = RULES.field("R_DECK")  # cards in the shared deck (the first R_DECK card numbers)
+R_START_HAND = RULES.field("R_START_HAND")
+R_DRAW = RULES.field("R_DRAW")
+R_DRAW_EMPTY = RULES.field("R_DRAW_EMPTY")
+R_PLAYS = RULES.field("R_PLAYS")
+R_HAND_LIMIT = RULES.field("R_HAND_LIMIT")
+R_SETS_TO_WIN = RULES.field("R_SETS_TO_WIN")
+R_DEBT = RULES.field("R_DEBT")
+R_BIRTHDAY = RULES.field("R_BIRTHDAY")
+R_PASS_GO = RULES.field("R_PASS_GO")
+R_HOUSE_RENT = RULES.field("R_HOUSE_RENT")
+R_HOTEL_RENT = RULES.field("R_HOTEL_RENT")
+R_MAX_DOUBLES = RULES.field("R_MAX_DOUBLES")
+R_MAX_TURNS = RULES.field("R_MAX_TURNS")
 # house rules (0/1 or a choice index)
-R_WIN_ANY_TURN = 16
-R_HOTEL_REPLACES = 17
-R_EXCESS_TO = 18  # 0 discard pile, 1 bottom of the draw pile
-R_BROKEN_BLD = 19  # 0 bank, 1 may move on own turn (else bank), 2 may move on any turn
-R_RESHUFFLE = 20
-R_COUNTER_USES_PLAY = 21
-R_NEEDS_PROPERTY = 22
-R_PAY_BUILDINGS = 23
-R_FORCED_FROM_FULL = 24
-R_SET_SIZE = 32  # [c]
-R_BUILDABLE = R_SET_SIZE + NC  # [c]
-R_RENT = R_BUILDABLE + NC  # [c * MAX_RENT + k]: rent for k + 1 cards
-R_CARD_TYPE = R_RENT + NC * MAX_RENT  # [card]
-R_CARD_VALUE = R_CARD_TYPE + MAX_CARDS
-R_CARD_C1 = R_CARD_VALUE + MAX_CARDS  # colour of a property; first colour of a wild / rent
-R_CARD_C2 = R_CARD_C1 + MAX_CARDS  # second colour of a two-colour wild / rent, else -1
-R_CARD_SEAT = R_CARD_C2 + MAX_CARDS  # -1: shared deck; s: an extra card dealt to seat s
-R_CARD_KIND = R_CARD_SEAT + MAX_CARDS  # equal for cards of the same name (bots value them alike)
+R_WIN_ANY_TURN = RULES.field("R_WIN_ANY_TURN")
+R_HOTEL_REPLACES = RULES.field("R_HOTEL_REPLACES")
+R_EXCESS_TO = RULES.field("R_EXCESS_TO")  # 0 discard pile, 1 bottom of the draw pile
+R_BROKEN_BLD = RULES.field("R_BROKEN_BLD")  # 0 bank, 1 may move on own turn (else bank), 2 may move on any turn
+R_RESHUFFLE = RULES.field("R_RESHUFFLE")
+R_COUNTER_USES_PLAY = RULES.field("R_COUNTER_USES_PLAY")
+R_NEEDS_PROPERTY = RULES.field("R_NEEDS_PROPERTY")
+R_PAY_BUILDINGS = RULES.field("R_PAY_BUILDINGS")
+R_FORCED_FROM_FULL = RULES.field("R_FORCED_FROM_FULL")
+R_SET_SIZE = RULES.field("R_SET_SIZE", NC, at=32)  # [c]
+R_BUILDABLE = RULES.field("R_BUILDABLE", NC)  # [c]
+R_RENT = RULES.field("R_RENT", NC, MAX_RENT)  # [c * MAX_RENT + k]: rent for k + 1 cards
+R_CARD_TYPE = RULES.field("R_CARD_TYPE", MAX_CARDS)  # [card]
+R_CARD_VALUE = RULES.field("R_CARD_VALUE", MAX_CARDS)
+R_CARD_C1 = RULES.field("R_CARD_C1", MAX_CARDS)  # colour of a property; first colour of a wild / rent
+R_CARD_C2 = RULES.field("R_CARD_C2", MAX_CARDS)  # second colour of a two-colour wild / rent, else -1
+R_CARD_SEAT = RULES.field("R_CARD_SEAT", MAX_CARDS)  # -1: shared deck; s: an extra card dealt to seat s
+R_CARD_KIND = RULES.field("R_CARD_KIND", MAX_CARDS)  # equal for cards of the same name (bots value them alike)
 # [p]: seat p's bot kind (strategies/deal.py), written by kernel.new_state (rules.pack leaves 0)
-R_KIND = R_CARD_KIND + MAX_CARDS
-RULES_SIZE = R_KIND + MAX_PLAYERS
+R_KIND = RULES.field("R_KIND", MAX_PLAYERS)
+RULES_SIZE = RULES.end
 
 # ---- state, S[RULES_SIZE:STATE_SIZE] --------------------------------------------------------
-WHERE = RULES_SIZE  # [card]
-OWNER = WHERE + MAX_CARDS  # [card]: seat, -1 in the piles
-GROUP = OWNER + MAX_CARDS  # [card]: group of a property, colour of a building, else -1
-POS = GROUP + MAX_CARDS  # [card]: index in its list (the building slot for a building)
-DRAW_PILE = POS + MAX_CARDS  # top at DRAW_N - 1
-DRAW_N = DRAW_PILE + MAX_CARDS
-DISC_PILE = DRAW_N + 1  # order does not matter: it is shuffled before reuse
-DISC_N = DISC_PILE + MAX_CARDS
-HAND_ = DISC_N + 1  # [p * MAX_HAND + k]
-HAND_N = HAND_ + MAX_PLAYERS * MAX_HAND  # [p]
-BANK_ = HAND_N + MAX_PLAYERS  # [p * MAX_CARDS + k]
-BANK_N = BANK_ + MAX_PLAYERS * MAX_CARDS  # [p]
-BANK_VAL = BANK_N + MAX_PLAYERS  # [p]
-GRP = BANK_VAL + MAX_PLAYERS  # [(p * NG + g) * MAX_GROUP + k]
-GRP_N = GRP + MAX_PLAYERS * NG * MAX_GROUP  # [p * NG + g]
-GRP_ORD = GRP_N + MAX_PLAYERS * NG  # [p * NG + g]: ordinary (single-colour) properties
-GRP_VAL = GRP_ORD + MAX_PLAYERS * NG  # [p * NG + g]: printed values summed
-HOUSE = GRP_VAL + MAX_PLAYERS * NG  # [p * NC + c]: the House card on the set, -1 when none
-HOTEL = HOUSE + MAX_PLAYERS * NC  # [p * NC + c]
-COUNTED_MASK = HOTEL + MAX_PLAYERS * NC  # [p]: COMPLETE_MASK when sets_made was last counted
+STATE = Layout("state", start=RULES_SIZE)
+WHERE = STATE.field("WHERE", MAX_CARDS)  # [card]
+OWNER = STATE.field("OWNER", MAX_CARDS)  # [card]: seat, -1 in the piles
+GROUP = STATE.field("GROUP", MAX_CARDS)  # [card]: group of a property, colour of a building, else -1
+POS = STATE.field("POS", MAX_CARDS)  # [card]: index in its list (the building slot for a building)
+DRAW_PILE = STATE.field("DRAW_PILE", MAX_CARDS)  # top at DRAW_N - 1
+DRAW_N = STATE.field("DRAW_N")
+DISC_PILE = STATE.field("DISC_PILE", MAX_CARDS)  # order does not matter: it is shuffled before reuse
+DISC_N = STATE.field("DISC_N")
+HAND_ = STATE.field("HAND_", MAX_PLAYERS, MAX_HAND)  # [p * MAX_HAND + k]
+HAND_N = STATE.field("HAND_N", MAX_PLAYERS)  # [p]
+BANK_ = STATE.field("BANK_", MAX_PLAYERS, MAX_CARDS)  # [p * MAX_CARDS + k]
+BANK_N = STATE.field("BANK_N", MAX_PLAYERS)  # [p]
+BANK_VAL = STATE.field("BANK_VAL", MAX_PLAYERS)  # [p]
+GRP = STATE.field("GRP", MAX_PLAYERS, NG, MAX_GROUP)  # [(p * NG + g) * MAX_GROUP + k]
+GRP_N = STATE.field("GRP_N", MAX_PLAYERS, NG)  # [p * NG + g]
+GRP_ORD = STATE.field("GRP_ORD", MAX_PLAYERS, NG)  # [p * NG + g]: ordinary (single-colour) properties
+GRP_VAL = STATE.field("GRP_VAL", MAX_PLAYERS, NG)  # [p * NG + g]: printed values summed
+HOUSE = STATE.field("HOUSE", MAX_PLAYERS, NC)  # [p * NC + c]: the House card on the set, -1 when none
+HOTEL = STATE.field("HOTEL", MAX_PLAYERS, NC)  # [p * NC + c]
+COUNTED_MASK = STATE.field("COUNTED_MASK", MAX_PLAYERS)  # [p]: COMPLETE_MASK when sets_made was last counted
 # Caches kept in step by the kernel's card moves (checked by check_invariants):
-COMPLETE = COUNTED_MASK + MAX_PLAYERS  # [p * NC + c]: 1 while the set is complete
-NCOMP = COMPLETE + MAX_PLAYERS * NC  # [p]: complete sets
-PAYV = NCOMP + MAX_PLAYERS  # [p]: what p could pay with (bank, properties, buildings if allowed)
+COMPLETE = STATE.field("COMPLETE", MAX_PLAYERS, NC)  # [p * NC + c]: 1 while the set is complete
+NCOMP = STATE.field("NCOMP", MAX_PLAYERS)  # [p]: complete sets
+PAYV = STATE.field("PAYV", MAX_PLAYERS)  # [p]: what p could pay with (bank, properties, buildings if allowed)
 # A counter bumped whenever a card joins or leaves seat p's collection or buildings, and its
 # value when p's wild arrangement (or the repair of its collection) was last found to need no
 # change: doing it again with the counter unchanged would find the same, as neither reads
 # anything else that varies in a game.
-COLL_VER = PAYV + MAX_PLAYERS  # [p]
-ARRANGED_VER = COLL_VER + MAX_PLAYERS  # [p], -1 when unknown
-REPAIRED_VER = ARRANGED_VER + MAX_PLAYERS  # [p]: the same for kernel.repair finding nothing to do
-ANY_WILDS = REPAIRED_VER + MAX_PLAYERS  # [p]: any-colour wilds in p's collection
-BUILDINGS = ANY_WILDS + MAX_PLAYERS  # [p]: Houses and Hotels on p's sets
+COLL_VER = STATE.field("COLL_VER", MAX_PLAYERS)  # [p]
+ARRANGED_VER = STATE.field("ARRANGED_VER", MAX_PLAYERS)  # [p], -1 when unknown
+REPAIRED_VER = STATE.field("REPAIRED_VER", MAX_PLAYERS)  # [p]: the same for kernel.repair finding nothing to do
+ANY_WILDS = STATE.field("ANY_WILDS", MAX_PLAYERS)  # [p]: any-colour wilds in p's collection
+BUILDINGS = STATE.field("BUILDINGS", MAX_PLAYERS)  # [p]: Houses and Hotels on p's sets
 # The colours the wilds of p's last plan that moved nothing may stand in (all colours for an
 # any-colour wild), valid while ARRANGED_VER[p] is: an ordinary property of another colour
 # joining or leaving p's collection leaves that plan as it was (kernel.keep_plan).
-ARRANGED_COLOURS = BUILDINGS + MAX_PLAYERS  # [p]
+ARRANGED_COLOURS = STATE.field("ARRANGED_COLOURS", MAX_PLAYERS)  # [p]
 # Counters bumped whenever a card joins or leaves seat p's group of colour c, and whenever
 # "one more complete set would win" changes for p (keys of the placing memo,
 # strategies/deal.py placing_key: the only way a gain reads p's count of complete sets).
-GRP_VER = ARRANGED_COLOURS + MAX_PLAYERS  # [p * NC + c]
-NEAR_WIN_VER = GRP_VER + MAX_PLAYERS * NC  # [p]
+GRP_VER = STATE.field("GRP_VER", MAX_PLAYERS, NC)  # [p * NC + c]
+NEAR_WIN_VER = STATE.field("NEAR_WIN_VER", MAX_PLAYERS)  # [p]
 # Bit masks kept by the card moves, so that the scans over a seat's groups visit only the set
 # bits without reading every group first: bit g while p's group g holds a card (HELD_MASK),
 # holds a card that is not an ordinary property (WILD_MASK), holds an ordinary property
 # (ORD_MASK), bit c while p's set of colour c is complete (COMPLETE_MASK, the COMPLETE flags as
 # one word).
-HELD_MASK = NEAR_WIN_VER + MAX_PLAYERS  # [p]
-WILD_MASK = HELD_MASK + MAX_PLAYERS  # [p]
-ORD_MASK = WILD_MASK + MAX_PLAYERS  # [p]
-COMPLETE_MASK = ORD_MASK + MAX_PLAYERS  # [p]
+HELD_MASK = STATE.field("HELD_MASK", MAX_PLAYERS)  # [p]
+WILD_MASK = STATE.field("WILD_MASK", MAX_PLAYERS)  # [p]
+ORD_MASK = STATE.field("ORD_MASK", MAX_PLAYERS)  # [p]
+COMPLETE_MASK = STATE.field("COMPLETE_MASK", MAX_PLAYERS)  # [p]
 # What a Sly Deal (f = 0) or Forced Deal (f = 1) would gain seat p (strategies/deal.py
 # steal_option), remembered while no seat's collection changed:
 # [(2 * p + f) * STEAL_MEMO_SIZE + j], j = 0: the sum of every seat's COLL_VER + 1 (0: nothing
 # yet), 1-2: the score (a float64, see store_float), 3: their card, 4: my card, 5: the target.
 STEAL_MEMO_SIZE = 6
-STEAL_MEMO = COMPLETE_MASK + MAX_PLAYERS
+STEAL_MEMO = STATE.field("STEAL_MEMO", MAX_PLAYERS, 2, STEAL_MEMO_SIZE)
 # scalars
-G_CURRENT = STEAL_MEMO + 2 * MAX_PLAYERS * STEAL_MEMO_SIZE
-G_PLAYS_LEFT = G_CURRENT + 1
-G_WINNER = G_PLAYS_LEFT + 1  # -1 until someone wins
-G_WIN_OWN_TURN = G_WINNER + 1
-G_STATUS = G_WIN_OWN_TURN + 1
-G_RESHUFFLES = G_STATUS + 1
-G_TURN = G_RESHUFFLES + 1  # turns played so far
-G_SETS_CHANGED = G_TURN + 1  # 1 when a COMPLETE flag changed since note_sets last looked
-G_AT_WIN = G_SETS_CHANGED + 1  # seats holding enough complete sets to win (check_win looks only then)
-G_QUIET = G_AT_WIN + 1  # turns in a row that began and ended with no card left to draw or play
-G_SKIP_DRAW = G_QUIET + 1  # 1: the next turn starts after its draw (a position's first turn)
-STATS = G_SKIP_DRAW + 1  # [p * N_SEAT_COLS + col]
+G_CURRENT = STATE.field("G_CURRENT")
+G_PLAYS_LEFT = STATE.field("G_PLAYS_LEFT")
+G_WINNER = STATE.field("G_WINNER")  # -1 until someone wins
+G_WIN_OWN_TURN = STATE.field("G_WIN_OWN_TURN")
+G_STATUS = STATE.field("G_STATUS")
+G_RESHUFFLES = STATE.field("G_RESHUFFLES")
+G_TURN = STATE.field("G_TURN")  # turns played so far
+G_SETS_CHANGED = STATE.field("G_SETS_CHANGED")  # 1 when a COMPLETE flag changed since note_sets last looked
+G_AT_WIN = STATE.field("G_AT_WIN")  # seats holding enough complete sets to win (check_win looks only then)
+G_QUIET = STATE.field("G_QUIET")  # turns in a row that began and ended with no card left to draw or play
+G_SKIP_DRAW = STATE.field("G_SKIP_DRAW")  # 1: the next turn starts after its draw (a position's first turn)
 N_SEAT_COLS = 29
-SCRATCH = STATS + MAX_PLAYERS * N_SEAT_COLS  # policy scratch (payment candidates, plans)
-SCRATCH2 = SCRATCH + MAX_SCRATCH
-SCRATCH3 = SCRATCH2 + MAX_SCRATCH
-SCRATCH4 = SCRATCH3 + MAX_SCRATCH
-SCRATCH5 = SCRATCH4 + MAX_SCRATCH
+STATS = STATE.field("STATS", MAX_PLAYERS, N_SEAT_COLS)  # [p * N_SEAT_COLS + col]
+SCRATCH = STATE.field("SCRATCH", MAX_SCRATCH)  # policy scratch (payment candidates, plans)
+SCRATCH2 = STATE.field("SCRATCH2", MAX_SCRATCH)
+SCRATCH3 = STATE.field("SCRATCH3", MAX_SCRATCH)
+SCRATCH4 = STATE.field("SCRATCH4", MAX_SCRATCH)
+SCRATCH5 = STATE.field("SCRATCH5", MAX_SCRATCH)
 # What placing a card of each name would gain seat p (strategies/deal.py placing_option),
 # remembered while what it reads is unchanged: [p * MEMO_KINDS + kind] for names numbered
 # below MEMO_KINDS. The gains are float64 in two int32 slots each, low half first (so
 # ``S.view(np.float64)[PLACE_MEMO_GAIN // 2 + i]`` reads gain i; see store_float).
 MEMO_KINDS = 64
-PLACE_MEMO_VER = SCRATCH5 + MAX_SCRATCH  # placing_key + 1 when remembered; 0: nothing yet
-PLACE_MEMO_COLOUR = PLACE_MEMO_VER + MAX_PLAYERS * MEMO_KINDS
-PLACE_MEMO_GAIN = (PLACE_MEMO_COLOUR + MAX_PLAYERS * MEMO_KINDS + 1) // 2 * 2  # even: float64 aligned
-STATE_SIZE = PLACE_MEMO_GAIN + 2 * MAX_PLAYERS * MEMO_KINDS
+PLACE_MEMO_VER = STATE.field("PLACE_MEMO_VER", MAX_PLAYERS, MEMO_KINDS)  # placing_key + 1; 0: nothing yet
+PLACE_MEMO_COLOUR = STATE.field("PLACE_MEMO_COLOUR", MAX_PLAYERS, MEMO_KINDS)
+PLACE_MEMO_GAIN = STATE.field("PLACE_MEMO_GAIN", MAX_PLAYERS, MEMO_KINDS, 2, align=2)  # even: float64 aligned
+STATE_SIZE = STATE.end
 
 # ---- per-seat statistics S[STATS + p * N_SEAT_COLS + ...] -----------------------------------
 (
@@ -234,12 +240,16 @@ assert len(SEAT_COLS) == N_SEAT_COLS
 # ---- a start position S0 (sim/deal/position.py) ---------------------------------------------
 # Not a state: what a position file says, which kernel.setup_position turns into one, dealing
 # what the seat to move cannot see afresh for each game.
-P_SEAT = 0  # the seat to move, after its draw
-P_TURN = 1  # turns played before this one
-P_PLAYS = 2  # plays left
-P_HAND_N = 3  # [p]: hand sizes (cards listed in the hand, the rest dealt from the unseen cards)
-P_CARD = P_HAND_N + MAX_PLAYERS  # [3 * c + k]: card c's place, seat and colour (k = 0, 1, 2)
-P_SIZE = P_CARD + 3 * MAX_CARDS
+POSITION = Layout("position", start=0)
+P_SEAT = POSITION.field("P_SEAT")  # the seat to move, after its draw
+P_TURN = POSITION.field("P_TURN")  # turns played before this one
+P_PLAYS = POSITION.field("P_PLAYS")  # plays left
+# [p]: hand sizes (cards listed in the hand, the rest dealt from the unseen cards)
+P_HAND_N = POSITION.field("P_HAND_N", MAX_PLAYERS)
+P_CARD = POSITION.field("P_CARD", MAX_CARDS, 3)  # [3 * c + k]: card c's place, seat and colour (k = 0, 1, 2)
+P_SIZE = POSITION.end
+for _block in (RULES, STATE, POSITION):
+    _block.check(globals())
 P_UNSEEN = 0  # places: not seen by the seat to move (the draw pile, or another seat's hand)
 P_HAND = 1
 P_BANK = 2

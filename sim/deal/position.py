@@ -92,10 +92,11 @@ def parse(data: dict) -> tuple:
 
     S0 = np.zeros(L.P_SIZE, np.int32)
     S0[L.P_SEAT], S0[L.P_TURN], S0[L.P_PLAYS] = seat, (round_ - 1) * n + seat, plays
+    start = L.POSITION.decode(S0)  # views into S0
     deck = positions.Cards(card_names(rules), card_key, "monosim deal rules")
 
     def place(c: int, where: int, p: int = -1, colour: int = -1) -> None:
-        S0[L.P_CARD + 3 * c: L.P_CARD + 3 * c + 3] = where, p, colour
+        start["P_CARD"][c] = where, p, colour
 
     for k, name in enumerate(_list(data.get("discards", []), "discards")):
         place(deck.take(name, f"discards[{k}]")[0], L.P_DISCARD)
@@ -105,7 +106,7 @@ def parse(data: dict) -> tuple:
         pl = positions.player_table(pl, what, PLAYER_KEYS)
         policies.append(str(pl.get("policy", "smart")))
         hand = _list(pl.get("hand", []), f"{what}.hand")
-        S0[L.P_HAND_N + p] = positions.hand_size(pl, what, p == seat, len(hand), L.MAX_HAND)
+        start["P_HAND_N"][p] = positions.hand_size(pl, what, p == seat, len(hand), L.MAX_HAND)
         for k, name in enumerate(hand):
             place(deck.take(name, f"{what}.hand[{k}]")[0], L.P_HAND, p)
         for k, name in enumerate(_list(pl.get("bank", []), f"{what}.bank")):
@@ -118,7 +119,7 @@ def parse(data: dict) -> tuple:
     for p, sets in enumerate(complete):
         if len(sets) >= rules.sets_to_win:
             raise UsageError(f"player {p} already has {len(sets)} complete sets: the game is over there")
-    deck.check_room(sum(int(S0[L.P_HAND_N + p]) - len(players[p].get("hand", [])) for p in range(n)))
+    deck.check_room(sum(int(start["P_HAND_N"][p]) - len(players[p].get("hand", [])) for p in range(n)))
     return rules, policies, {"start": S0}, seat
 
 

@@ -86,6 +86,7 @@ GAME = Game(
     max_players=2,
     default_players=2,
     kernel=K,
+    layout=K,
     seat_cols=K.SEAT_COLS,
     win_col=K.SC_WIN,
     summary=summarize,

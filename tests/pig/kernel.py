@@ -12,25 +12,31 @@ from numba import njit, prange
 
 from sim.core.decisions import resuming, snapshot, yes_no
 from sim.core.event_log import EV_GAME_END, EV_TURN, log_event
+from sim.core.layout import Layout
 from sim.core.rng import randint, seed_state
 
 MAX_PLAYERS = 2
-# rules, S[:RULES_SIZE]
-R_PLAYERS, R_GOAL, R_DIE, R_MAX_TURNS = range(4)
-R_KIND = 4  # [p]
-RULES_SIZE = R_KIND + MAX_PLAYERS
-# state
-SCORE = RULES_SIZE  # [p]
-G_CURRENT = SCORE + MAX_PLAYERS
-G_TOTAL = G_CURRENT + 1  # the turn's total
-G_TURNS = G_TOTAL + 1
-G_WINNER = G_TURNS + 1
-G_STATUS = G_WINNER + 1
-STATS = G_STATUS + 1  # [p * N_SEAT_COLS + col]
 SEAT_COLS = ("win", "score", "turns", "rolls", "busts")
 SC_WIN, SC_SCORE, SC_TURNS, SC_ROLLS, SC_BUSTS = range(len(SEAT_COLS))
 N_SEAT_COLS = len(SEAT_COLS)
-STATE_SIZE = STATS + MAX_PLAYERS * N_SEAT_COLS
+# rules, S[:RULES_SIZE]
+RULES = Layout("rules")
+R_PLAYERS = RULES.field("R_PLAYERS")
+R_GOAL = RULES.field("R_GOAL")
+R_DIE = RULES.field("R_DIE")
+R_MAX_TURNS = RULES.field("R_MAX_TURNS")
+R_KIND = RULES.field("R_KIND", MAX_PLAYERS)
+RULES_SIZE = RULES.end
+# state
+STATE = Layout("state", start=RULES_SIZE)
+SCORE = STATE.field("SCORE", MAX_PLAYERS)
+G_CURRENT = STATE.field("G_CURRENT")
+G_TOTAL = STATE.field("G_TOTAL")  # the turn's total
+G_TURNS = STATE.field("G_TURNS")
+G_WINNER = STATE.field("G_WINNER")
+G_STATUS = STATE.field("G_STATUS")
+STATS = STATE.field("STATS", MAX_PLAYERS, N_SEAT_COLS)
+STATE_SIZE = STATE.end
 RNG_SIZE = 4  # one stream: the die (the bots draw nothing)
 
 GAME_COLS = ("winner", "turns", "hit_turn_limit", "status")
