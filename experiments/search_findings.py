@@ -42,7 +42,7 @@ def tables(args):
         if not args.game or name in args.game:
             g = get(name)
             label = name + (f" ({rules['edition']})" if rules else "")
-            yield label, g, rules, fewest_players(g, g.rules_of(rules)), g.default_table[0]
+            yield label, g, rules, fewest_players(g, g.rules_of(rules)), g.bots.default_table[0]
 
 
 def main() -> None:

@@ -20,8 +20,8 @@ def pytest_sessionstart(session):
     from sim.core.game import games
 
     halves = [[], []]
-    for g in sorted(games(), key=lambda g: -g.compile_seconds):  # the longest first, to the lighter half
-        min(halves, key=lambda h: sum(x.compile_seconds for x in h)).append(g)
+    for g in sorted(games(), key=lambda g: -g.kernel.compile_seconds):  # the longest first, to the lighter half
+        min(halves, key=lambda h: sum(x.kernel.compile_seconds for x in h)).append(g)
     start = time.perf_counter()
     script = os.path.join(os.path.dirname(__file__), "warm_kernels.py")
     procs = [subprocess.Popen([sys.executable, script, *(g.name for g in half)], stdout=subprocess.DEVNULL,

@@ -220,9 +220,9 @@ def test_card_values_deal_the_key_seat_one_more_of_each_card(tmp_path):
     from sim.cli import main
     from sim.core import runs
 
-    wiki = GAME.card_edits({"rules": {}}, 0)
+    wiki = GAME.experiment.card_edits({"rules": {}}, 0)
     assert len(wiki) == 24 and "chance+1" in wiki and "mr_monopoly+1" in wiki and "token_pink+1" in wiki
-    video = GAME.card_edits({"rules": {"edition": "video"}}, 0)
+    video = GAME.experiment.card_edits({"rules": {"edition": "video"}}, 0)
     assert "free_parking+1" in video and "house+1" in video and "mr_monopoly+1" not in video
     spec = tmp_path / "cg.toml"
     spec.write_text(SPEC.replace('rules = [{}, { edition = "video", n_hands = 2 }]', 'deck = ["none", "chance+1"]'))

@@ -314,7 +314,7 @@ def test_unknown_piles_are_dealt_afresh():
     from sim.core.rng import seed_state
 
     S = pos.S0.copy()
-    RB = GAME.pack(pos.rules, pos.players, {})
+    RB = GAME.rules.pack(pos.rules, pos.players, {})
     rng = np.zeros(L.RNG_SIZE, np.uint64)
     seen = []
     for game in range(200):

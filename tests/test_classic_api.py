@@ -42,7 +42,7 @@ def test_house_rule_effects_use_the_same_seeds_in_every_row():
 
 def test_report_mentions_the_turn_limit_and_per_game_counts():
     df = GAME.simulate(500, 4, seed=9, rules=ClassicRules(max_rounds=30))
-    text = GAME.report(df)
+    text = GAME.summarize(df).report()
     assert "stopped at the turn limit (30 rounds" in text
     assert df["hit_turn_limit"].mean() > 0.5
     s = GAME.summarize(df)

@@ -39,7 +39,7 @@ def test_skipped_management_windows_would_change_nothing():
              "buy_all"], api.ClassicRules()),
     ]
     for players, seats, rules in cases:
-        start = kernel.start_state(GAME.pack(rules, players, {}))
+        start = kernel.start_state(GAME.rules.pack(rules, players, {}))
         start[L.VERIFY_MEMOS] = 1
         plain = GAME.simulate(300, players, seats, rules=rules, seed=5)
         verified = GAME.simulate(300, players, seats, rules=rules, seed=5, start=start)

@@ -20,8 +20,8 @@ from sim.core.summary import Tally
 ROOT = Path(__file__).resolve().parent.parent
 EXPECTED = golden.load()
 # Each game, the card game once per edition: (id, game, rule changes)
-VARIANTS = [(name, name, []) for name in GAME_NAMES if not get(name).presets] + [
-    (f"{name}-{p}", name, [f"edition={p}"]) for name in GAME_NAMES for p in get(name).presets]
+VARIANTS = [(name, name, []) for name in GAME_NAMES if not get(name).rules.presets] + [
+    (f"{name}-{p}", name, [f"edition={p}"]) for name in GAME_NAMES for p in get(name).rules.presets]
 IDS = [v[0] for v in VARIANTS]
 THREADS = min(2, numba.config.NUMBA_NUM_THREADS)
 
@@ -35,7 +35,7 @@ def test_golden_tables_are_unchanged(case):
 def test_thread_count_and_chunk_size_change_nothing(variant, name, changes):
     game = get(name)
     rules = game.rules_from(changes)
-    detail = game.detail_tables is not None
+    detail = game.report.detail_tables is not None
     base = game.simulate(600, 4, None, rules, seed=11, threads=1, chunk_size=600, check=True, detail=detail)
     other = game.simulate(600, 4, None, rules, seed=11, threads=THREADS, chunk_size=97, check=True, detail=detail)
     if detail:
@@ -103,8 +103,8 @@ def test_a_slice_of_games_is_the_same_games_in_a_longer_run(variant, name, chang
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_the_default_table_fills_every_seat(name):
     game = get(name)
-    assert len(game.default_table) >= game.max_players
-    for spec in game.default_table:
+    assert len(game.bots.default_table) >= game.rules.max_players
+    for spec in game.bots.default_table:
         assert game.check_policy(spec) == spec
 
 
@@ -112,7 +112,7 @@ def random_house_rules(game, rng: random.Random) -> list[str]:
     """A random combination of the game's house rules: every true/false switch and every rule
     with named choices (but the edition, which the variant fixes)."""
     changes = []
-    for key, parse in sorted(game.rule_parsers.items()):
+    for key, parse in sorted(game.rules.parsers.items()):
         if parse is rule_changes.parse_bool:
             changes.append(f"{key}={str(rng.random() < 0.5).lower()}")
         elif hasattr(parse, "options") and key not in ("edition",):
@@ -128,7 +128,7 @@ def test_invariants_hold_under_random_house_rule_combinations(variant, name, cha
     for k in range(24 if long_run else 6):
         combination = changes + random_house_rules(game, rng)
         rules = game.rules_from(combination)
-        lo, hi = game.players_for_rules(rules)[:2] if game.players_for_rules else (game.min_players, game.max_players)
+        lo, hi, _ = game.player_range(rules)
         players = rng.randint(lo, min(hi, 5))
         try:  # some combinations cannot be played (the rules say why); they are not the point here
             specs, kinds, params = game.make_table(players, ["random"], rules)
@@ -166,18 +166,18 @@ def test_a_summary_streamed_chunk_by_chunk_equals_the_whole_tables(variant, name
 
     game.stream(consume, 700, 4, ["random"], rules, seed=8, chunk_size=150)
     pd.testing.assert_frame_equal(pd.concat(chunks, ignore_index=True), whole)
-    streamed, direct = game.summary(tally), game.summarize(whole)
+    streamed, direct = game.report.summary(tally), game.summarize(whole)
     assert streamed.keys() == direct.keys()
     for key in direct:
         if isinstance(direct[key], pd.Series):
             pd.testing.assert_series_equal(streamed[key], direct[key], rtol=1e-12)
         else:
             pd.testing.assert_frame_equal(streamed[key], direct[key], rtol=1e-12)
-    assert game.render_report(tally, streamed) == game.report(whole)
+    assert game.report.render(tally, streamed) == game.summarize(whole).report()
     # and the tally's figures are the table's, computed by pandas
     for s in range(4):
         assert direct["by_seat"]["win_rate"][s] == pytest.approx(whole[f"win_{s}"].mean(), rel=1e-12)
-    for col in game.length_cols:
+    for col in game.experiment.length_cols:
         row = direct["length"].loc[col]
         assert (row["median"], row["p10"], row["p90"]) == tuple(whole[col].quantile([0.5, 0.1, 0.9]))
         assert row["mean"] == pytest.approx(whole[col].mean(), rel=1e-12)
@@ -203,12 +203,12 @@ def test_the_progress_bar_slices_change_nothing(variant, name, changes, monkeypa
 
     game = get(name)
     rules = game.rules_from(changes)
-    detail = game.detail_tables is not None
+    detail = game.report.detail_tables is not None
     quiet = game.simulate(900, rules=rules, seed=8, chunk_size=500, detail=detail)
     monkeypatch.setattr(runner, "PROGRESS_SECONDS", 1e-6)  # slices of the smallest size
     calls = []
-    real = game.kernel.play_batch
-    monkeypatch.setattr(game.kernel, "play_batch", lambda *a: calls.append(a[7]) or real(*a))
+    real = game.kernel.module.play_batch
+    monkeypatch.setattr(game.kernel.module, "play_batch", lambda *a: calls.append(a[7]) or real(*a))
     shown = game.simulate(900, rules=rules, seed=8, chunk_size=500, detail=detail, progress=True)
     assert len(calls) > 2 and max(calls) <= 500
     pd.testing.assert_frame_equal(quiet[0] if detail else quiet, shown[0] if detail else shown)
@@ -233,7 +233,7 @@ def test_every_registered_game_keeps_the_contract_and_has_golden_cases(name):
 
     game = get(name)
     assert check_game(game) == []
-    editions = game.presets or (None,)
+    editions = game.rules.presets or (None,)
     for edition in editions:  # each edition of a game with rule presets has cases of its own
         assert any(c[1] == name and (edition is None or f"edition={edition}" in c[4]) for c in golden.CASES), \
             f"tests/golden.py has no case of {name} {edition or ''}: add one, then run python tests/golden.py"
@@ -245,9 +245,10 @@ def test_check_game_says_what_a_broken_game_lacks():
 
     from sim.core.game import check_game
 
-    broken = dataclasses.replace(get("deal"), kernel=types.SimpleNamespace(), win_col=get("deal").win_col + 1, bench_runs={},
-                                 default_table=("nobody",), decisions=types.SimpleNamespace(),
-                                 layout=types.SimpleNamespace())
+    deal = get("deal")
+    kernel = dataclasses.replace(deal.kernel, module=types.SimpleNamespace(), layout=types.SimpleNamespace(),
+                                 win_col=deal.kernel.win_col + 1, bench_runs={}, decisions=types.SimpleNamespace())
+    broken = dataclasses.replace(deal, kernel=kernel, bots=dataclasses.replace(deal.bots, default_table=("nobody",)))
     problems = "\n".join(check_game(broken))
     for part in ("play_batch", "GAME_COLS", "STATUS_NAMES", "seat_cols[win_col]", "bench_runs",
                  "default table names a policy", "lacks play_steps", "decisions do not name",

@@ -61,7 +61,7 @@ game.simulate(int(sys.argv[3]), 4, rules=rules, seed=11, threads=1, check=True, 
 """
 # Every registered game, each of its editions, and the deck edits of the games that have them.
 PLAIN_CASES = [(name, [f"edition={p}"] if p else [], 20, {}) for name in GAME_NAMES
-               for p in (get(name).presets or [None])] + [
+               for p in (get(name).rules.presets or [None])] + [
     ("deal", [], 20, {"deck_edits": {1: {"wild_any": 1, "just_say_no": 1}}}),
     ("cardgame", [], 15, {"deck_edits": {0: {"chance": 1}}})]
 
@@ -87,7 +87,7 @@ assert not jit.HOOKS_ON
 for case in golden.CASES:
     if case[1] in sys.argv[1:]:
         print(case[0], golden.differences(golden.load()[case[0]], golden.compute(case)))
-ir = "".join(lib.get_llvm_str() for cres in get(sys.argv[1]).kernel.play_batch.overloads.values()
+ir = "".join(lib.get_llvm_str() for cres in get(sys.argv[1]).kernel.module.play_batch.overloads.values()
              for lib in cres.library._linking_libraries if lib.name.startswith("__numba_parfor_gufunc"))
 print("internal copies", len(re.findall(r"[.]batch", ir)))
 """

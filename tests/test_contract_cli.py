@@ -27,12 +27,12 @@ def test_cli_simulate_json_rules_and_policies(variant, name, changes):
     done = monosim(name, "simulate", "--games", "40", "--seed", "3", "--json", "--no-progress", *edition)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)["results"]
-    assert [r["seat"] for r in summary["by_seat"]] == list(range(game.default_players))
+    assert [r["seat"] for r in summary["by_seat"]] == list(range(game.rules.default_players))
     assert sum(r["wins"] for r in summary["by_seat"]) <= 40
     shown = json.loads(monosim(name, "rules", "--json", *edition).stdout)["results"]
-    assert shown == json.loads(json.dumps(game.describe_rules(game.rules_from(changes))))
+    assert shown == json.loads(json.dumps(game.rules.describe(game.rules_from(changes))))
     listing = monosim(name, "policies").stdout
-    assert all(kind in listing for kind in game.catalog.kinds)
+    assert all(kind in listing for kind in game.bots.catalog.kinds)
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
@@ -62,7 +62,7 @@ def test_cli_simulate_writes_a_complete_run_folder(tmp_path, variant, name, chan
     assert "Win rate by seat" in done.stdout and f"Wrote {out}/" in done.stdout
     expected = {"games.parquet", "seats.parquet", "manifest.json", "report.md", "win_rate_by_seat.png",
                 "summary_by_seat.csv", "summary_by_policy.csv"}
-    expected |= {f"{t}_by_seat.csv" for t in game.seat_tables} | {f"{t}.parquet" for t in game.out_detail}
+    expected |= {f"{t}_by_seat.csv" for t in game.report.seat_tables} | {f"{t}.parquet" for t in game.report.out_detail}
     assert {p.name for p in out.iterdir()} == expected
     games = pd.read_parquet(out / "games.parquet")
     assert len(games) == 300 and list(games["game"]) == list(range(300))
@@ -70,7 +70,7 @@ def test_cli_simulate_writes_a_complete_run_folder(tmp_path, variant, name, chan
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["game"] == name and manifest["seed"] == 5 and manifest["players"] == 3
     assert manifest["policies"][0] == "random" and manifest["rules"] == json.loads(
-        json.dumps(game.describe_rules(game.rules_from(changes))))
+        json.dumps(game.rules.describe(game.rules_from(changes))))
     assert (out / "win_rate_by_seat.png").read_bytes()[:4] == b"\x89PNG"
 
 
@@ -91,7 +91,7 @@ def test_cli_keeps_the_per_game_tables_asked_for(tmp_path, keep, tables):
     done = monosim("cardgame", "simulate", "--games", "50", "--keep", keep, "--out", str(out), "--no-progress")
     assert done.returncode == 0, done.stderr
     if tables:
-        tables |= set(game.out_detail)
+        tables |= set(game.report.out_detail)
     parquet = {p.stem for p in out.iterdir() if p.suffix == ".parquet"}
     assert parquet == tables and (out / "report.md").exists() and (out / "manifest.json").exists()
     if "seats" in tables:

@@ -123,7 +123,7 @@ def test_the_plot_copes_with_a_seat_that_never_wins(tmp_path):
     df = GAME.simulate(300, 3, ["smart", "smart", "random p_stop=1"], seed=1)
     assert df["win_2"].sum() == 0
     tally = GAME.tally(df)
-    GAME.plot_win_rates(tally, GAME.summary(tally), tmp_path / "p.png")
+    GAME.plot_win_rates(tally, GAME.report.summary(tally), tmp_path / "p.png")
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
     by_seat = GAME.summarize(df)["by_seat"]
     assert (by_seat["ci_low"] <= by_seat["win_rate"] + 1e-12).all()

@@ -63,7 +63,7 @@ def test_classic_run_matches_direct_simulation(tmp_path):
 
 
 def test_deal_card_values_cover_every_non_property_card():
-    edits = get("deal").card_edits({"rules": {}}, 0)
+    edits = get("deal").experiment.card_edits({"rules": {}}, 0)
     assert "just_say_no+1" in edits and "wild_any+1" in edits and "money10+1" in edits and "rent_any+1" in edits
     assert not any(e.startswith(("brown", "railroad", "dark_blue")) for e in edits)
     assert all(e.endswith("+1") for e in edits)

@@ -40,8 +40,8 @@ def test_a_stepped_game_reads_back_by_name(name):
     game = get(name)
     state = new_game(name, seed=3)
     fields = state.fields()
-    assert set(game.layout.RULES.fields) | set(game.layout.STATE.fields) == set(fields)
-    assert fields["R_PLAYERS"] == state.players and fields["G_STATUS"] == game.kernel.OK
-    assert fields["STATS"].shape == (game.layout.MAX_PLAYERS, len(game.seat_cols))
+    assert set(game.kernel.layout.RULES.fields) | set(game.kernel.layout.STATE.fields) == set(fields)
+    assert fields["R_PLAYERS"] == state.players and fields["G_STATUS"] == game.kernel.module.OK
+    assert fields["STATS"].shape == (game.kernel.layout.MAX_PLAYERS, len(game.kernel.seat_cols))
     fields["STATS"][:] = -5
     assert (state.fields()["STATS"] != -5).all()  # a copy: writing to it changes nothing in the game

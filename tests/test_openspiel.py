@@ -17,7 +17,7 @@ TABLES = {"monosim_chance": {"players": 2}, "monosim_deal": {"players": 2},
 
 
 def test_every_game_with_decision_points_is_registered():
-    assert NAMES == [openspiel.short_name(n) for n in GAME_NAMES if get(n).decisions is not None]
+    assert NAMES == [openspiel.short_name(n) for n in GAME_NAMES if get(n).kernel.decisions is not None]
     assert set(NAMES) <= set(pyspiel.registered_names()) and set(NAMES) == set(TABLES)
 
 

@@ -14,7 +14,7 @@ TABLES = {"chance": {"players": 2}, "deal": {"players": 2}, "cardgame": {"player
 
 
 def test_every_game_with_decision_points_has_a_table_here():
-    assert set(TABLES) == {n for n in GAME_NAMES if get(n).decisions is not None}
+    assert set(TABLES) == {n for n in GAME_NAMES if get(n).kernel.decisions is not None}
 
 
 @pytest.mark.parametrize("name", sorted(TABLES))

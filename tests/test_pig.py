@@ -33,7 +33,8 @@ def test_pig_keeps_the_contract_and_stays_out_of_the_cli(pig):
 
 def test_a_game_lacking_a_part_or_taking_a_name_is_not_registered():
     with pytest.raises(ValueError, match="no bench_runs"):
-        register(dataclasses.replace(GAME, name="pig_without_bench", bench_runs={}))
+        register(dataclasses.replace(GAME, name="pig_without_bench",
+                                     kernel=dataclasses.replace(GAME.kernel, bench_runs={})))
     with pytest.raises(ValueError, match="the name is taken"):
         register(dataclasses.replace(GAME, name="deal"))
 

@@ -18,7 +18,7 @@ from sim.core.replay import replay
 from sim.core.runner import UsageError
 from sim.deal import layout as DL
 
-STEPPED = [v for v in VARIANTS if get(v[1]).decisions is not None]
+STEPPED = [v for v in VARIANTS if get(v[1]).kernel.decisions is not None]
 IDS = [v[0] for v in STEPPED]
 
 
@@ -26,7 +26,7 @@ def playable(game, changes: list[str], rng: random.Random, seats: list[str]):
     """Rules, players and seats for a random playable table under these rule changes."""
     for _ in range(50):
         rules = game.rules_from(changes + random_house_rules(game, rng))
-        lo, hi = game.players_for_rules(rules)[:2] if game.players_for_rules else (game.min_players, game.max_players)
+        lo, hi, _ = game.player_range(rules)
         players = rng.randint(lo, hi)
         table = [rng.choice(seats) for _ in range(players)]
         try:
@@ -44,7 +44,7 @@ def test_a_game_stepped_with_each_bots_own_answers_is_the_batch_game(variant, na
     rng = random.Random(variant)
     # Every built-in bot but the slow ones: a rollout player answers a seat played from
     # outside by its turn rule, not by its rollouts (docs/decisions.md).
-    seats = [name for name, kind in game.catalog.kinds.items() if not kind.slow]
+    seats = [name for name, kind in game.bots.catalog.kinds.items() if not kind.slow]
     for k in range(4):
         rules, players, table = playable(game, changes, rng, seats)
         outside = sorted(rng.sample(range(players), rng.randint(1, players)))
@@ -74,7 +74,7 @@ def test_random_legal_answers_break_no_invariant(variant, name, changes, long_ru
     rng = random.Random(variant)
     n, tables = (10_000, 20) if long_run else (400, 4)
     for k in range(tables):
-        rules, players, table = playable(game, changes, rng, list(dict.fromkeys(game.default_table)))
+        rules, players, table = playable(game, changes, rng, list(dict.fromkeys(game.bots.default_table)))
         df = random_answers(name, n // tables, seats=table, players=players, rules=rules, seed=k)
         assert len(df) == n // tables
         wins = sum(df[f"win_{s}"] for s in range(players))
@@ -86,10 +86,10 @@ def test_every_decision_kind_is_asked_of_a_seat_played_from_outside(name):
     """Nothing bypasses the decision points: in games answered at random from outside (each
     edition at its smallest and largest table), every kind the game lists is asked."""
     game = get(name)
-    asked = dict.fromkeys((k.name for k in game.decisions.kinds.values()), 0)
+    asked = dict.fromkeys((k.name for k in game.kernel.decisions.kinds.values()), 0)
     for variant, _, changes in (v for v in STEPPED if v[1] == name):
         rules = game.rules_from(changes)
-        lo, hi = game.players_for_rules(rules)[:2] if game.players_for_rules else (game.min_players, game.max_players)
+        lo, hi, _ = game.player_range(rules)
         for players in (lo, hi):
             df = random_answers(name, 60, players=players, rules=changes, seed=players)
             for kind, n in df.attrs["decisions_asked"].items():
@@ -188,14 +188,14 @@ def test_an_observation_is_unchanged_when_what_its_seat_cannot_see_is_shuffled(v
     while not s.is_terminal() and seen < 40:
         seat = s.current_player
         state, ctx = s._paused_state(), s._ctx
-        before = game.decisions.observe(ctx, state, seat)
+        before = game.kernel.decisions.observe(ctx, state, seat)
         assert before == s.observation(seat)
         shuffled = HIDDEN_SHUFFLES[name](state, ctx.rb, seat, rng)
         assert not np.array_equal(shuffled, state) or seen > 0  # the shuffle changes something
-        assert game.decisions.observe(ctx, shuffled, seat) == before
-        features = game.decisions.features(ctx, state, seat)  # the numeric observation (PettingZoo's)
+        assert game.kernel.decisions.observe(ctx, shuffled, seat) == before
+        features = game.kernel.decisions.features(ctx, state, seat)  # the numeric observation (PettingZoo's)
         assert features.dtype == np.float32 and features.ndim == 1
-        assert np.array_equal(game.decisions.features(ctx, shuffled, seat), features)
+        assert np.array_equal(game.kernel.decisions.features(ctx, shuffled, seat), features)
         s.apply(s.bot_action())
         seen += 1
 
@@ -215,7 +215,7 @@ def test_a_person_who_always_takes_the_bots_choice_plays_the_batch_game(name, mo
     args = [name, "play", "--seat", "human", "--seed", "3"]
     r = play_cli(monosim, args, "?\n" * 5000)
     assert r.returncode == 0, r.stderr
-    batch = game.simulate(1, game.default_players, None, None, seed=3)
+    batch = game.simulate(1, game.rules.default_players, None, None, seed=3)
     winner = int(batch["winner"].iloc[0])
     assert (f"seat {winner} wins" if winner >= 0 else "share the win") in r.stdout
     again = r.stdout.rsplit("Play it again with:\n", 1)[1].split()

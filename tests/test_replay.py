@@ -33,7 +33,7 @@ def check_replay_is_the_run(game, run_row: pd.Series, r) -> None:
     assert end["kind"] == "game_end" and end["seat"] == run_row["winner"]
     standings = events[events["kind"] == "standing"].groupby("seat").last()
     for s in range(len([c for c in run_row.index if c.startswith("policy_")])):
-        for field, column in game.events.final_columns.items():  # each game's own declaration
+        for field, column in game.kernel.events.final_columns.items():  # each game's own declaration
             assert standings.loc[s, field] == run_row[f"{column}_{s}"], (s, field)
     assert (events["text"].str.len() > 0).all()
 
@@ -47,11 +47,11 @@ def test_a_replayed_game_is_the_game_the_run_counted(variant, name, changes, lon
     checked = 0
     for k in range(12 if long_run else 4):
         rules = game.rules_from(changes + (random_house_rules(game, rng) if k % 2 else []))
-        lo, hi = game.players_for_rules(rules)[:2] if game.players_for_rules else (game.min_players, game.max_players)
+        lo, hi, _ = game.player_range(rules)
         players = rng.randint(lo, min(hi, 5))
         if not playable(game, rules, players):
             continue
-        seats = [rng.choice(sorted(game.catalog.kinds)) for _ in range(players)]
+        seats = [rng.choice(sorted(game.bots.catalog.kinds)) for _ in range(players)]
         seed, n = rng.randrange(2**32), 40
         one = game.simulate(n, players, seats, rules, seed=seed, threads=1)
         two = game.simulate(n, players, seats, rules, seed=seed, threads=2, chunk_size=7)
@@ -186,7 +186,7 @@ def test_the_docs_list_every_event_kind_of_every_game():
     for game in games():  # each game's section is headed by its title
         heading = next(h for h in text.split("\n### ")[1:] if h.lower().startswith(game.title.lower()))
         section = heading.split("\n### ")[0]
-        for code, kind in game.events.kinds.items():
+        for code, kind in game.kernel.events.kinds.items():
             if code >= FIRST_GAME_KIND:
                 assert f"\n| {kind.name} |" in section, (game.name, kind.name)
             else:

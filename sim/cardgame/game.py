@@ -25,7 +25,7 @@ from sim.cardgame.rules import (
 )
 from sim.cardgame.decisions import DECISIONS
 from sim.cardgame.events import EVENTS
-from sim.core.game import Game, with_start
+from sim.core.game import Game, GameBots, GameExperiment, GameKernel, GameReport, GameRules, with_start
 from sim.core.rule_changes import house_rules_text
 from strategies.cardgame import CATALOG
 
@@ -97,47 +97,54 @@ GAME = Game(
     title="Monopoly: The Card Game",
     cli_help="Monopoly: The Card Game (wiki and video editions): simulate, rules, policies, card values, seats, "
              "house rules.",
-    rules_class=CardGameRules,
-    rule_parsers=RULE_PARSERS,
-    rules_version=RULES_VERSION,
-    describe_rules=describe,
-    rules_text=rules_text,
-    pack=pack,
-    catalog=CATALOG,
-    default_table=api.DEFAULT_TABLE,
-    min_players=2,  # any edition (video: 2-4, wiki: 3-6)
-    max_players=MAX_PLAYERS,
-    kernel=kernel,
-    layout=layout,
-    kernel_inputs=with_start(pack),
+    rules=GameRules(
+        cls=CardGameRules,
+        parsers=RULE_PARSERS,
+        version=RULES_VERSION,
+        describe=describe,
+        text=rules_text,
+        pack=pack,
+        min_players=2,  # any edition (video: 2-4, wiki: 3-6)
+        max_players=MAX_PLAYERS,
+        players_for=players_for_rules,
+        presets=EDITIONS,
+        house_variants=lambda rules: ({f"{k}={v}": [f"{k}={v}"] for k, v in (("max_trade", 2), ("reward_cards", 0),
+                                                                              ("face_up", 2), ("railroad_min", 2))}
+                                      if rules.edition == "wiki" else
+                                      {f"{k}={v}": [f"{k}={v}"] for k, v in (("max_trade", 10), ("reward_cards", 5))}),
+    ),
+    kernel=GameKernel(
+        module=kernel,
+        layout=layout,
+        seat_cols=SEAT_COLS,
+        win_col=SC_WIN,
+        inputs=with_start(pack),
+        detail_outputs=detail_outputs,
+        events=EVENTS,
+        decisions=DECISIONS,
+        compile_seconds=35,  # measured cold on the 2-core development machine, 2026-11-27
+        bench_runs={"cardgame/wiki": ({"edition": "wiki"}, 20_000, 50_000),
+                    "cardgame/video": ({"edition": "video"}, 100_000, 50_000)},
+    ),
+    report=GameReport(
+        summary=api.summarize,
+        render=api.render_report,
+        detail_tables=detail_tables,
+        out_detail=("hands",),
+        seat_tables=("money",),
+        frame_attrs=lambda rules: {"edition": rules.edition},
+    ),
+    bots=GameBots(
+        catalog=CATALOG,
+        default_table=api.DEFAULT_TABLE,
+    ),
+    experiment=GameExperiment(
+        card_edits=card_edits,
+        usage_cols=("outs", "zeroed", "wild_outs", "jackpots", "trades", "draws", "traded_cards", "wilds_dropped"),
+        length_cols=api.LENGTH_COLS,
+        unfinished_cols=("hit_hand_limit",),
+        edit_meaning="extra cards dealt into its hand at the start of every hand, on top of the shared deck's deal",
+    ),
     position=position.for_advice,
-    events=EVENTS,
-    decisions=DECISIONS,
-    seat_cols=SEAT_COLS,
-    win_col=SC_WIN,
-    summary=api.summarize,
-    render_report=api.render_report,
-    players_for_rules=players_for_rules,
-    detail_outputs=detail_outputs,
-    detail_tables=detail_tables,
-    out_detail=("hands",),
-    seat_tables=("money",),
-    frame_attrs=lambda rules: {"edition": rules.edition},
     verbs="sim.cardgame.cli",
-    presets=EDITIONS,
-    compile_seconds=35,  # measured cold on the 2-core development machine, 2026-11-27
-    bench_runs={"cardgame/wiki": ({"edition": "wiki"}, 20_000, 50_000),
-                "cardgame/video": ({"edition": "video"}, 100_000, 50_000)},
-    card_edits=card_edits,
-    usage_cols=("outs", "zeroed", "wild_outs", "jackpots", "trades", "draws", "traded_cards", "wilds_dropped"),
-    length_cols=api.LENGTH_COLS,
-    # A money-target match (wiki) that reaches max_hands without a winner at the target; a
-    # fixed number of hands (video) always finishes, so the column is 0 there.
-    unfinished_cols=("hit_hand_limit",),
-    edit_meaning="extra cards dealt into its hand at the start of every hand, on top of the shared deck's deal",
-    # The numbers in which the editions differ, each set to the other edition's.
-    house_variants=lambda rules: ({f"{k}={v}": [f"{k}={v}"] for k, v in (("max_trade", 2), ("reward_cards", 0),
-                                                                          ("face_up", 2), ("railroad_min", 2))}
-                                  if rules.edition == "wiki" else
-                                  {f"{k}={v}": [f"{k}={v}"] for k, v in (("max_trade", 10), ("reward_cards", 5))}),
 )

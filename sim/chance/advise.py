@@ -184,7 +184,7 @@ def position_odds(pos, rollouts: int = 20_000, seed: int = 0, threads: int | Non
 def turn_situation(pos) -> Situation | None:
     """The player to move's turn as the exact turn model sees it (None when its draw pile's
     cards are unknown)."""
-    S, RB, p = pos.S0, GAME.pack(pos.rules, pos.players, {}), pos.turn
+    S, RB, p = pos.S0, GAME.rules.pack(pos.rules, pos.players, {}), pos.turn
     if S[L.P_DRAW_COUNT + p] >= 0:
         return None
     kinds = [(int(RB[L.R_DECK_KIND + p * L.MAX_DECK + c]), int(RB[L.R_DECK_VALUE + p * L.MAX_DECK + c]))

@@ -10,7 +10,9 @@ from sim.chance.decisions import DECISIONS
 from sim.chance.events import EVENTS
 from sim.chance.layout import DECISION_COLS, MAX_DECISION_ROWS, MAX_PLAYERS, N_DECISION_COLS, SC_WIN, SEAT_COLS
 from sim.chance.rules import CHANCE_EFFECTS_DOC, HOUSE_RULE_DOC, RULE_PARSERS, RULES_VERSION, ChanceRules, describe, pack
-from sim.core.game import NO_START, Game, KernelInputs, deck_edits_of
+from sim.core.game import (
+    NO_START, Game, GameBots, GameExperiment, GameKernel, GameReport, GameRules, KernelInputs, deck_edits_of,
+)
 from sim.core.rule_changes import house_rules_text
 from sim.core.runner import UsageError
 from strategies.chance import CATALOG, FORCE_FLIP, FORCE_KEY_SLOT, FORCE_SLOT, FORCE_STOP
@@ -98,38 +100,48 @@ GAME = Game(
     name="chance",
     title="Monopoly Chance",
     cli_help="Monopoly Chance: simulate, rules, bots, exact turn odds, cash-out advice and study.",
-    rules_class=ChanceRules,
-    rule_parsers=RULE_PARSERS,
-    rules_version=RULES_VERSION,
-    describe_rules=describe,
-    rules_text=rules_text,
-    pack=pack,
-    catalog=CATALOG,
-    default_table=api.DEFAULT_TABLE,
-    min_players=2,
-    max_players=MAX_PLAYERS,
-    kernel=kernel,
-    layout=layout,
-    seat_cols=SEAT_COLS,
-    win_col=SC_WIN,
-    summary=api.summarize,
-    derived=api.derived,
-    render_report=api.render_report,
-    kernel_inputs=kernel_inputs,
-    detail_outputs=detail_outputs,
-    detail_tables=detail_tables,
-    events=EVENTS,
-    decisions=DECISIONS,
+    rules=GameRules(
+        cls=ChanceRules,
+        parsers=RULE_PARSERS,
+        version=RULES_VERSION,
+        describe=describe,
+        text=rules_text,
+        pack=pack,
+        min_players=2,
+        max_players=MAX_PLAYERS,
+    ),
+    kernel=GameKernel(
+        module=kernel,
+        layout=layout,
+        seat_cols=SEAT_COLS,
+        win_col=SC_WIN,
+        inputs=kernel_inputs,
+        detail_outputs=detail_outputs,
+        events=EVENTS,
+        decisions=DECISIONS,
+        compile_seconds=30,  # measured cold on the 2-core development machine, 2026-11-27
+        bench_runs={"chance": ({}, 1_000_000, 100_000)},
+    ),
+    report=GameReport(
+        summary=api.summarize,
+        render=api.render_report,
+        derived=api.derived,
+        detail_tables=detail_tables,
+    ),
+    bots=GameBots(
+        catalog=CATALOG,
+        default_table=api.DEFAULT_TABLE,
+    ),
+    experiment=GameExperiment(
+        card_edits=card_edits,
+        usage_cols=("flipped_cash", "flipped_bankrupt", "flipped_lucky_break", "flipped_token", "flipped_flip2",
+                    "flipped_nope", "lucky_saves", "busts", "flip2_played", "nope_played", "tokens_played",
+                    "cash_played", "cash_won"),
+        length_cols=api.LENGTH_COLS,
+        unfinished_cols=("hit_round_limit",),
+        minutes=minutes,
+        midgame_last_col="last_at_half",
+        edit_meaning="its own token deck",
+    ),
     verbs="sim.chance.cli",
-    compile_seconds=30,  # measured cold on the 2-core development machine, 2026-11-27
-    bench_runs={"chance": ({}, 1_000_000, 100_000)},
-    card_edits=card_edits,
-    usage_cols=("flipped_cash", "flipped_bankrupt", "flipped_lucky_break", "flipped_token", "flipped_flip2",
-                "flipped_nope", "lucky_saves", "busts", "flip2_played", "nope_played", "tokens_played", "cash_played",
-                "cash_won"),
-    length_cols=api.LENGTH_COLS,
-    unfinished_cols=("hit_round_limit",),
-    minutes=minutes,
-    midgame_last_col="last_at_half",
-    edit_meaning="its own token deck",
 )

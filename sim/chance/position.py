@@ -203,11 +203,11 @@ def parse(data: dict, rule_changes: list[str] | None = None) -> Position:
         what = f"player {p}"
         pl = _table(pl, what)
         _keys(pl, PLAYER_KEYS, what)
-        policy = pl.get("policy", GAME.default_table[p])
+        policy = pl.get("policy", GAME.bots.default_table[p])
         if not isinstance(policy, str):
             raise UsageError(f"{what} policy must be a string such as \"optimal\"")
         try:
-            GAME.catalog.parse(policy)
+            GAME.bots.catalog.parse(policy)
         except PolicyError as e:
             raise UsageError(f"{what} policy: {e}") from None
         policies.append(policy)

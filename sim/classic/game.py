@@ -19,7 +19,7 @@ from sim.classic.rules import (
     describe,
     pack,
 )
-from sim.core.game import Game, KernelInputs
+from sim.core.game import Game, GameBots, GameExperiment, GameKernel, GameReport, GameRules, KernelInputs
 from sim.core.rule_changes import house_rules_text
 from strategies.classic import CATALOG
 
@@ -70,39 +70,49 @@ GAME = Game(
     name="classic",
     title="classic Monopoly",
     cli_help="Classic Monopoly: simulate, rules, policies, landing odds, positions, property values, house rules.",
-    rules_class=ClassicRules,
-    rule_parsers=RULE_PARSERS,
-    rules_version=RULES_VERSION,
-    describe_rules=describe,
-    rules_text=rules_text,
-    pack=lambda rules, players, deck_edits: pack(rules, players),
-    catalog=CATALOG,
-    default_table=api.DEFAULT_TABLE,
-    min_players=L.MIN_PLAYERS,
-    max_players=L.MAX_PLAYERS,
-    kernel=kernel,
-    layout=L,
-    events=EVENTS,
-    decisions=DECISIONS,
-    seat_cols=L.SEAT_COLS,
-    win_col=L.SC_WIN,
-    summary=api.summarize,
-    derived=api.derived,
-    render_report=api.render_report,
-    chunk_size=20_000,
-    kernel_inputs=kernel_inputs,
-    deck_edits=False,
-    detail_outputs=detail_outputs,
-    detail_tables=detail_tables,
+    rules=GameRules(
+        cls=ClassicRules,
+        parsers=RULE_PARSERS,
+        version=RULES_VERSION,
+        describe=describe,
+        text=rules_text,
+        pack=lambda rules, players, deck_edits: pack(rules, players),
+        min_players=L.MIN_PLAYERS,
+        max_players=L.MAX_PLAYERS,
+        deck_edits=False,
+        house_variants=lambda rules: {"free_parking_jackpot=true, free_parking_seed=500":
+                                      ["free_parking_jackpot=true", "free_parking_seed=500"],
+                                      "snake_eyes_bonus=500": ["snake_eyes_bonus=500"]},
+    ),
+    kernel=GameKernel(
+        module=kernel,
+        layout=L,
+        seat_cols=L.SEAT_COLS,
+        win_col=L.SC_WIN,
+        inputs=kernel_inputs,
+        chunk_size=20_000,
+        detail_outputs=detail_outputs,
+        events=EVENTS,
+        decisions=DECISIONS,
+        compile_seconds=45,  # measured cold on the 2-core development machine, 2026-11-27
+        bench_runs={"classic": ({}, 200_000, 20_000)},
+    ),
+    report=GameReport(
+        summary=api.summarize,
+        render=api.render_report,
+        derived=api.derived,
+        detail_tables=detail_tables,
+    ),
+    bots=GameBots(
+        catalog=CATALOG,
+        default_table=api.DEFAULT_TABLE,
+    ),
+    experiment=GameExperiment(
+        usage_cols=("bought", "auctions_won", "houses_built", "hotels_built", "trades", "mortgages", "rent_paid",
+                    "rent_received", "jail_turns"),
+        length_cols=api.LENGTH_COLS,
+        unfinished_cols=("hit_turn_limit",),
+    ),
     position=for_advice,
     verbs="sim.classic.cli",
-    compile_seconds=45,  # measured cold on the 2-core development machine, 2026-11-27
-    bench_runs={"classic": ({}, 200_000, 20_000)},
-    usage_cols=("bought", "auctions_won", "houses_built", "hotels_built", "trades", "mortgages", "rent_paid",
-                "rent_received", "jail_turns"),
-    length_cols=api.LENGTH_COLS,
-    unfinished_cols=("hit_turn_limit",),
-    house_variants=lambda rules: {"free_parking_jackpot=true, free_parking_seed=500":
-                                  ["free_parking_jackpot=true", "free_parking_seed=500"],
-                                  "snake_eyes_bonus=500": ["snake_eyes_bonus=500"]},
 )

@@ -141,12 +141,13 @@ def analyze(plan: Plan, run: RunDir) -> dict[str, pd.DataFrame]:
     if "deck" in plan.spec["sweep"]:
         card_pairs = [(reference_cell(plan, c)["id"], c["id"]) for c in plan.cells if c["labels"]["deck"] != NO_EDIT]
     wanted = set(pair_list) | set(card_pairs) | {(baseline(plan, c), c["id"]) for c in plan.cells}
-    usage_on = plan.spec["outputs"]["usage"] and bool(game.usage_cols)
+    usage_on = plan.spec["outputs"]["usage"] and bool(game.experiment.usage_cols)
 
     sums = {i: CellSums() for i in ids}
     pairs = {pair: np.zeros(3) for pair in wanted}
     to_baseline = {(baseline(plan, c), c["id"]) for c in plan.cells if baseline(plan, c) != c["id"]}
-    lengths = {pair: LengthPair(tuple(game.length_cols), tuple(game.unfinished_cols)) for pair in to_baseline}
+    lengths = {pair: LengthPair(tuple(game.experiment.length_cols), tuple(game.experiment.unfinished_cols))
+               for pair in to_baseline}
     stored = {i: set(run.stored(i)) for i in ids}
     for k in sorted(set().union(*stored.values())):
         chunk = {i: run.read_chunk(i, k) for i in ids if k in stored[i]}
@@ -155,10 +156,10 @@ def analyze(plan: Plan, run: RunDir) -> dict[str, pd.DataFrame]:
             game.tally(df, cs.tally)
             kw = key_win(df, cell["key_seats"])
             cs.key += [kw.sum(), (kw * kw).sum()]
-            if game.unfinished_cols:
-                cs.unfinished += int(unfinished(df, game.unfinished_cols).sum())
+            if game.experiment.unfinished_cols:
+                cs.unfinished += int(unfinished(df, game.experiment.unfinished_cols).sum())
             if usage_on:
-                add_usage(cs.usage, df, cell, game.usage_cols)
+                add_usage(cs.usage, df, cell, game.experiment.usage_cols)
         for (a, b) in wanted:
             if a in chunk and b in chunk:
                 pairs[(a, b)] += paired_sums(chunk[a], chunk[b], cells[a]["key_seats"], cells[b]["key_seats"])
@@ -177,18 +178,18 @@ def analyze(plan: Plan, run: RunDir) -> dict[str, pd.DataFrame]:
         fair = 1 / cell["players"]
         row.update(edge=row["key_win_rate"] - fair, edge_ci_low=row["key_ci_low"] - fair,
                    edge_ci_high=row["key_ci_high"] - fair)
-        length = length_stats(cs.tally, game.length_cols)
-        for col in game.length_cols:
+        length = length_stats(cs.tally, game.experiment.length_cols)
+        for col in game.experiment.length_cols:
             row[f"{col}_mean"], row[f"{col}_ci"] = length.loc[col, "mean"], length.loc[col, "ci"]
             row[f"{col}_median"] = length.loc[col, "median"]
-        if game.unfinished_cols:
+        if game.experiment.unfinished_cols:
             row["unfinished"] = cs.unfinished / n
         row["baseline"] = baseline(plan, cell)
         row.update(paired_row(pairs[(row["baseline"], cell["id"])]))
         if (row["baseline"], cell["id"]) in lengths:
             row.update(lengths[(row["baseline"], cell["id"])].row())
         rows.append(row)
-        by_seat = game.summary(cs.tally)["by_seat"][["seat", "policy", "wins", "win_rate", "ci_low", "ci_high"]]
+        by_seat = game.report.summary(cs.tally)["by_seat"][["seat", "policy", "wins", "win_rate", "ci_low", "ci_high"]]
         seat_rows.append(by_seat.assign(cell=cell["id"], **{a: cell["labels"][a] for a in axes}))
     summary = pd.DataFrame(rows)
     seats = pd.concat(seat_rows, ignore_index=True)
@@ -206,7 +207,7 @@ def analyze(plan: Plan, run: RunDir) -> dict[str, pd.DataFrame]:
         out["usage"] = pd.DataFrame([
             {"cell": cell["id"], "counter": col, **usage_means(sums[cell["id"]].usage[col], sums[cell["id"]].tally.n,
                                                               cell)}
-            for cell in plan.cells for col in game.usage_cols])
+            for cell in plan.cells for col in game.experiment.usage_cols])
     return out
 
 
@@ -330,7 +331,7 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
         "",
         *([f"The spec as changed on the command line: --set {' --set '.join(spec['overrides'])}.", ""]
           if spec.get("overrides") else []),
-        rules_sentence(game, game.describe_rules(game.rules_of(spec["rules"])), "Base rules")
+        rules_sentence(game, game.rules.describe(game.rules_of(spec["rules"])), "Base rules")
         + " Each cell's own rules are listed under Cells.",
         "",
         f"Key win rate: {key_description(plan)} (a shared win counts 1/k). Common random numbers: "
@@ -344,7 +345,7 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
         "## Cells",
         "",
     ]
-    length = [c for c in game.length_cols]
+    length = [c for c in game.experiment.length_cols]
     head = ["cell", *axes, "games", "fair share", "key win rate", "95% CI", "edge over fair share", "95% CI", *length,
             "vs baseline", "95% CI"]
     lines += ["| " + " | ".join(head) + " |", "|" + "|".join("---:" if h not in axes else "---" for h in head) + "|"]
@@ -365,12 +366,14 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
         lines += ["", "## Game length and unfinished games against the baseline", "",
                   "Each cell minus its baseline, game by game over the same games (95% intervals; a median's "
                   "by a bootstrap of the games)" + (f"; unfinished: games stopped before a proper end "
-                                                  f"({', '.join(game.unfinished_cols)})" if game.unfinished_cols
-                                                  else "") + "; the key win rate beside them.", ""]
+                                                  f"({', '.join(game.experiment.unfinished_cols)})"
+                                                  if game.experiment.unfinished_cols else "")
+                  + "; the key win rate beside them.", ""]
         head = ["cell", *axes]
         for c in length:
             head += [f"{c} (mean)", "vs baseline", f"{c} (median)", "vs baseline"]
-        head += (["unfinished", "vs baseline"] if game.unfinished_cols else []) + ["key win rate", "vs baseline"]
+        head += ["unfinished", "vs baseline"] if game.experiment.unfinished_cols else []
+        head += ["key win rate", "vs baseline"]
         lines += ["| " + " | ".join(head) + " |", "|" + "|".join("---" if h in axes else "---:" for h in head) + "|"]
         for r in summary.to_dict("records"):
             base = r["cell"] == r["baseline"]
@@ -384,7 +387,7 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
             vals = [str(r["cell"]), *[str(r[a]) for a in axes]]
             for c in length:
                 vals += [f"{r[f'{c}_mean']:.2f}", vs(c), f"{r[f'{c}_median']:g}", vs(f"{c}_median", digits=1)]
-            if game.unfinished_cols:
+            if game.experiment.unfinished_cols:
                 vals += [f"{r['unfinished']:.2%}", vs("unfinished", 100) + ("" if base else " pts")]
             vals += [_pct(r["key_win_rate"]), "baseline" if base else f"{_signed(r['diff'])} "
                      f"({_signed(r['diff_ci_low'])} to {_signed(r['diff_ci_high'])})"]
@@ -437,7 +440,7 @@ def render(plan: Plan, manifest: dict, tables: dict[str, pd.DataFrame], plots: l
         seat = int(cv["seat"].iloc[0])
         lines += ["", f"## Card values (seat {seat}; paired against the unedited deck)", "",
                   f"Each edit changes this seat's cards only (+N: N more copies, -N: N fewer): "
-                  f"{game.edit_meaning}. The change in its win rate is measured game by game against "
+                  f"{game.experiment.edit_meaning}. The change in its win rate is measured game by game against "
                   "the same games unedited.", ""]
         others = [a for a in axes if a != "deck"]
         head = [*others, "edit", "win rate", "unedited", "change", "95% CI"]
@@ -562,22 +565,22 @@ def compare(path_a: Path, path_b: Path) -> tuple[str, pd.DataFrame]:
     for ca, cb in matches:
         # only the columns compared: a run's whole table may not fit in memory
         game = plan_a.game
-        lengths = [*game.length_cols, *game.unfinished_cols]
+        lengths = [*game.experiment.length_cols, *game.experiment.unfinished_cols]
         ga = run_a.read_cell(ca["id"], ["game", *(f"win_{s}" for s in ca["key_seats"]), *lengths])
         gb = run_b.read_cell(cb["id"], ["game", *(f"win_{s}" for s in cb["key_seats"]), *lengths])
         ka, kb = key_win(ga, ca["key_seats"]), key_win(gb, cb["key_seats"])
         row = {"cell_a": ca["id"], "cell_b": cb["id"], "label_a": _label(plan_a, ca["id"]),
                "label_b": _label(plan_b, cb["id"]), "games_a": len(ga), "games_b": len(gb),
                "key_a": ka.mean(), "key_b": kb.mean()}
-        for col in game.length_cols:
+        for col in game.experiment.length_cols:
             row[f"{col}_a"], row[f"{col}_b"] = ga[col].mean(), gb[col].mean()
         if common:
             row.update(paired(ga, gb, ca["key_seats"], cb["key_seats"]), paired_ok=True)
-            pair = LengthPair(tuple(game.length_cols), tuple(game.unfinished_cols))
+            pair = LengthPair(tuple(game.experiment.length_cols), tuple(game.experiment.unfinished_cols))
             pair.add(ga, gb)
             row.update(pair.row())
         else:  # independent samples: the two intervals' half-widths add in quadrature
-            for name, xa, xb in [("", ka, kb), *((f"{c}_", ga[c], gb[c]) for c in game.length_cols)]:
+            for name, xa, xb in [("", ka, kb), *((f"{c}_", ga[c], gb[c]) for c in game.experiment.length_cols)]:
                 (ma, ha), (mb, hb) = mean_ci(xa), mean_ci(xb)
                 half = math.hypot(ha, hb)
                 row.update({f"{name}diff": mb - ma, f"{name}diff_ci_low" if not name else f"{name}diff_low":
@@ -599,15 +602,15 @@ def compare(path_a: Path, path_b: Path) -> tuple[str, pd.DataFrame]:
            "combines the two independent intervals."),
         "",
         "| A cell | B cell | settings (A) | A key win rate | B key win rate | B - A | 95% CI |"
-        + "".join(f" {c}: A | B - A (mean) |" for c in plan_a.game.length_cols),
-        "|---:|---:|---|---:|---:|---:|---|" + "---:|---:|" * len(plan_a.game.length_cols),
+        + "".join(f" {c}: A | B - A (mean) |" for c in plan_a.game.experiment.length_cols),
+        "|---:|---:|---|---:|---:|---:|---|" + "---:|---:|" * len(plan_a.game.experiment.length_cols),
     ]
     for r in table.to_dict("records"):
         label = r["label_a"] if r["label_a"] == r["label_b"] else f"{r['label_a']} / B: {r['label_b']}"
         cells = [str(r["cell_a"]), str(r["cell_b"]), label, f"{_pct(r['key_a'])} ({r['games_a']:,})",
                  f"{_pct(r['key_b'])} ({r['games_b']:,})", _signed(r["diff"]),
                  f"{_signed(r['diff_ci_low'])} to {_signed(r['diff_ci_high'])}"]
-        for c in plan_a.game.length_cols:
+        for c in plan_a.game.experiment.length_cols:
             cells += [f"{r[f'{c}_a']:.2f}",
                       f"{r[f'{c}_diff']:+.2f} ({r[f'{c}_diff_low']:+.2f} to {r[f'{c}_diff_high']:+.2f})"]
         lines.append("| " + " | ".join(cells) + " |")
@@ -616,7 +619,7 @@ def compare(path_a: Path, path_b: Path) -> tuple[str, pd.DataFrame]:
                   ""]
         for r in table.to_dict("records"):
             bits = [f"{c} median {r[f'{c}_median_diff']:+.1f} ({r[f'{c}_median_diff_low']:+.1f} to "
-                    f"{r[f'{c}_median_diff_high']:+.1f})" for c in plan_a.game.length_cols]
+                    f"{r[f'{c}_median_diff_high']:+.1f})" for c in plan_a.game.experiment.length_cols]
             if "unfinished_diff" in r:
                 bits.append(f"unfinished {_signed(r['unfinished_diff'])} ({_signed(r['unfinished_diff_low'])} to "
                             f"{_signed(r['unfinished_diff_high'])})")

@@ -25,7 +25,7 @@ def timed_runs(game: str, games: int | None = None) -> dict[str, tuple[dict, int
     second on 2 threads of the 2-core development machine. The card game is timed in each
     edition: their matches differ fourfold in length (about 100 turns a wiki match, 26 a video
     match)."""
-    return {label: (rules, games or n, target) for label, (rules, n, target) in get(game).bench_runs.items()}
+    return {label: (rules, games or n, target) for label, (rules, n, target) in get(game).kernel.bench_runs.items()}
 
 
 def bench(game: str, games: int, threads: int | None = None, repeat: int = 1, rules: dict | None = None) -> dict:
@@ -48,7 +48,7 @@ def bench(game: str, games: int, threads: int | None = None, repeat: int = 1, ru
         "games": games,
         "players": 4,
         "rules": rules or {},
-        "policies": list(g.default_table[:4]),
+        "policies": list(g.bots.default_table[:4]),
         "threads": threads or numba.get_num_threads(),
         "compile_seconds": compile_seconds,
         "seconds": seconds,
@@ -70,7 +70,7 @@ def bench_bots(game: str, games: int, threads: int | None = None, repeat: int = 
     times each, alternately. The new file's compiled bot is deleted afterwards."""
     g = get(game)
     played = g.rules_of(rules or {})
-    fallback = g.default_table[0]
+    fallback = g.bots.default_table[0]
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"{game}_hands_back.py"
         text = userbot.hands_back_source(game, fallback, f"written by monosim bench --bots at {time.time_ns()}")
@@ -130,7 +130,7 @@ def bench_steps(game: str, decisions: int, rules: dict | None = None) -> dict:
 
 def fewest_players(g, rules) -> int:
     """The smallest table these rules allow, and at least two: the search player's tables."""
-    return max(2, g.players_for_rules(rules)[0] if g.players_for_rules else g.min_players)
+    return max(2, g.player_range(rules)[0])
 
 
 def bench_search(game: str, games: int, rollouts: int, threads: int | None = None) -> dict[str, dict]:
@@ -147,7 +147,7 @@ def bench_search(game: str, games: int, rollouts: int, threads: int | None = Non
     from sim.core.stats import mean_ci, paired_diff
 
     g = get(game)
-    base = g.default_table[0]
+    base = g.bots.default_table[0]
     out = {}
     for label, (rules, _, _) in timed_runs(game).items():
         played = g.rules_of(rules)

@@ -45,8 +45,8 @@ CheckReplay = Annotated[bool, typer.Option(help="Check invariants after every tu
 
 def rule_args(game: Game, preset: str | None, changes: list[str] | None) -> list[str]:
     """--edition (a preset the other changes modify) and --rule as one list of rule changes."""
-    if preset is not None and preset not in game.presets:
-        raise UsageError(f"--edition must be one of {', '.join(game.presets)} (got {preset!r})")
+    if preset is not None and preset not in game.rules.presets:
+        raise UsageError(f"--edition must be one of {', '.join(game.rules.presets)} (got {preset!r})")
     return ([f"edition={preset}"] if preset else []) + list(changes or [])
 
 
@@ -57,7 +57,7 @@ def rules_with_preset(game: Game, preset: str | None, changes: list[str] | None)
 
 def preset_option(game: Game):
     """The --edition option of a game with rule presets (the card game), for its commands."""
-    return Annotated[str, typer.Option(help=f"Rules preset: {' or '.join(game.presets)}.")]
+    return Annotated[str, typer.Option(help=f"Rules preset: {' or '.join(game.rules.presets)}.")]
 
 
 def _with_preset_option(game: Game, command):
@@ -65,8 +65,8 @@ def _with_preset_option(game: Game, command):
     (the card game), without one for the others."""
     signature = inspect.signature(command, eval_str=True)
     params = [p for p in signature.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
-    if game.presets:
-        params.append(inspect.Parameter("edition", inspect.Parameter.KEYWORD_ONLY, default=game.presets[0],
+    if game.rules.presets:
+        params.append(inspect.Parameter("edition", inspect.Parameter.KEYWORD_ONLY, default=game.rules.presets[0],
                                         annotation=preset_option(game)))
     command.__signature__ = signature.replace(parameters=params)
     return command
@@ -93,7 +93,7 @@ def run_simulation(run: PreparedRun, out: Path | None, keep: str, as_json: bool,
     with contextlib.ExitStack() as stack:
         folder = stack.enter_context(results.new_dir(out)) if out is not None else None
         names = [] if folder is None or keep == "none" else [
-            "games", *(["seats"] if keep == "seats" else []), *game.out_detail]
+            "games", *(["seats"] if keep == "seats" else []), *game.report.out_detail]
         tables = {name: results.ParquetAppender(folder / f"{name}.parquet") for name in names}
         stack.callback(lambda: [t.close() for t in tables.values()])  # before the folder moves
 
@@ -102,13 +102,13 @@ def run_simulation(run: PreparedRun, out: Path | None, keep: str, as_json: bool,
             for name, appender in tables.items():
                 appender.append(df if name == "games" else game.seat_table(df) if name == "seats" else detail[name])
 
-        run.stream(consume, check, progress, detail=any(name in tables for name in game.out_detail))
-        summary = game.summary(tally)
-        report = game.render_report(tally, summary)
+        run.stream(consume, check, progress, detail=any(name in tables for name in game.report.out_detail))
+        summary = game.report.summary(tally)
+        report = game.report.render(tally, summary)
         if folder is not None:
             summary["by_seat"].to_csv(folder / "summary_by_seat.csv", index=False)
             summary["by_policy"].to_csv(folder / "summary_by_policy.csv", index=False)
-            for name in game.seat_tables:
+            for name in game.report.seat_tables:
                 summary[name].to_csv(folder / f"{name}_by_seat.csv", index=False)
             (folder / "report.md").write_text(report)
             game.plot_win_rates(tally, summary, folder / "win_rate_by_seat.png")
@@ -176,7 +176,7 @@ def simulate_folder_run(folder: Path) -> tuple[PreparedRun, Path | None]:
     userbot.check_unchanged(recorded if isinstance(recorded, dict) else {}, f"the run {folder}")
     try:
         rules = game.rules_from(manifest.get("rule_changes", []))
-        if json.loads(json.dumps(game.describe_rules(rules), default=str)) != manifest.get("rules"):
+        if json.loads(json.dumps(game.rules.describe(rules), default=str)) != manifest.get("rules"):
             raise UsageError("its rules")
         deck_edits = {int(s): e for s, e in manifest.get("deck_edits", {}).items()}
         run = game.prepare(1, int(manifest["players"]), list(manifest["policies"]), rules, int(manifest["seed"]),
@@ -191,13 +191,13 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
     """The game's command group: simulate, rules and policies, then the game's own verbs."""
     group = typer.Typer(no_args_is_help=True, help=game.cli_help)
     app.add_typer(group, name=game.name)
-    players_help = f"Players at the table, {game.min_players} to {game.max_players}"
-    if game.players_for_rules is not None:
+    players_help = f"Players at the table, {game.rules.min_players} to {game.rules.max_players}"
+    if game.rules.players_for is not None:
         players_help += " (the range depends on the rules)"
 
     def simulate(
         games: Games = 100_000,
-        players: Annotated[int, typer.Option(help=players_help + ".")] = game.default_players,
+        players: Annotated[int, typer.Option(help=players_help + ".")] = game.rules.default_players,
         seat: Seats = None,
         rule: Rules = None,
         seed: Seed = 0,
@@ -209,7 +209,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         progress: Progress = True,
         keep: Annotated[Optional[str], typer.Option(
             help="Per-game tables written with --out: none, games (games.parquet"
-                 + ", ".join(["", *(f"{d}.parquet" for d in game.out_detail)]) + ") or seats (those and "
+                 + ", ".join(["", *(f"{d}.parquet" for d in game.report.out_detail)]) + ") or seats (those and "
                  f"seats.parquet, one row per game and seat). Default: seats up to {KEEP_SEATS_UP_TO:,} "
                  "games, games above.")] = None,
         **preset,
@@ -232,14 +232,14 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         """Show the components and house rules, with their defaults."""
         current = rules_with_preset(game, preset.get("edition"), [])
         if as_json:
-            emit(f"{game.name} rules", game_meta(game, current), game.describe_rules(current))
+            emit(f"{game.name} rules", game_meta(game, current), game.rules.describe(current))
         else:
-            print(game.rules_text(current), end="")
+            print(game.rules.text(current), end="")
 
     def replay(
         game_index: GameIndex = None,
         seed: Seed = 0,
-        players: Annotated[int, typer.Option(help=players_help + ".")] = game.default_players,
+        players: Annotated[int, typer.Option(help=players_help + ".")] = game.rules.default_players,
         seat: Seats = None,
         rule: Rules = None,
         where: Where = None,
@@ -314,9 +314,9 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
 
     def house_rules(
         games: Annotated[int, typer.Option("--games", "-n", help="Games a rule set.")] = 10_000,
-        players: Annotated[int, typer.Option(help=players_help + ".")] = game.default_players,
+        players: Annotated[int, typer.Option(help=players_help + ".")] = game.rules.default_players,
         seat: Annotated[Optional[list[str]], typer.Option(
-            "--seat", help=f"The bots at the table (default: {game.default_table[0]} in every seat); repeatable.")]
+            "--seat", help=f"The bots at the table (default: {game.bots.default_table[0]} in every seat); repeatable.")]
             = None,
         rule: Annotated[Optional[list[str]], typer.Option(
             "--rule", help="The baseline's rule changes, KEY=VALUE (repeatable): the variants change it.")] = None,
@@ -334,7 +334,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
 
         changes = rule_args(game, preset.get("edition"), rule)
         base = game.rules_from(changes)
-        seats = game.make_table(players, list(seat or []) or [game.default_table[0]] * players, base)[0]
+        seats = game.make_table(players, list(seat or []) or [game.bots.default_table[0]] * players, base)[0]
         check_run_args(games, seed, 1, threads)
         t = house_rules.effects(game, games, players, seats, changes, seed, threads, progress and not as_json)
         if as_json:
@@ -342,21 +342,22 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
                                                        policies=seats), t)
         else:
             print(house_rules.render(game, t, games, players, seats,
-                                     rules_sentence(game, game.describe_rules(base), "Baseline")), end="")
+                                     rules_sentence(game, game.rules.describe(base), "Baseline")), end="")
 
     def policies() -> None:
         """List the bot policies and their parameters."""
-        print("\n".join(game.catalog.listing()))
-        if game.decisions is not None:
+        print("\n".join(game.bots.catalog.listing()))
+        if game.kernel.decisions is not None:
             from sim.core.search import search_listing
 
-            print("\n".join(search_listing(game.default_table[0], [k.name for k in game.decisions.kinds.values()])))
+            kinds = [k.name for k in game.kernel.decisions.kinds.values()]
+            print("\n".join(search_listing(game.bots.default_table[0], kinds)))
 
     def play(
         seat: Annotated[Optional[list[str]], typer.Option(
             "--seat", help="'human' for a seat you play, or a bot's policy, as in simulate. Repeat per seat.")] = None,
         players: Annotated[Optional[int], typer.Option(help=players_help + " (default: the seats given, at least "
-                                                       f"{game.default_players}).")] = None,
+                                                       f"{game.rules.default_players}).")] = None,
         rule: Rules = None,
         seed: Seed = 0,
         game_index: Annotated[int, typer.Option("--game", help="Which game of the seed to play (0 on).")] = 0,
@@ -381,7 +382,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
         seat: Annotated[Optional[list[str]], typer.Option(
             "--seat", help="'human' for the seat advised, the others' bots as in simulate. Repeat per seat.")] = None,
         players: Annotated[Optional[int], typer.Option(help=players_help + " (default: the seats given, at least "
-                                                       f"{game.default_players}).")] = None,
+                                                       f"{game.rules.default_players}).")] = None,
         rule: Rules = None,
         seed: Seed = 0,
         game_index: Annotated[int, typer.Option("--game", help="Which game of the seed (0 on).")] = 0,
@@ -430,7 +431,7 @@ def add_game(app: typer.Typer, game: Game) -> typer.Typer:
             print(human.advice_text(state, table, precision, seed), end="")
 
     group.command("simulate")(_with_preset_option(game, simulate))
-    if game.decisions is not None:
+    if game.kernel.decisions is not None:
         group.command("play")(_with_preset_option(game, play))
         group.command("advise")(_with_preset_option(game, advise))  # a game's own verbs may replace it
     group.command("rules")(_with_preset_option(game, rules))

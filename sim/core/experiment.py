@@ -211,7 +211,7 @@ def resolve(raw: dict) -> Plan:
         outputs[key] = value
 
     base = {
-        "players": raw.get("players", game.default_players),
+        "players": raw.get("players", game.rules.default_players),
         "seats": list(raw.get("seats", [])),
         "rules": dict(raw.get("rules", {})),
         "deck_edits": {},
@@ -237,7 +237,7 @@ def resolve(raw: dict) -> Plan:
         if any(key == "deck" for key, _ in axes):
             raise UsageError("outputs.card_values: the sweep already has a deck axis; use one or the other")
         probe = _cell(base, [], game, run)  # the edits are those of the spec's own table
-        axes.append(("deck", [NO_EDIT] + game.card_edits(probe, run["key_seat"])))
+        axes.append(("deck", [NO_EDIT] + game.experiment.card_edits(probe, run["key_seat"])))
 
     for key in run["baseline_by"]:
         if key not in [k for k, _ in axes]:
@@ -272,7 +272,8 @@ def resolve(raw: dict) -> Plan:
         cells.append(cell)
     chunk = min(run["chunk_size"], run["games"])  # a chunk's tables are held in memory while it plays
     try:
-        check_in_memory(chunk, 8 * (game.kernel.N_GAME_COLS + max(c["players"] for c in cells) * len(game.seat_cols)))
+        most = max(c["players"] for c in cells)
+        check_in_memory(chunk, 8 * (game.kernel.module.N_GAME_COLS + most * len(game.kernel.seat_cols)))
     except UsageError:
         raise UsageError(f"run.chunk_size: {chunk:,} games is more than a chunk can hold in memory here") from None
     return Plan(spec=spec, cells=cells)

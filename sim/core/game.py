@@ -90,59 +90,75 @@ def api_errors(function: Callable) -> Callable:
 
 
 @dataclass(frozen=True)
-class Game:
-    name: str  # the CLI group and a spec's `game`
-    title: str
-    cli_help: str
-    rules_class: Callable[[], object]  # () -> the default rules
-    rule_parsers: dict  # rule key -> parser of its --rule value
-    rules_version: str
-    describe_rules: Callable[[object], dict]  # rules -> plain data (`rules --json`, manifests)
-    rules_text: Callable[[object], str]  # rules -> the `rules` listing
+class GameRules:
+    """A game's rules: their class, how `--rule` changes and packs them, and the tables they allow."""
+
+    cls: Callable[[], object]  # () -> the default rules
+    parsers: dict  # rule key -> parser of its --rule value
+    version: str
+    describe: Callable[[object], dict]  # rules -> plain data (`rules --json`, manifests)
+    text: Callable[[object], str]  # rules -> the `rules` listing
     pack: Callable[[object, int, dict], np.ndarray]  # (rules, players, deck edits) -> RB; ValueError
-    catalog: Catalog
-    default_table: tuple[str, ...]  # seat i's policy when not given
     min_players: int
     max_players: int
-    kernel: ModuleType  # play_batch, play_steps, play_rollouts, STATE_SIZE, RNG_SIZE, GAME_COLS, N_GAME_COLS, G_STATUS_OUT, OK, STATUS_NAMES
+    default_players: int = 4
+    # rules -> (lowest, highest, title): for a game whose player range depends on the rules (the
+    # card game's editions); default min_players, max_players, the game's title
+    players_for: Callable[[object], tuple[int, int, str]] | None = None
+    presets: tuple[str, ...] = ()  # values of the `edition` rule, offered as --edition
+    deck_edits: bool = True  # whether seats can be dealt extra cards (deck edits)
+    # `house-rules` tries every house rule flipped (sim/core/house_rules.py) and these: label ->
+    # rule changes, for rules that are numbers or go together.
+    house_variants: Callable[[object], dict[str, list[str]]] = lambda rules: {}
+
+
+@dataclass(frozen=True)
+class GameKernel:
+    """A game's compiled kernel and what it reads and writes (check_game names the module's duties)."""
+
+    # play_batch, play_steps, play_rollouts, STATE_SIZE, RNG_SIZE, GAME_COLS, N_GAME_COLS, G_STATUS_OUT, OK,
+    # STATUS_NAMES (check_game)
+    module: ModuleType
     layout: ModuleType  # RULES and STATE: the declared layouts (sim/core/layout.py) of the rules block and the state
     seat_cols: tuple[str, ...]  # per-seat stats, in seat_out's order
     win_col: int  # index in seat_cols of the win count
-    summary: Callable[[Tally], dict]  # a tally of games -> named summary tables
-    render_report: Callable[[Tally, dict], str]  # (tally, summary) -> the report
-    default_players: int = 4
-    chunk_size: int = DEFAULT_CHUNK
-    # (rules, players) -> (lowest, highest, title): for a game whose player range depends on the
-    # rules (the card game's editions); default min_players, max_players, title
-    players_for_rules: Callable[[object], tuple[int, int, str]] | None = None
     # (rules, players, kinds, params, deck edits, **options) -> KernelInputs; default: the
     # packed rules alone. Options are a game's own simulate arguments (Chance's force,
     # classic's start position).
-    kernel_inputs: Callable[..., KernelInputs] | None = None
-    deck_edits: bool = True  # whether seats can be dealt extra cards (deck edits)
-    # detail tables (e.g. the card game's per-hand rows): (games, players, on) -> the kernel's
-    # detail_out tuple, and (per-game table, detail_out) -> {name: table}
+    inputs: Callable[..., KernelInputs] | None = None
+    chunk_size: int = DEFAULT_CHUNK
+    # the detail tables' arrays (e.g. the card game's per-hand rows): (games, players, on) -> the
+    # kernel's detail_out tuple
     detail_outputs: Callable[[int, int, bool], tuple] = lambda games, players, on: ()
+    events: object = None  # the EventBook of its replays (sim/core/replay.py, sim/<game>/events.py)
+    # its decision points, for the step API and `play` (sim/core/play.py, sim/<game>/decisions.py)
+    decisions: object = None
+    # About how long it takes to compile from nothing on the 2-core development machine, for the
+    # line that says so before it starts (announce_compile).
+    compile_seconds: int = 40
+    # `monosim bench`: label -> (rules table as in a spec, games a run, target games/s)
+    bench_runs: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameReport:
+    """How a game's tables become its summary and report."""
+
+    summary: Callable[[Tally], dict]  # a tally of games -> named summary tables
+    render: Callable[[Tally, dict], str]  # (tally, summary) -> the report
+    # per-game table -> the 0/1 columns its summary counts beyond the table's own
+    derived: Callable[[pd.DataFrame], dict] = lambda games: {}
+    # (per-game table, the kernel's detail_out) -> {name: detail table}
     detail_tables: Callable[[pd.DataFrame, tuple], dict] | None = None
     out_detail: tuple[str, ...] = ()  # detail tables `simulate --out` writes as NAME.parquet
     seat_tables: tuple[str, ...] = ()  # further summary tables `--out` writes as NAME_by_seat.csv
     frame_attrs: Callable[[object], dict] = lambda rules: {}  # extra df.attrs (the edition)
-    # per-game table -> the 0/1 columns its summary counts beyond the table's own
-    derived: Callable[[pd.DataFrame], dict] = lambda games: {}
-    events: object = None  # the EventBook of its replays (sim/core/replay.py, sim/<game>/events.py)
-    # its decision points, for the step API and `play` (sim/core/play.py, sim/<game>/decisions.py)
-    decisions: object = None
-    # its position files, for `advise --position`: path -> (rules, the seats' policies, new_game's
-    # options that start there, the seat to move)
-    position: Callable[[object], tuple] | None = None
-    verbs: str | None = None  # the module whose register(typer app) adds the game's own verbs
-    presets: tuple[str, ...] = ()  # values of the `edition` rule, offered as --edition
-    # `monosim bench`: label -> (rules table as in a spec, games a run, target games/s)
-    bench_runs: dict = field(default_factory=dict)
-    # About how long its kernel takes to compile from nothing on the 2-core development machine,
-    # for the line that says so before it starts (announce_compile).
-    compile_seconds: int = 40
-    # --- the experiment layer (sim/core/experiment.py, tune.py) ---
+
+
+@dataclass(frozen=True)
+class GameExperiment:
+    """What the experiment layer (sim/core/experiment.py, analysis.py, tune.py) reads of a game."""
+
     card_edits: Callable[[dict, int], list[str]] = lambda cell, seat: []  # a card-value study's edits
     usage_cols: tuple[str, ...] = ()  # per-seat counters reported as card usage
     length_cols: tuple[str, ...] = ("turns",)  # game-length columns (reports, tune); whole numbers
@@ -150,37 +166,67 @@ class Game:
     minutes: Callable[[pd.DataFrame], pd.Series] | None = None  # estimated minutes at a real table
     midgame_last_col: str | None = None  # per-seat stem: 1 for the seat(s) last at mid-game
     edit_meaning: str = "the seat's own cards"  # what a deck edit changes, for reports
-    # `house-rules` tries every house rule flipped (sim/core/house_rules.py) and these: label ->
-    # rule changes, for rules that are numbers or go together.
-    house_variants: Callable[[object], dict[str, list[str]]] = lambda rules: {}
+
+
+@dataclass(frozen=True)
+class GameBots:
+    """A game's built-in bots and the table they fill by default."""
+
+    catalog: Catalog
+    default_table: tuple[str, ...]  # seat i's policy when not given; seat 0's is the strongest
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game, described once in sim/<game>/game.py, in groups: its rules, its kernel, its
+    report, what experiments read, its bots; then its position files and CLI verbs."""
+
+    name: str  # the CLI group and a spec's `game`
+    title: str
+    cli_help: str
+    rules: GameRules
+    kernel: GameKernel
+    report: GameReport
+    bots: GameBots
+    experiment: GameExperiment = GameExperiment()
+    # its position files, for `advise --position`: path -> (rules, the seats' policies, new_game's
+    # options that start there, the seat to move)
+    position: Callable[[object], tuple] | None = None
+    verbs: str | None = None  # the module whose register(typer app) adds the game's own verbs
 
     # ---- rules and seats ----
 
     def default_rules(self):
-        return self.rules_class()
+        return self.rules.cls()
 
     def rules_from(self, changes: list[str] | None = None):
         """The default rules with `--rule KEY=VALUE` changes applied (UsageError on a mistake)."""
-        return rule_changes.apply_rule_changes(self.default_rules(), list(changes or []), self.rule_parsers)
+        return rule_changes.apply_rule_changes(self.default_rules(), list(changes or []), self.rules.parsers)
 
     def rules_of(self, cell_rules: dict):
         """The rules of a spec's [rules] table (TOML values)."""
-        return self.rules_from(rule_strings(cell_rules, self.rule_parsers))
+        return self.rules_from(rule_strings(cell_rules, self.rules.parsers))
 
     def make_table(self, players: int, seats: list[str] | None = None,
                    rules=None) -> tuple[list[str], np.ndarray, np.ndarray]:
         """One policy spec per seat -> (canonical specs, kinds, parameters); missing seats come
         from the default table. Without rules, any player count some rule set allows."""
-        lo, hi, title = self.min_players, self.max_players, self.title
-        if rules is not None and self.players_for_rules is not None:
-            lo, hi, title = self.players_for_rules(rules)
+        lo, hi, title = self.player_range(rules)
         # A search seat (sim/core/search.py) plays its base bot in the kernel.
         searches = {s: self.search_settings(spec) for s, spec in enumerate(seats or []) if search.is_search_spec(spec)}
         bases = self.kernel_seats(seats or [])
-        specs, kinds, params = table.make_table(title, self.catalog, self.default_table, players, bases or seats, lo, hi)
+        bots = self.bots
+        specs, kinds, params = table.make_table(title, bots.catalog, bots.default_table, players, bases or seats, lo, hi)
         for s, settings in searches.items():
             specs[s] = dataclasses.replace(settings, base=specs[s]).spec
         return specs, kinds, params
+
+    def player_range(self, rules=None) -> tuple[int, int, str]:
+        """(fewest, most players, the title to name them by) under these rules; without rules,
+        any player count some rule set allows."""
+        if rules is not None and self.rules.players_for is not None:
+            return self.rules.players_for(rules)
+        return self.rules.min_players, self.rules.max_players, self.title
 
     def kernel_seats(self, specs: list[str]) -> list[str]:
         """The policy the kernel plays at each seat: a search seat's base bot, else the seat's."""
@@ -188,24 +234,19 @@ class Game:
 
     def seat_table(self, games: pd.DataFrame) -> pd.DataFrame:
         """The per-game table in long form: one row per (game, seat)."""
-        return core_summary.seat_table(games, self.seat_cols)
+        return core_summary.seat_table(games, self.kernel.seat_cols)
 
     # ---- summaries: from a Tally, which adds up chunk by chunk ----
 
     def tally(self, games: pd.DataFrame, into: Tally | None = None) -> Tally:
         """`into` (a new tally if None) with these games added."""
-        return (into or Tally()).add(games, self.length_cols, self.derived(games))
+        return (into or Tally()).add(games, self.experiment.length_cols, self.report.derived(games))
 
     def summarize(self, games: pd.DataFrame) -> "Summary":
         """The summary of a per-game table: its tables by name (win rates by seat and policy,
         length, ...), shown as the report in Jupyter, with to_frame() and to_json()."""
         t = self.tally(games)
-        return Summary(self, t, self.summary(t))
-
-    def report(self, games: pd.DataFrame) -> str:
-        """The readable report of a per-game table."""
-        t = self.tally(games)
-        return self.render_report(t, self.summary(t))
+        return Summary(self, t, self.report.summary(t))
 
     def plot_win_rates(self, t: Tally, summary: dict, path=None):
         """Bar chart of win rate by seat with 95% error bars and the fair-share line: a
@@ -217,19 +258,19 @@ class Game:
 
     def inputs(self, rules, players: int, kinds, params, deck_edits: dict, **options) -> KernelInputs:
         self.check_deck_edits(deck_edits)
-        if self.kernel_inputs is not None:
-            return as_usage_error(lambda: self.kernel_inputs(rules, players, kinds, params, deck_edits, **options))
+        if self.kernel.inputs is not None:
+            return as_usage_error(lambda: self.kernel.inputs(rules, players, kinds, params, deck_edits, **options))
         if options:
             raise UsageError(f"{self.title} takes no option {', '.join(options)}")
-        return KernelInputs(as_usage_error(lambda: self.pack(rules, players, deck_edits)), params)
+        return KernelInputs(as_usage_error(lambda: self.rules.pack(rules, players, deck_edits)), params)
 
     def check_deck_edits(self, deck_edits: dict) -> None:
-        if deck_edits and not self.deck_edits:
+        if deck_edits and not self.rules.deck_edits:
             raise UsageError(f"{self.title} has no per-seat cards to edit (drop the deck axis)")
 
     def check_in_memory(self, games: int, players: int) -> None:
         """Refuse a table of `games` games (simulate's) that would not fit in half the memory."""
-        check_in_memory(games, 8 * (self.kernel.N_GAME_COLS + players * len(self.seat_cols)))
+        check_in_memory(games, 8 * (self.kernel.module.N_GAME_COLS + players * len(self.kernel.seat_cols)))
 
     def simulate(self, games: int = 10_000, players: int | None = None, seats: list[str] | None = None,
                  rules=None, seed: int = 0, threads: int | None = None, chunk_size: int | None = None,
@@ -250,7 +291,7 @@ class Game:
 
         run_chunks(play_chunk, games, run.chunk_size, threads, progress)
         df = run.frame(outputs, first_game)
-        return (df, self.detail_tables(df, outputs[2])) if detail else df
+        return (df, self.report.detail_tables(df, outputs[2])) if detail else df
 
     def stream(self, consume: Callable[[pd.DataFrame, dict], None], games: int, players: int | None = None,
                seats: list[str] | None = None, rules=None, seed: int = 0, threads: int | None = None,
@@ -267,25 +308,25 @@ class Game:
         changes (as --rule takes them) or a dict {key: value} (as a spec's [rules] table)."""
         if rules is None:
             return self.default_rules()
-        if isinstance(rules, self.rules_class):
+        if isinstance(rules, self.rules.cls):
             return rules
         if isinstance(rules, (list, tuple)) and all(isinstance(r, str) for r in rules):
             return self.rules_from(list(rules))
         if isinstance(rules, dict):
             return self.rules_of(rules)
         raise UsageError(f"rules: give a list of \"KEY=VALUE\" changes, a dict {{key: value}} or a "
-                         f"{self.rules_class.__name__} (got {type(rules).__name__})")
+                         f"{self.rules.cls.__name__} (got {type(rules).__name__})")
 
     def prepare(self, games: int, players: int | None, seats, rules, seed: int, threads: int | None,
                 chunk_size: int | None, deck_edits: dict | None, **options) -> "PreparedRun":
         """Check a run's settings (UsageError on a mistake) and build the kernel's inputs. Rules
         are taken in any form rules_given accepts."""
         rules = self.rules_given(rules)
-        players = players or self.default_players
+        players = players or self.rules.default_players
         if chunk_size is not None and chunk_size > games >= 1:
             raise UsageError(f"--chunk-size {chunk_size:,} is more than the {games:,} games; a chunk is at most the "
                              "whole run")
-        chunk_size = self.chunk_size if chunk_size is None else chunk_size
+        chunk_size = self.kernel.chunk_size if chunk_size is None else chunk_size
         check_run_args(games, seed, chunk_size, threads)
         specs, kinds, params = self.make_table(players, seats, rules)
         deck_edits = deck_edits or {}
@@ -298,9 +339,9 @@ class Game:
 
     def outputs(self, games: int, players: int, detail: bool) -> tuple:
         """Zeroed kernel outputs for `games` games: game_out, seat_out, detail_out."""
-        return (np.zeros((self.kernel.N_GAME_COLS, games), np.int64),
-                np.zeros((players, len(self.seat_cols), games), np.int64),
-                self.detail_outputs(games, players, detail))
+        return (np.zeros((self.kernel.module.N_GAME_COLS, games), np.int64),
+                np.zeros((players, len(self.kernel.seat_cols), games), np.int64),
+                self.kernel.detail_outputs(games, players, detail))
 
     # ---- the experiment layer: cells are plain dicts (players, seats, rules, deck_edits) ----
 
@@ -314,15 +355,15 @@ class Game:
             settings = self.search_settings(spec)
             return dataclasses.replace(settings, base=self.check_policy(settings.base)).spec
         try:
-            return self.catalog.parse(spec)[0]
+            return self.bots.catalog.parse(spec)[0]
         except PolicyError as e:
             raise UsageError(str(e)) from None
 
     def search_settings(self, spec: str) -> search.Search:
         """A search seat's settings (sim/core/search.py); its base defaults to the default
         table's first bot, each game's strongest."""
-        kinds = None if self.decisions is None else [k.name for k in self.decisions.kinds.values()]
-        return search.parse(spec, self.default_table[0], kinds)
+        kinds = None if self.kernel.decisions is None else [k.name for k in self.kernel.decisions.kinds.values()]
+        return search.parse(spec, self.bots.default_table[0], kinds)
 
     def check_rules(self, cell_rules: dict):
         return self.rules_of(cell_rules)
@@ -333,7 +374,7 @@ class Game:
         deck_edits = deck_edits_of(cell)
         self.check_deck_edits(deck_edits)
         rules = self.rules_of(cell["rules"])
-        as_usage_error(lambda: self.pack(rules, cell["players"], deck_edits))
+        as_usage_error(lambda: self.rules.pack(rules, cell["players"], deck_edits))
         if any(userbot.is_bot_spec(s) for s in cell["seats"]) and userbot.running_bots():
             self.prepare(1, cell["players"], cell["seats"], rules, 0, None, None, deck_edits)  # compiles them now
 
@@ -353,7 +394,7 @@ class Summary(dict):
         self.game, self.tally = game, tally
 
     def report(self) -> str:
-        return self.game.render_report(self.tally, self)
+        return self.game.report.render(self.tally, self)
 
     def _repr_markdown_(self) -> str:
         return self.report()
@@ -405,7 +446,7 @@ class PreparedRun:
         """The game's kernel entry point (play_batch, play_steps) on these arguments. A first
         compile is announced before it starts."""
         announce_compile(self.game, entry)
-        fn = getattr(self.game.kernel, entry)
+        fn = getattr(self.game.kernel.module, entry)
         return fn(*args) if self.bots is None else self.bots.call(fn, *args)
 
     def stream(self, consume: Callable[[pd.DataFrame, dict], None], check: bool = False, progress: bool = False,
@@ -417,7 +458,7 @@ class PreparedRun:
             outputs = g.outputs(n, self.players, detail)
             play_in_slices(lambda o, k: self.play(first + o, k, check, detail, outputs, o), n, advance)
             df = self.frame(outputs, first)
-            consume(df, g.detail_tables(df, outputs[2]) if detail else {})
+            consume(df, g.report.detail_tables(df, outputs[2]) if detail else {})
 
         run_chunks(play_chunk, self.games, self.chunk_size, self.threads, progress)
 
@@ -427,7 +468,7 @@ class PreparedRun:
         it, in a state array with the log after the state."""
         from sim.core.event_log import EVENT_WIDTH, LOG_HEAD
 
-        k, kernel = self.inputs, self.game.kernel
+        k, kernel = self.inputs, self.game.kernel.module
         S = np.zeros(kernel.STATE_SIZE + LOG_HEAD + log_rows * EVENT_WIDTH, np.int32)
         S[kernel.STATE_SIZE + 1] = log_rows
         self.kernel_call("play_steps", k.rules, k.start, self.kinds, k.params, k.tables, np.uint64(self.seed),
@@ -457,8 +498,8 @@ class PreparedRun:
         """What every chunk's table carries in df.attrs beside the seed and policies (described
         once a run, not once a chunk)."""
         g = self.game
-        return {"game": g.name, **g.frame_attrs(self.rules), "rules": g.describe_rules(self.rules),
-                "rules_version": g.rules_version, "deck_edits": {str(s): e for s, e in self.deck_edits.items()}}
+        return {"game": g.name, **g.report.frame_attrs(self.rules), "rules": g.rules.describe(self.rules),
+                "rules_version": g.rules.version, "deck_edits": {str(s): e for s, e in self.deck_edits.items()}}
 
     def explain_refusal(self, status: int, game_index: int) -> None:
         """Raise the BotError of a game that ended on a bot's refused move, with the move: the
@@ -472,17 +513,19 @@ class PreparedRun:
         values = rows[rows[:, 0] == EV_REFUSED][:, 2:].ravel().tolist()  # the head (count, card, 0), the answer
         answer, card = values[3:3 + values[0]] if values else [], values[1] if values else -1
         card_name = None
-        if card >= 0 and "card" in g.events.namers:
-            card_name = g.events.namer("card")(Context(self.rules, k.rules, self.deck_edits, {}), -1, card)
+        if card >= 0 and "card" in g.kernel.events.namers:
+            card_name = g.kernel.events.namer("card")(Context(self.rules, k.rules, self.deck_edits, {}), -1, card)
         raise userbot.BotError(f"{self.bots.refusal(status, answer, card_name)} in game {game_index} of seed "
                                f"{self.seed}")
 
     def frame(self, outputs: tuple, first_game: int) -> pd.DataFrame:
         """The per-game table of games first_game .. held in the outputs."""
         g = self.game
-        if self.bots is not None and (i := self.bots.first_refusal(outputs[0][g.kernel.G_STATUS_OUT])) is not None:
-            self.explain_refusal(int(outputs[0][g.kernel.G_STATUS_OUT][i]), first_game + i)
-        return table.games_frame(g.kernel, outputs[0], outputs[1], g.seat_cols, g.win_col, self.specs, self.seed,
+        status = outputs[0][g.kernel.module.G_STATUS_OUT]
+        if self.bots is not None and (i := self.bots.first_refusal(status)) is not None:
+            self.explain_refusal(int(status[i]), first_game + i)
+        k = g.kernel
+        return table.games_frame(k.module, outputs[0], outputs[1], k.seat_cols, k.win_col, self.specs, self.seed,
                                  first_game, **self.attrs)
 
 
@@ -492,7 +535,7 @@ def check_game(game: Game) -> list[str]:
     import json
 
     problems = []
-    k = game.kernel
+    k = game.kernel.module
     for name, role in (("play_batch", "the batch entry"), ("play_steps", "the replay and step entry"),
                        ("play_rollouts", "the search player's entry")):
         if not callable(getattr(k, name, None)):
@@ -504,7 +547,7 @@ def check_game(game: Game) -> list[str]:
         problems.append("its kernel's GAME_COLS is not a tuple of N_GAME_COLS names")
     elif cols[-1:] != ("status",) or getattr(k, "G_STATUS_OUT", None) != len(cols) - 1:
         problems.append("its kernel's status is not the last game column (GAME_COLS, G_STATUS_OUT)")
-    rules_layout, state_layout = getattr(game.layout, "RULES", None), getattr(game.layout, "STATE", None)
+    rules_layout, state_layout = getattr(game.kernel.layout, "RULES", None), getattr(game.kernel.layout, "STATE", None)
     if not isinstance(rules_layout, Layout) or not isinstance(state_layout, Layout):
         problems.append("its layout module declares no RULES and STATE layouts (sim/core/layout.py)")
     elif state_layout.end != getattr(k, "STATE_SIZE", None) or "G_STATUS" not in state_layout.fields:
@@ -512,45 +555,46 @@ def check_game(game: Game) -> list[str]:
     names = getattr(k, "STATUS_NAMES", None)
     if getattr(k, "OK", None) != 0 or not isinstance(names, tuple) or not names:
         problems.append("its kernel lacks OK = 0 and STATUS_NAMES")
-    if not 0 <= game.win_col < len(game.seat_cols) or game.seat_cols[game.win_col] != "win":
+    if not 0 <= game.kernel.win_col < len(game.kernel.seat_cols) or game.kernel.seat_cols[game.kernel.win_col] != "win":
         problems.append("seat_cols[win_col] is not 'win'")
-    for col in (*game.length_cols, *game.unfinished_cols):
+    for col in (*game.experiment.length_cols, *game.experiment.unfinished_cols):
         if isinstance(cols, tuple) and col not in cols:
             problems.append(f"{col!r} (a length or unfinished column) is not one of its kernel's GAME_COLS")
-    events = game.events
+    events = game.kernel.events
     if events is None or not getattr(events, "kinds", None):
         problems.append("it has no EventBook of replay events (events)")
     elif events.standing[0] not in ("card", "amount", "target"):
         problems.append("its EventBook's standing field is not card, amount or target")
-    elif not events.final_columns or not set(events.final_columns.values()) <= set(game.seat_cols):
+    elif not events.final_columns or not set(events.final_columns.values()) <= set(game.kernel.seat_cols):
         problems.append("its EventBook's final_columns do not name per-seat columns (seat_cols)")
     try:
         rules = game.default_rules()
-        lowest = game.players_for_rules(rules)[0] if game.players_for_rules else game.min_players
-        packed = game.pack(rules, lowest, {})
+        lowest = game.player_range(rules)[0]
+        packed = game.rules.pack(rules, lowest, {})
         if not isinstance(packed, np.ndarray) or packed.dtype != np.int32:
             problems.append("pack() does not return an int32 array")
-        json.dumps(game.describe_rules(rules))
+        json.dumps(game.rules.describe(rules))
     except Exception as e:  # a description that breaks is what this check is for
         problems.append(f"its default rules do not pack and describe: {type(e).__name__}: {e}")
-    for spec in game.default_table:
+    for spec in game.bots.default_table:
         try:
-            game.catalog.parse(spec)
+            game.bots.catalog.parse(spec)
         except PolicyError as e:
             problems.append(f"its default table names a policy its catalog refuses: {e}")
-    if not 1 <= game.min_players <= game.default_players <= game.max_players:
+    if not 1 <= game.rules.min_players <= game.rules.default_players <= game.rules.max_players:
         problems.append("its player range does not hold its default")
-    if not game.bench_runs:
+    if not game.kernel.bench_runs:
         problems.append("it has no bench_runs (monosim bench)")
-    if game.decisions is not None:
+    decisions = game.kernel.decisions
+    if decisions is not None:
         if getattr(k, "PAUSED", None) is None:
             problems.append("it has decision points but its kernel lacks PAUSED (sim/core/decisions.py)")
-        if not getattr(game.decisions, "kinds", None) or not callable(getattr(game.decisions, "observe", None)):
+        if not getattr(decisions, "kinds", None) or not callable(getattr(decisions, "observe", None)):
             problems.append("its decisions do not name their kinds and what a seat sees (sim/core/play.py Decisions)")
-        elif not all(0 <= code < MAX_KINDS for code in game.decisions.kinds):
+        elif not all(0 <= code < MAX_KINDS for code in decisions.kinds):
             problems.append(f"its decision kinds are not numbered 0 to {MAX_KINDS - 1} (sim/core/decisions.py)")
     try:
-        if game.catalog.game:  # a catalog without a name takes no bot files (nor presets)
+        if game.bots.catalog.game:  # a catalog without a name takes no bot files (nor presets)
             importlib.import_module(f"sim.{game.name}.bots").API
     except (ImportError, AttributeError):
         problems.append(f"sim/{game.name}/bots.py declares no bot API (API)")
@@ -578,10 +622,10 @@ def announce_compile(game: Game, entry: str) -> None:
         return
     if game.name not in GAME_NAMES:  # registered from outside sim/: numba keeps its cache elsewhere
         print(f"monosim: the {game.title} kernel ({entry}) compiles now unless numba's cache holds it (about "
-              f"{game.compile_seconds} s)", file=sys.stderr, flush=True)
+              f"{game.kernel.compile_seconds} s)", file=sys.stderr, flush=True)
     elif not glob.glob(os.path.join(kernel_cache_dir(game.name), "*", f"kernel.{entry}-*.nbi")):
-        print(f"monosim: compiling the {game.title} kernel ({entry}), once: about {game.compile_seconds} s; later "
-              "runs load it from the cache", file=sys.stderr, flush=True)
+        print(f"monosim: compiling the {game.title} kernel ({entry}), once: about {game.kernel.compile_seconds} s; "
+              "later runs load it from the cache", file=sys.stderr, flush=True)
 
 
 _REGISTERED: dict[str, Game] = {}

@@ -27,33 +27,33 @@ def variants(game, base) -> dict[str, list[str]]:
     every other choice of a house rule that has choices, then the game's own (house_variants)."""
     out = {}
     for f in dataclasses.fields(base.house):
-        value, parser = getattr(base.house, f.name), game.rule_parsers.get(f.name)
+        value, parser = getattr(base.house, f.name), game.rules.parsers.get(f.name)
         if isinstance(value, bool):
             out[f"{f.name}={str(not value).lower()}"] = [f"{f.name}={str(not value).lower()}"]
         elif parser is not None and hasattr(parser, "options"):
             out.update({f"{f.name}={o}": [f"{f.name}={o}"] for o in parser.options if o != value})
-    for label, changes in game.house_variants(base).items():
+    for label, changes in game.rules.house_variants(base).items():
         out[label] = list(changes)
     return out
 
 
 def _outcomes(game, df: pd.DataFrame) -> dict[str, np.ndarray]:
     """What a row reads of a table: the length columns, the unfinished flag, seat 0's win."""
-    out = {col: df[col].to_numpy(float) for col in game.length_cols}
-    out["unfinished"] = unfinished(df, game.unfinished_cols).astype(float)
+    out = {col: df[col].to_numpy(float) for col in game.experiment.length_cols}
+    out["unfinished"] = unfinished(df, game.experiment.unfinished_cols).astype(float)
     out["seat0_win"] = df["win_0"].to_numpy(float)
     return out
 
 
 def _row(game, label: str, x: dict[str, np.ndarray], base: dict[str, np.ndarray] | None) -> dict:
     row: dict = {"rules": label}
-    for col in (*game.length_cols, "unfinished", "seat0_win"):
+    for col in (*game.experiment.length_cols, "unfinished", "seat0_win"):
         row[col] = float(x[col].mean())
         if col == "seat0_win":
             row["seat0_win_low"], row["seat0_win_high"] = map(float, wilson(x[col].sum(), x[col].size))
-        if col in game.length_cols:
+        if col in game.experiment.length_cols:
             row[f"{col}_median"] = float(np.median(x[col]))
-        diffs = [col] + ([f"{col}_median"] if col in game.length_cols else [])
+        diffs = [col] + ([f"{col}_median"] if col in game.experiment.length_cols else [])
         for name in diffs:
             if base is None:
                 d, lo, hi = 0.0, float("nan"), float("nan")
@@ -103,16 +103,16 @@ def render(game, t: pd.DataFrame, games: int, players: int, seats: list[str], ba
              f"{bots} {where}", "",
              f"{baseline} Every row plays the same games (game g of the seed), so each difference to the "
              "baseline is paired game by game, with its 95% interval (a median's: a bootstrap of the games). "
-             f"Unfinished: games stopped before a proper end ({', '.join(game.unfinished_cols) or 'none'}). "
+             f"Unfinished: games stopped before a proper end ({', '.join(game.experiment.unfinished_cols) or 'none'}). "
              f"Seat 0 plays first; a fair share is {1 / players:.1%}.", ""]
     head = ["rules"]
-    for col in game.length_cols:
+    for col in game.experiment.length_cols:
         head += [col, "vs baseline", f"median {col}", "vs baseline"]
     head += ["unfinished", "vs baseline (points)", "seat 0 wins", "95% CI", "vs baseline (points)"]
     lines += ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
     for r in t.to_dict(orient="records"):
         cells = [r["rules"]]
-        for col in game.length_cols:
+        for col in game.experiment.length_cols:
             cells += [f"{r[col]:.2f}", _diff(r[f"{col}_diff"], r[f"{col}_diff_low"], r[f"{col}_diff_high"], 1, 2),
                       f"{r[f'{col}_median']:g}", _diff(r[f"{col}_median_diff"], r[f"{col}_median_diff_low"],
                                                        r[f"{col}_median_diff_high"], 1, 1)]

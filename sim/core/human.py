@@ -50,9 +50,9 @@ def start(game_name: str, seats: list[str], players: int | None, rules, seed: in
     if not outside:
         raise UsageError("give --seat human for at least one seat (`replay` shows a game between bots)")
     game = get(game_name)
-    n = players or (len(seats) if len(seats) >= 2 else game.default_players)
-    bots = [game.default_table[s] if s < len(seats) and seats[s] == HUMAN else
-            (seats[s] if s < len(seats) else game.default_table[s]) for s in range(n)]
+    n = players or (len(seats) if len(seats) >= 2 else game.rules.default_players)
+    bots = [game.bots.default_table[s] if s < len(seats) and seats[s] == HUMAN else
+            (seats[s] if s < len(seats) else game.bots.default_table[s]) for s in range(n)]
     state = new_game(game_name, seats=bots, players=n, rules=rules, seed=seed, game_index=game_index, outside=outside,
                      **options)
     apply_answers(state, answers)

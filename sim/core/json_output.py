@@ -101,16 +101,16 @@ def game_meta(game, rules=None, **fields) -> dict:
     differ from the defaults, then `fields`. A game with presets (the card game's editions)
     says its preset once, and the rules that differ from that preset's."""
     rules = game.default_rules() if rules is None else rules
-    return {"game": game.name, "rules_changed": rules_changed(game, game.describe_rules(rules)), **fields}
+    return {"game": game.name, "rules_changed": rules_changed(game, game.rules.describe(rules)), **fields}
 
 
 def rules_changed(game, described: dict) -> dict:
-    """The rules of a description (game.describe_rules) that differ from the defaults; for a
+    """The rules of a description (game.rules.describe) that differ from the defaults; for a
     game with presets, the preset (when not the first) and what differs from it."""
-    preset = described.get("edition") if game.presets else None
+    preset = described.get("edition") if game.rules.presets else None
     base = game.rules_from([f"edition={preset}"]) if preset else game.default_rules()
-    changed = changed_rules(described, game.describe_rules(base))
-    if preset and preset != game.presets[0]:
+    changed = changed_rules(described, game.rules.describe(base))
+    if preset and preset != game.rules.presets[0]:
         changed = {"edition": preset, **changed}
     return changed
 
@@ -118,7 +118,7 @@ def rules_changed(game, described: dict) -> dict:
 def with_rules_line(report: str, game, rules) -> str:
     """A report with the rules line (rules_sentence) under its first line, its title."""
     title, _, rest = report.partition("\n")
-    return f"{title}\n\n{rules_sentence(game, game.describe_rules(rules))}\n{rest}"
+    return f"{title}\n\n{rules_sentence(game, game.rules.describe(rules))}\n{rest}"
 
 
 def rules_sentence(game, described: dict, label: str = "Rules") -> str:

@@ -25,7 +25,7 @@ from sim.core.runner import UsageError, progress_bar
 def bots(game) -> list[str]:
     """Every built-in bot (its default parameters), except the slow ones, and every preset of
     the game."""
-    return [name for name, kind in game.catalog.kinds.items() if not kind.slow] + list(game.catalog.presets())
+    return [name for name, kind in game.bots.catalog.kinds.items() if not kind.slow] + list(game.bots.catalog.presets())
 
 
 def tables(names: list[str], players: int) -> list[tuple[str, ...]]:
@@ -113,8 +113,8 @@ def play_ladder(game, players: int | None = None, games: int = 2000, seed: int =
             raise UsageError(f"--seat {spec!r} is in the ladder already")
         names.append(spec)
     rules = game.default_rules() if rules is None else rules
-    lo, hi = game.players_for_rules(rules)[:2] if game.players_for_rules else (game.min_players, game.max_players)
-    players = players or min(game.default_players, len(names))
+    lo, hi, _ = game.player_range(rules)
+    players = players or min(game.rules.default_players, len(names))
     if not lo <= players <= min(hi, len(names)):
         raise UsageError(f"--players must be {lo} to {min(hi, len(names))} for a ladder of {game.title} (got {players})")
     if games < 1:

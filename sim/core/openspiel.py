@@ -35,7 +35,7 @@ def register() -> list[str]:
     names = []
     for game in GAME_NAMES:
         g = get(game)
-        if g.decisions is None:
+        if g.kernel.decisions is None:
             continue
         name = short_name(game)
         names.append(name)
@@ -49,13 +49,13 @@ def register() -> list[str]:
             information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
             utility=pyspiel.GameType.Utility.GENERAL_SUM,  # nobody wins a game stopped at its limit
             reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-            max_num_players=g.max_players,
-            min_num_players=g.min_players,
+            max_num_players=g.rules.max_players,
+            min_num_players=g.rules.min_players,
             provides_information_state_string=True,
             provides_information_state_tensor=False,
             provides_observation_string=True,
             provides_observation_tensor=False,
-            parameter_specification={"players": g.default_players, "seed": 0, "game_index": 0, "rules": "",
+            parameter_specification={"players": g.rules.default_players, "seed": 0, "game_index": 0, "rules": "",
                                      "seats": ""},
         )
         # A class, not a closure, as OpenSpiel's own Python games register theirs: OpenSpiel
@@ -75,12 +75,13 @@ class MonosimGame(pyspiel.Game):
     def __init__(self, params=None):
         game = self.GAME
         g = get(game)
-        full = {"players": g.default_players, "seed": 0, "game_index": 0, "rules": "", "seats": "", **(params or {})}
+        full = {"players": g.rules.default_players, "seed": 0, "game_index": 0, "rules": "", "seats": "",
+                **(params or {})}
         self.monosim_game = game
         self.players, self.seed, self.index = int(full["players"]), int(full["seed"]), int(full["game_index"])
         self.rules = full["rules"].split()
         self.seats = [spec.strip() for spec in full["seats"].split(";") if spec.strip()] or None
-        info = pyspiel.GameInfo(num_distinct_actions=g.decisions.n_actions, max_chance_outcomes=0,
+        info = pyspiel.GameInfo(num_distinct_actions=g.kernel.decisions.n_actions, max_chance_outcomes=0,
                                 num_players=self.players, min_utility=0.0, max_utility=1.0,
                                 max_game_length=MAX_GAME_LENGTH)
         super().__init__(self.TYPE, info, full)
@@ -186,7 +187,7 @@ def match(game: str, games: int, simulations: int, seed: int = 0, rules: str = "
     from open_spiel.python.algorithms import ismcts, mcts
 
     register()
-    bot = get(game).default_table[0]
+    bot = get(game).bots.default_table[0]
     won = decided = 0
     for k in range(games):
         for ismcts_seat in (0, 1):
@@ -207,14 +208,14 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(prog="python -m sim.core.openspiel",
                                      description="A small match: OpenSpiel's ISMCTS against a monosim bot.")
-    parser.add_argument("game", choices=[n for n in GAME_NAMES if get(n).decisions is not None])
+    parser.add_argument("game", choices=[n for n in GAME_NAMES if get(n).kernel.decisions is not None])
     parser.add_argument("--games", type=int, default=10, help="games a seat order (default 10)")
     parser.add_argument("--simulations", type=int, default=50, help="ISMCTS simulations a decision (default 50)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rules", default="", help="rule changes KEY=VALUE separated by spaces")
     args = parser.parse_args(argv)
     r = match(args.game, args.games, args.simulations, args.seed, args.rules)
-    bot = get(args.game).default_table[0]
+    bot = get(args.game).bots.default_table[0]
     print(f"{args.game}, 2 players: ISMCTS ({args.simulations} simulations a decision, random rollouts) against "
           f"{bot}, {r['games']} games (both seat orders): ISMCTS won {r['ismcts_wins']:g}, {bot} "
           f"{r['decided'] - r['ismcts_wins']:g}, {r['games'] - r['decided']} without a winner")

@@ -138,7 +138,7 @@ class State:
     def _play(self) -> None:
         run, g = self._run, self._run.game
         k = run.inputs
-        size, rng_size = g.kernel.STATE_SIZE, g.kernel.RNG_SIZE
+        size, rng_size = g.kernel.module.STATE_SIZE, g.kernel.module.RNG_SIZE
         while True:
             reseed = None if self._reseed is None else (self._reseed[0] - self._used, self._reseed[1])
             S = stepping_state(size, self._rows, self._outside, list(self._answers[self._used:]), self._start,
@@ -169,10 +169,10 @@ class State:
             self._events_before = np.concatenate([self._events_before, log[:snapped]])
             self._log = log[snapped:]
         if not paused:
-            status = int(outputs[0][g.kernel.G_STATUS_OUT, 0])
-            if status != g.kernel.OK:
+            status = int(outputs[0][g.kernel.module.G_STATUS_OUT, 0])
+            if status != g.kernel.module.OK:
                 raise RuntimeError(f"game {self._game_index} of seed {run.seed} stopped: "
-                                   f"{g.kernel.STATUS_NAMES[status]}")
+                                   f"{g.kernel.module.STATUS_NAMES[status]}")
 
     @property
     def _events(self) -> np.ndarray:
@@ -297,18 +297,18 @@ class State:
         """The whole game by name, as the game's layout declares it (sim/<game>/layout.py): the
         rules block's fields, then the state's, arrays as views of their shape. Every card
         shows, hidden ones too: for debugging and tests; what a seat may see is `observation`."""
-        layout = self._run.game.layout
+        layout = self._run.game.kernel.layout
         return {**layout.RULES.decode(self._run.inputs.rules), **layout.STATE.decode(self._paused_state().copy())}
 
     def _paused_state(self) -> np.ndarray:
         """The game's state array at the waiting decision (at the end, once over)."""
-        size = self._run.game.kernel.STATE_SIZE
+        size = self._run.game.kernel.module.STATE_SIZE
         at = self._ch + self._cell(C_COPY_AT) if self._paused else 0
         return self._S[at:at + size]
 
     def events(self) -> pd.DataFrame:
         """The game's events so far, as a replay's table (sim/core/replay.py)."""
-        return events_table(self._run.game.events, self._ctx, self._game_index, self._events)
+        return events_table(self._run.game.kernel.events, self._ctx, self._game_index, self._events)
 
     def resample(self, seat: int, rng: np.random.Generator, tries: int = 200) -> State:
         """The same game as `seat` knows it, with what it cannot see dealt afresh (other hands,
@@ -333,7 +333,7 @@ class State:
         key = (seat, self._answers)  # what the seat knows, worked out once for many resamples
         if self._known is None or self._known[0] != key:
             pending = list(zip(self._asked[self._used:], self._answers[self._used:]))
-            shown = shown_cards(self._run.game.events, self._log, seat, self._book.hides_card)
+            shown = shown_cards(self._run.game.kernel.events, self._log, seat, self._book.hides_card)
             for (_, kind), a in pending:
                 shown.update(self._book.shows(kind, a))
             self._known = (key, self._seen_rows(seat, since), self.observation(seat), pending, shown,
@@ -387,7 +387,7 @@ class State:
     def seen_events(self, seat: int, start: int = 0) -> list[str]:
         """The events from number `start` on, in words, as `seat` sees them: a card it may
         not see is "a card"."""
-        book, hides = self._run.game.events, self._book.hides_card
+        book, hides = self._run.game.kernel.events, self._book.hides_card
         return [book.sentence(self._ctx, kind, s, card, amount, target,
                               "a card" if hides(kind, s, target, seat) else None)
                 for kind, s, card, amount, target in self._events[start:].tolist()]
@@ -408,7 +408,7 @@ class State:
         """Each seat's share of the win once the game is over (1 for a sole winner, 1/k each for
         k seats sharing it), all 0 before."""
         seat_out = self._outputs[1]
-        wins = seat_out[:, self._run.game.win_col, 0].astype(float)
+        wins = seat_out[:, self._run.game.kernel.win_col, 0].astype(float)
         if self._paused or wins.sum() == 0:
             return [0.0] * self._run.players
         return (wins / wins.sum()).tolist()
@@ -425,7 +425,7 @@ class State:
 
     @property
     def _book(self) -> Decisions:
-        return self._run.game.decisions
+        return self._run.game.kernel.decisions
 
     def __repr__(self) -> str:
         if self._paused:
@@ -448,7 +448,7 @@ def playouts(pairs: list[tuple[State, int]]) -> np.ndarray:
 def _playouts(pairs: list[tuple[State, int]]) -> np.ndarray:
     first = pairs[0][0]
     run, g = first._run, first._run.game
-    size, rng_size = g.kernel.STATE_SIZE, g.kernel.RNG_SIZE
+    size, rng_size = g.kernel.module.STATE_SIZE, g.kernel.module.RNG_SIZE
     Ss = stepping_states(size, 0, [(st._outside, [*st._answers[st._used:], action], st._start,
                                     None if st._reseed is None else (st._reseed[0] - st._used, st._reseed[1]))
                                    for st, action in pairs], then_bots=True)
@@ -460,11 +460,11 @@ def _playouts(pairs: list[tuple[State, int]]) -> np.ndarray:
     outputs = g.outputs(len(pairs), run.players, False)
     run.kernel_call("play_rollouts", k.rules, k.start, run.kinds, k.params, k.tables, np.uint64(run.seed),
                     first._game_index, False, *outputs, Ss, rngs)
-    status = outputs[0][g.kernel.G_STATUS_OUT]
-    if (status != g.kernel.OK).any():
+    status = outputs[0][g.kernel.module.G_STATUS_OUT]
+    if (status != g.kernel.module.OK).any():
         raise RuntimeError(f"a playout of game {first._game_index} of seed {run.seed} stopped: "
-                           f"{g.kernel.STATUS_NAMES[int(status[status != g.kernel.OK][0])]}")
-    wins = outputs[1][:, g.win_col, :].astype(float)
+                           f"{g.kernel.module.STATUS_NAMES[int(status[status != g.kernel.module.OK][0])]}")
+    wins = outputs[1][:, g.kernel.win_col, :].astype(float)
     return (wins / np.maximum(wins.sum(axis=0), 1)).T
 
 
@@ -522,7 +522,7 @@ def random_answers(game: str, games: int, seats: list[str] | None = None, player
     g = get(game)
     run, mask = _prepared(g, seats, players, rules, seed, outside, deck_edits, options)
     k = run.inputs
-    size, rng_size = g.kernel.STATE_SIZE, g.kernel.RNG_SIZE
+    size, rng_size = g.kernel.module.STATE_SIZE, g.kernel.module.RNG_SIZE
     outputs = g.outputs(games, run.players, False)
     asked = np.zeros(MAX_KINDS, np.int64)
     for i in range(games):
@@ -535,13 +535,13 @@ def random_answers(game: str, games: int, seats: list[str] | None = None, player
         ch = int(S[size + 2])
         asked += S[ch + C_KINDS:ch + C_KINDS + MAX_KINDS]
     df = run.frame(outputs, 0)
-    df.attrs["decisions_asked"] = {kind.name: int(asked[code]) for code, kind in g.decisions.kinds.items()}
+    df.attrs["decisions_asked"] = {kind.name: int(asked[code]) for code, kind in g.kernel.decisions.kinds.items()}
     return df
 
 
 def _prepared(g, seats, players, rules, seed, outside, deck_edits, options):
     """A checked one-game run of game g and the bit mask of its outside seats."""
-    if g.decisions is None:
+    if g.kernel.decisions is None:
         raise UsageError(f"{g.title} has no decision points yet")
     run = g.prepare(1, players, seats, rules, seed, None, None, deck_edits, **options)
     mask = 0

@@ -123,7 +123,7 @@ class Replay:
         row per round, one column per seat."""
         from sim.core.game import get
 
-        field, _ = get(self.game_name).events.standing
+        field, _ = get(self.game_name).kernel.events.standing
         s = self.events[self.events["kind"] == "standing"]
         table = s.pivot_table(index="round", columns="seat", values=field, aggfunc="last")
         table.columns.name = "seat"
@@ -135,13 +135,13 @@ class Replay:
         from sim.core.game import get
         from sim.core.summary import figure
 
-        _, label = get(self.game_name).events.standing
+        _, label = get(self.game_name).kernel.events.standing
         table = self.standings()
         fig = figure(figsize=(7, 4))
         ax = fig.subplots()
         for seat in table.columns:
             ax.plot(table.index, table[seat], marker="o" if len(table) < 30 else None, label=f"seat {seat}")
-        ax.set_xlabel(get(self.game_name).events.kinds[EV_ROUND].text.split()[0])  # the card game's are hands
+        ax.set_xlabel(get(self.game_name).kernel.events.kinds[EV_ROUND].text.split()[0])  # the card game's are hands
         ax.set_ylabel(label)
         ax.set_title(self.header.splitlines()[0].lstrip("# ").split(" players (")[0] + " players", fontsize=10)
         ax.legend(fontsize=8)
@@ -244,14 +244,15 @@ def replay_run(run, game_index: int, check: bool = True) -> Replay:
                 break
             rows = int(log[0])
         row = run.frame(outputs, game_index)
-        events = events_table(g.events, Context(run.rules, k.rules, run.deck_edits, {}), game_index, read_log(log))
+        context = Context(run.rules, k.rules, run.deck_edits, {})
+        events = events_table(g.kernel.events, context, game_index, read_log(log))
     from sim.core.json_output import rules_sentence
 
     policies = ", ".join(f"seat {s}: {p}" for s, p in enumerate(run.specs))
-    edition = g.frame_attrs(run.rules).get("edition")
+    edition = g.report.frame_attrs(run.rules).get("edition")
     title = f"{g.title} ({edition} edition)" if edition else g.title
     header = (f"# {title}: game {game_index} of seed {run.seed}, {run.players} players ({policies})\n"
-              f"{rules_sentence(g, g.describe_rules(run.rules))}")
+              f"{rules_sentence(g, g.rules.describe(run.rules))}")
     return Replay(g.name, game_index, row, events, header, searched)
 
 

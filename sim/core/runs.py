@@ -110,7 +110,7 @@ class RunDir:
             plan = self.plan()
             players = {c["id"]: c["players"] for c in plan.cells}
             g = plan.game
-            self._expected = {i: {"seed", "game", "winner", *g.length_cols, *(f"win_{s}" for s in range(n))}
+            self._expected = {i: {"seed", "game", "winner", *g.experiment.length_cols, *(f"win_{s}" for s in range(n))}
                               for i, n in players.items()}
         return self._expected.get(cell, set())
 
@@ -190,7 +190,7 @@ def create(plan: Plan, out_root: Path) -> RunDir:
         name=plan.name,
         run_id=run_id,
         game=game.name,
-        rules_version=game.rules_version,
+        rules_version=game.rules.version,
         seed=plan.spec["seed"],
         cells=len(plan.cells),
         common_random_numbers=True,

@@ -509,10 +509,10 @@ def resolve_tune(raw: dict) -> TunePlan:
     out = Outcomes(
         players=players,
         key_seat=tuned_seat if tuned_seat is not None else 0,
-        length_cols=tuple(game.length_cols),
-        unfinished_cols=tuple(game.unfinished_cols),
-        minutes=game.minutes,
-        midgame_last_col=game.midgame_last_col,
+        length_cols=tuple(game.experiment.length_cols),
+        unfinished_cols=tuple(game.experiment.unfinished_cols),
+        minutes=game.experiment.minutes,
+        midgame_last_col=game.experiment.midgame_last_col,
     )
     goals, objective = _goals(raw.get("goals", {}), game, out, tuned_seat)
 
@@ -594,7 +594,7 @@ def _goals(table: dict, game: Game, out: Outcomes, tuned_seat) -> tuple[list[Goa
         if name == "never_ending" and not out.unfinished_cols:
             raise UsageError(f"{where}: {game.name} does not record games that never end")
         if name == "comeback" and not out.midgame_last_col:
-            have = [g.name for g in registered_games() if g.midgame_last_col]
+            have = [g.name for g in registered_games() if g.experiment.midgame_last_col]
             raise UsageError(
                 f"{where}: {game.name} records no mid-game standing, so a comeback cannot be measured "
                 f"(games that do: {', '.join(have) or 'none yet'})"
@@ -1041,7 +1041,7 @@ def render(plan: TunePlan, df: pd.DataFrame, history: list[dict], manifest: dict
               "50000 and up: confirmation).", ""]
     if plan.outcomes.minutes is not None:
         lines += ["Minutes are an estimate from the number of turns (see docs/tuning.md), not a measurement.", ""]
-    lines += [f"monosim {manifest['versions'].get('monosim')}, rules {g.rules_version}, "
+    lines += [f"monosim {manifest['versions'].get('monosim')}, rules {g.rules.version}, "
               f"{manifest['started']} to {manifest['finished']}.", ""]
     return "\n".join(lines)
 
@@ -1245,7 +1245,7 @@ def tune(plan: TunePlan, out: Path, pool, threads: int | None = None, progress: 
     confirm(plan, play, log)
     df = table(plan)
     manifest = results.manifest(
-        name=plan.spec["name"], game=plan.spec["game"], rules_version=plan.game.rules_version,
+        name=plan.spec["name"], game=plan.spec["game"], rules_version=plan.game.rules.version,
         seed=plan.spec["seed"], candidates=len(plan.candidates), common_random_numbers=True,
         confirm_first_game=CONFIRM_FIRST, started=started, finished=utc_now(), status="complete",
     )

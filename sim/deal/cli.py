@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
 
 def deal_values(
     games: Annotated[int, typer.Option("--games", "-n", help="Games a card (and as many without it).")] = 10_000,
-    players: Annotated[int, typer.Option(help="Players at the table, 2 to 5.")] = GAME.default_players,
+    players: Annotated[int, typer.Option(help="Players at the table, 2 to 5.")] = GAME.rules.default_players,
     seat: Seats = None,
     rule: Rules = None,
     seed: Seed = 0,

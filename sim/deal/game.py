@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.core.game import Game, with_start
+from sim.core.game import Game, GameBots, GameExperiment, GameKernel, GameReport, GameRules, with_start
 from sim.core.rule_changes import house_rules_text
 from sim.deal import api, kernel, layout, position
 from sim.deal.decisions import DECISIONS
@@ -49,34 +49,44 @@ GAME = Game(
     name="deal",
     title="Monopoly Deal",
     cli_help="Monopoly Deal: simulate, inspect the rules and bots, card values and house rules.",
-    rules_class=DealRules,
-    rule_parsers=RULE_PARSERS,
-    rules_version=RULES_VERSION,
-    describe_rules=describe,
-    rules_text=rules_text,
-    pack=pack,
-    catalog=CATALOG,
-    default_table=api.DEFAULT_TABLE,
-    min_players=2,
-    max_players=MAX_PLAYERS,
-    kernel=kernel,
-    layout=layout,
-    kernel_inputs=with_start(pack),
+    rules=GameRules(
+        cls=DealRules,
+        parsers=RULE_PARSERS,
+        version=RULES_VERSION,
+        describe=describe,
+        text=rules_text,
+        pack=pack,
+        min_players=2,
+        max_players=MAX_PLAYERS,
+    ),
+    kernel=GameKernel(
+        module=kernel,
+        layout=layout,
+        seat_cols=SEAT_COLS,
+        win_col=SC_WIN,
+        inputs=with_start(pack),
+        events=EVENTS,
+        decisions=DECISIONS,
+        compile_seconds=35,  # measured cold on the 2-core development machine, 2026-11-27
+        bench_runs={"deal": ({}, 200_000, 100_000)},
+    ),
+    report=GameReport(
+        summary=api.summarize,
+        render=api.render_report,
+        derived=api.derived,
+        seat_tables=("actions",),
+    ),
+    bots=GameBots(
+        catalog=CATALOG,
+        default_table=api.DEFAULT_TABLE,
+    ),
+    experiment=GameExperiment(
+        card_edits=card_edits,
+        usage_cols=api.ACTION_COLS + ("actions_blocked", "short_payments"),
+        length_cols=api.LENGTH_COLS,
+        unfinished_cols=("hit_turn_limit", "stalled"),
+        edit_meaning="extra cards dealt into its opening hand, on top of the shared deck",
+    ),
     position=position.for_advice,
-    events=EVENTS,
-    decisions=DECISIONS,
-    seat_cols=SEAT_COLS,
-    win_col=SC_WIN,
-    summary=api.summarize,
-    derived=api.derived,
-    render_report=api.render_report,
-    seat_tables=("actions",),
-    compile_seconds=35,  # measured cold on the 2-core development machine, 2026-11-27
-    bench_runs={"deal": ({}, 200_000, 100_000)},
-    card_edits=card_edits,
-    usage_cols=api.ACTION_COLS + ("actions_blocked", "short_payments"),
-    length_cols=api.LENGTH_COLS,
-    unfinished_cols=("hit_turn_limit", "stalled"),
-    edit_meaning="extra cards dealt into its opening hand, on top of the shared deck",
     verbs="sim.deal.cli",
 )

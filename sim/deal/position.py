@@ -84,8 +84,8 @@ def parse(data: dict) -> tuple:
 
     rules, players = positions.document(data, TOP_KEYS, GAME)
     n = len(players)
-    if not GAME.min_players <= n <= GAME.max_players:
-        raise UsageError(f"a position needs {GAME.min_players} to {GAME.max_players} players (got {n})")
+    if not GAME.rules.min_players <= n <= GAME.rules.max_players:
+        raise UsageError(f"a position needs {GAME.rules.min_players} to {GAME.rules.max_players} players (got {n})")
     seat = positions.seat_to_move(data, n)
     round_ = whole_number(data.get("round", 1), "round", 1, rules.max_turns // n + 1)
     plays = whole_number(data.get("plays_left", rules.plays_per_turn), "plays_left", 1, rules.plays_per_turn)

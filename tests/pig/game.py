@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 
 from sim.core import summary as core
-from sim.core.game import Game, KernelInputs, get, register
+from sim.core.game import Game, GameBots, GameExperiment, GameKernel, GameReport, GameRules, KernelInputs, get, register
 from sim.core.play import DecisionKind, Decisions
 from sim.core.replay import EventBook, Kind, common_kinds
 from sim.core.runner import UsageError
@@ -74,46 +74,56 @@ GAME = Game(
     name="pig",
     title="Pig",
     cli_help="Pig, the tests' reference game.",
-    rules_class=PigRules,
-    rule_parsers={"goal": int, "die": int, "max_turns": int},
-    rules_version="pig-1",
-    describe_rules=dataclasses.asdict,
-    rules_text=lambda rules: f"Pig: first to {rules.goal} with a {rules.die}-sided die\n",
-    pack=pack,
-    catalog=CATALOG,
-    default_table=("optimal", "optimal"),
-    min_players=2,
-    max_players=2,
-    default_players=2,
-    kernel=K,
-    layout=K,
-    seat_cols=K.SEAT_COLS,
-    win_col=K.SC_WIN,
-    summary=summarize,
-    render_report=render_report,
-    kernel_inputs=kernel_inputs,
-    deck_edits=False,
-    length_cols=("turns",),
-    unfinished_cols=("hit_turn_limit",),
-    events=EventBook(
-        kinds={**common_kinds("{seat}: score {amount}"),
-               K.EV_ROLL: Kind("roll", "{seat} rolls {card}"),
-               K.EV_BUST: Kind("bust", "{seat} rolls a 1 and loses the turn's {amount}"),
-               K.EV_HOLD: Kind("hold", "{seat} holds: {amount} banked, score {target}")},
-        namers={},
-        end_reasons=("the goal reached", "the turn limit"),
-        standing=("amount", "score"),
-        final_columns={"amount": "score"},
+    rules=GameRules(
+        cls=PigRules,
+        parsers={"goal": int, "die": int, "max_turns": int},
+        version="pig-1",
+        describe=dataclasses.asdict,
+        text=lambda rules: f"Pig: first to {rules.goal} with a {rules.die}-sided die\n",
+        pack=pack,
+        min_players=2,
+        max_players=2,
+        default_players=2,
+        deck_edits=False,
     ),
-    decisions=Decisions(
-        kinds={K.DK_ROLL: DecisionKind("roll", "roll again (1) or hold and bank the turn's total (0)")},
-        n_actions=2,
-        action_name=lambda ctx, kind, seat, a: ("hold", "roll")[a],
-        observe=observe,
-        features=features,
+    kernel=GameKernel(
+        module=K,
+        layout=K,
+        seat_cols=K.SEAT_COLS,
+        win_col=K.SC_WIN,
+        inputs=kernel_inputs,
+        events=EventBook(
+            kinds={**common_kinds("{seat}: score {amount}"),
+                   K.EV_ROLL: Kind("roll", "{seat} rolls {card}"),
+                   K.EV_BUST: Kind("bust", "{seat} rolls a 1 and loses the turn's {amount}"),
+                   K.EV_HOLD: Kind("hold", "{seat} holds: {amount} banked, score {target}")},
+            namers={},
+            end_reasons=("the goal reached", "the turn limit"),
+            standing=("amount", "score"),
+            final_columns={"amount": "score"},
+        ),
+        decisions=Decisions(
+            kinds={K.DK_ROLL: DecisionKind("roll", "roll again (1) or hold and bank the turn's total (0)")},
+            n_actions=2,
+            action_name=lambda ctx, kind, seat, a: ("hold", "roll")[a],
+            observe=observe,
+            features=features,
+        ),
+        compile_seconds=10,
+        bench_runs={"pig": ({}, 100_000, 1_000_000)},
     ),
-    bench_runs={"pig": ({}, 100_000, 1_000_000)},
-    compile_seconds=10,
+    report=GameReport(
+        summary=summarize,
+        render=render_report,
+    ),
+    bots=GameBots(
+        catalog=CATALOG,
+        default_table=("optimal", "optimal"),
+    ),
+    experiment=GameExperiment(
+        length_cols=("turns",),
+        unfinished_cols=("hit_turn_limit",),
+    ),
 )
 
 
