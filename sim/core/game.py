@@ -216,7 +216,8 @@ class Game:
         searches = {s: self.search_settings(spec) for s, spec in enumerate(seats or []) if search.is_search_spec(spec)}
         bases = self.kernel_seats(seats or [])
         bots = self.bots
-        specs, kinds, params = table.make_table(title, bots.catalog, bots.default_table, players, bases or seats, lo, hi)
+        specs, kinds, params = table.make_table(title, bots.catalog, bots.default_table, players, bases or seats, lo,
+                                                hi)
         for s, settings in searches.items():
             specs[s] = dataclasses.replace(settings, base=specs[s]).spec
         return specs, kinds, params
