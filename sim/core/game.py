@@ -1,8 +1,9 @@
 """One description per game, and the registry that every shared part reads.
 
 A game is a folder sim/<name>/ (rules, layout, kernel, api and game.py) and a bot module
-strategies/<name>.py. Its game.py describes it once as a ``Game``: rules, bots, player range,
-default table, output columns, summaries, batch entry point, the experiment layer's needs and
+strategies/<name>.py. Its game.py describes it once as a ``Game``, in groups: its rules (and
+player range), its kernel (module, layout, output columns, events, decision points), its report,
+its bots (catalog, default table) and the experiment layer's needs; then its position files and
 the CLI verbs of its own. ``GAME_NAMES`` below is the one list of games: the CLI, experiments,
 tune, bench, profiling and the tests all read it through ``get`` and ``games``.
 
