@@ -181,6 +181,7 @@ class Table:
     def kinds(self, p: int) -> dict[str, int]:
         return {KIND_NAMES[k]: int(n) for k, n in enumerate(self.fields["KC"][p]) if n}
 
+
 def counts(rules: CardGameRules, **held) -> tuple[np.ndarray, np.ndarray]:
     """A kind-count vector for board queries without a table: counts(rules, red=3, house1=1)."""
     A = np.zeros(L.NK, np.int32)

@@ -11,7 +11,7 @@ field's offset as a plain int, a module constant the kernels read as a compile-t
 
 The declaration then gives what used to be written by hand around it: the fields' names and
 shapes, and `decode(S)`, a state as a dict of named numpy views that the test harnesses, the
-step API's `State.decoded()` and a debugging session share.
+step API's `State.fields()` and a debugging session share.
 """
 
 import math
@@ -24,7 +24,6 @@ class Layout:
 
     def __init__(self, name: str, start: int = 0):
         self.name = name
-        self.start = start
         self.end = start  # one past the last field declared so far
         self.fields: dict[str, tuple[int, tuple[int, ...]]] = {}  # name -> (offset, shape)
 
