@@ -2,6 +2,7 @@
 
     python experiments/search_findings.py [--games 300] [--rollouts 64] [--game deal ...]
     python experiments/search_findings.py --house-rules [--games 100] [--game deal ...]
+    python experiments/search_findings.py --card-values [--games 200] [--game deal ...]
 
 For each game (both card game editions), at the fewest players: the same games (same seed, game
 numbers 0 ..) once with each game's strongest heuristic in every seat and once with a search
@@ -10,13 +11,20 @@ player over that heuristic in every seat. By default it prints seat 0's win rate
 player searches. With --house-rules, the two house rules with the largest effect on game length
 at that table (HOUSE_RULES, from `monosim <game> house-rules` between the bots) are each played
 on the same games as the rules without them, by the bots and by search players: each rule's
-paired change in game length and in seat 0's win rate, under both.
+paired change in game length and in seat 0's win rate, under both. With --card-values, the card
+values of Deal and the card game (experiments/*card_values.toml: its table, seed and key seat)
+are checked for the cards at both ends of the bots' list (CARD_VALUES): the key seat's paired
+gain in win rate from one extra copy of each, once with its bot in that seat and once with a
+search player over the bot there, the other seats bots in both (searching only in the seat
+that holds the card keeps a values table to minutes).
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+import tomllib
+from pathlib import Path
 
 from sim.core.bench import fewest_players
 from sim.core.game import get
@@ -35,6 +43,15 @@ HOUSE_RULES = {
     "cardgame (wiki)": ["houses_numbered=false", "go_out_when=end_of_turn"],
 }
 
+# The cards checked: the bots' most valuable, some in the middle and the least valuable, by
+# the values of docs/deal.md and docs/cardgame.md (40,000 and 16,000 games a card).
+CARD_VALUES = {
+    "deal": ("deal-card_values.toml", ["deal_breaker", "rent_green_dark_blue", "just_say_no", "money10",
+                                       "money1", "double_rent", "forced_deal"]),
+    "cardgame": ("cardgame-card_values.toml", ["dark_blue", "mr_monopoly", "token_brown", "house4",
+                                               "railroad"]),
+}
+
 
 def tables(args):
     """(label, game, its [rules] table, players, the strongest heuristic) of each table asked for."""
@@ -51,9 +68,12 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=64)
     parser.add_argument("--game", action="append", help="only this game (repeatable; default all)")
     parser.add_argument("--house-rules", action="store_true", help="check the largest house-rule effects instead")
+    parser.add_argument("--card-values", action="store_true", help="check the card values instead")
     args = parser.parse_args()
     if args.house_rules:
         return house_rules(args)
+    if args.card_values:
+        return card_values(args)
     print("| game | players | bots | seat 0 wins, bots | seat 0 wins, search in every seat | difference "
           "| fair share | seconds |")
     print("|---|---:|---|---|---|---|---:|---:|")
@@ -90,6 +110,36 @@ def house_rules(args) -> None:
                 cells.append((plain[who][unit].mean(), f"{d:+.2f} ± {dw:.2f}", f"{w:+.1%} ± {ww:.1%}"))
             (lb, db, wb), (ls, ds, ws) = cells
             print(f"| {label} | {players} | {change} | {unit} | {lb:.2f} | {db} | {ls:.2f} | {ds} | {wb} | {ws} "
+                  f"| {time.perf_counter() - t0:,.0f} |", flush=True)
+
+
+def card_values(args) -> None:
+    print("| game | players | key seat | card | seat wins unedited, bots | value, bots "
+          "| seat wins unedited, search | value, search | search less bots | seconds |")
+    print("|---|---:|---|---|---|---|---|---|---|---:|")
+    for name, (spec_file, cards) in CARD_VALUES.items():
+        if args.game and name not in args.game:
+            continue
+        spec = tomllib.loads((Path(__file__).parent / spec_file).read_text())
+        g, seat, seats = get(name), spec["run"]["key_seat"], spec["seats"]
+        searched = [*seats[:seat], f"search rollouts={args.rollouts} base={seats[seat]}", *seats[seat + 1:]]
+        t0 = time.perf_counter()
+
+        def wins(table, card=None):
+            edits = {seat: {card: 1}} if card else None
+            df = g.simulate(args.games, spec["players"], table, g.rules_of(spec.get("rules", {})),
+                            seed=spec["seed"], deck_edits=edits)
+            return df[f"win_{seat}"].to_numpy(float)
+
+        plain = {"bots": wins(seats), "search": wins(searched)}
+        for card in cards:
+            edited = {"bots": wins(seats, card), "search": wins(searched, card)}
+            cells = {who: paired_diff(edited[who], plain[who]) for who in plain}
+            d, dw = paired_diff(edited["search"] - plain["search"], edited["bots"] - plain["bots"])
+            (b, bw), (s, sw) = mean_ci(plain["bots"]), mean_ci(plain["search"])
+            print(f"| {name} | {spec['players']} | {seats[seat]} | {card} | {b:.1%} ± {bw:.1%} "
+                  f"| {cells['bots'][0]:+.1%} ± {cells['bots'][1]:.1%} | {s:.1%} ± {sw:.1%} "
+                  f"| {cells['search'][0]:+.1%} ± {cells['search'][1]:.1%} | {d:+.1%} ± {dw:.1%} "
                   f"| {time.perf_counter() - t0:,.0f} |", flush=True)
 
 
