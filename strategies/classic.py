@@ -127,7 +127,7 @@ KINDS = {
                     "three_houses, but stays in jail once the board is bought up or built on"),
     "trader": (TRADER, {"reserve": 150.0, "trade_share": 1.0, "danger": 0.5, "sell": 1.0},
                "three_houses, and trades to complete sets, paying cash for the missing deeds"),
-    "strong": (STRONG, {"reserve": 100.0, "trade_share": 0.7, "danger": 0.5, "late_unowned": 8.0,
+    "strong": (STRONG, {"reserve": 100.0, "trade_share": 0.7, "danger": 0.0, "late_unowned": 8.0,
                         "late_houses": 3.0, "bid": 1.3, "fund": 1.0, "sell": 1.0},
                "the strongest heuristic: landing-odds build order, risk-sized reserve, swaps and "
                "cash trades for sets, jail stays late"),
@@ -838,13 +838,15 @@ def trade_balance(pp, q, p, S):
             gain -= S[R_SQ_MORTGAGE + sq]
         if completes_deal(S, q, sq):
             gain += deal_value(pp, q, S, S[R_SQ_GROUP + sq])
+    near = 0  # the groups q was one deed away from completing itself, counted once each
     for k in range(S[TR_N_GET]):  # q gives these
         sq = S[TR_GET + k]
         gain -= S[R_SQ_PRICE + sq]
         g = S[R_SQ_GROUP + sq]
         mine = S[GOWN + q * N_GROUPS + g]
-        if mine >= S[R_GROUP_SIZE + g] - 1 and mine > S[GOWN + p * N_GROUPS + g]:
-            gain -= 0.5 * deal_value(pp, q, S, g)  # q was one deed away from the set itself
+        if mine >= S[R_GROUP_SIZE + g] - 1 and mine > S[GOWN + p * N_GROUPS + g] and not near >> g & 1:
+            near |= 1 << g
+            gain -= 0.5 * deal_value(pp, q, S, g)
         if S[MORT + sq] == 1:
             gain += S[R_SQ_MORTGAGE + sq]
     # does p end with a complete group it did not have?

@@ -682,6 +682,21 @@ def test_a_refused_offer_is_not_repeated_until_the_board_changes():
     assert propose_trade(*args) == 1
 
 
+
+def test_giving_up_a_group_one_deed_from_complete_costs_its_value_once():
+    """A partner asked for both deeds it holds of a group it was one deed from completing loses
+    half that set's value once in its sum, not once for each deed it gives."""
+    from strategies.classic import deal_value, trade_balance
+    t = table("trader", "trader danger=0")
+    t.own(0, "Connecticut Avenue")
+    t.own(1, "Oriental Avenue", "Vermont Avenue")
+    assert propose_trade(t.pp, t.pt, 0, t.S, t.rng) == 1
+    given = sorted(t.S[L.TR_GET:L.TR_GET + t.S[L.TR_N_GET]])
+    assert given == [t.sq("Oriental Avenue"), t.sq("Vermont Avenue")] and t.S[L.TR_N_GIVE] == 0
+    light_blue = t.S[L.R_SQ_GROUP + given[0]]
+    want = t.S[L.TR_CASH] - 100 - 100 - 0.5 * deal_value(t.pp, 1, t.S, light_blue)
+    assert trade_balance(t.pp, 1, 0, t.S) == pytest.approx(want)
+
 # ---- bankruptcy ------------------------------------------------------------------------------
 
 
