@@ -127,7 +127,7 @@ KINDS = {
                     "three_houses, but stays in jail once the board is bought up or built on"),
     "trader": (TRADER, {"reserve": 150.0, "trade_share": 1.0, "danger": 0.5, "sell": 1.0},
                "three_houses, and trades to complete sets, paying cash for the missing deeds"),
-    "strong": (STRONG, {"reserve": 100.0, "trade_share": 0.7, "danger": 0.0, "late_unowned": 8.0,
+    "strong": (STRONG, {"reserve": 150.0, "trade_share": 0.7, "danger": 0.0, "late_unowned": 8.0,
                         "late_houses": 3.0, "bid": 1.3, "fund": 1.0, "sell": 1.0},
                "the strongest heuristic: landing-odds build order, risk-sized reserve, swaps and "
                "cash trades for sets, jail stays late"),
@@ -380,7 +380,9 @@ def choose_build(pp, pt, p, S, rng):
     cheapest = cheapest_house(S, p)
     if cheapest == 0 or cash < cheapest:
         return -1
-    keep = reserve(pp, p, S)
+    # Building keeps the flat reserve: strong's rent-sized one (for buying and bidding) held
+    # back houses that earn more than the rents they leave it exposed to.
+    keep = pp[p, 0]
     if cash - keep < cheapest:
         return -1
     limit = pp[p, 1]
@@ -505,7 +507,7 @@ def choose_funding(pp, pt, p, S, rng):
     if pp[p, 10] < 0.5 or S[R_KIND + p] == RANDOM:
         return -1
     need = funding_need(pp, p, S)
-    if need == 0 or S[CASH + p] - reserve(pp, p, S) >= need:
+    if need == 0 or S[CASH + p] - pp[p, 0] >= need:  # the reserve building keeps (choose_build)
         return -1
     return cheapest_funding_deed(S, p)
 
