@@ -909,9 +909,9 @@ def accept_counter(pp, pt, p, q, S, rng, extra):
 @njit_no_refcount
 def action_cash(pp, p, S):
     """The least cash with which seat p (a bot that does not mortgage to build) would lift a
-    mortgage or build on the present board: the reserve plus the cheapest lift or the
-    cheapest house it may put up (choose_unmortgage and choose_build act exactly when cash
-    reaches it). 1 << 30 when nothing could be done with any cash."""
+    mortgage or build on the present board: the reserve plus the cheapest lift, or the flat
+    reserve plus the cheapest house it may put up (choose_unmortgage and choose_build act
+    exactly when cash reaches it). 1 << 30 when nothing could be done with any cash."""
     keep = reserve(pp, p, S)
     least = float(1 << 30)
     if S[MORT_N + p] > 0 and pp[p, 9] >= 0.5:
@@ -931,7 +931,7 @@ def action_cash(pp, p, S):
             for j in range(S[R_GROUP_SIZE + g]):
                 sq = group_sq(S, g, j)
                 if can_build_on_group(S, p, sq, lo, False):
-                    least = min(least, keep + S[R_SQ_HOUSE + sq])
+                    least = min(least, pp[p, 0] + S[R_SQ_HOUSE + sq])
     return int(np.ceil(least))
 
 
