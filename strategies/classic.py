@@ -247,11 +247,20 @@ def max_opponent_rent(S, p):
 
 @njit_no_refcount
 def reserve(pp, p, S):
-    """Cash seat p keeps back. The strong bot sizes it to the rents it may meet."""
+    """Cash seat p keeps back when buying, bidding or lifting a mortgage. The strong bot sizes it
+    to the rents it may meet."""
     r = pp[p, 0]
     if S[R_KIND + p] == STRONG:
         r = max(r, 0.5 * max_opponent_rent(S, p))
     return r
+
+
+@njit_no_refcount
+def build_reserve(pp, p):
+    """Cash seat p keeps back when building, and when mortgaging to build: the flat `reserve`,
+    for every bot. Sized to the rents, as strong's `reserve` is, it held back houses that earn
+    more than the rents they leave the bot exposed to."""
+    return pp[p, 0]
 
 
 @njit_no_refcount
@@ -380,9 +389,7 @@ def choose_build(pp, pt, p, S, rng):
     cheapest = cheapest_house(S, p)
     if cheapest == 0 or cash < cheapest:
         return -1
-    # Building keeps the flat reserve: strong's rent-sized one (for buying and bidding) held
-    # back houses that earn more than the rents they leave it exposed to.
-    keep = pp[p, 0]
+    keep = build_reserve(pp, p)
     if cash - keep < cheapest:
         return -1
     limit = pp[p, 1]
@@ -507,7 +514,7 @@ def choose_funding(pp, pt, p, S, rng):
     if pp[p, 10] < 0.5 or S[R_KIND + p] == RANDOM:
         return -1
     need = funding_need(pp, p, S)
-    if need == 0 or S[CASH + p] - pp[p, 0] >= need:  # the reserve building keeps (choose_build)
+    if need == 0 or S[CASH + p] - build_reserve(pp, p) >= need:
         return -1
     return cheapest_funding_deed(S, p)
 
@@ -909,7 +916,7 @@ def accept_counter(pp, pt, p, q, S, rng, extra):
 @njit_no_refcount
 def action_cash(pp, p, S):
     """The least cash with which seat p (a bot that does not mortgage to build) would lift a
-    mortgage or build on the present board: the reserve plus the cheapest lift, or the flat
+    mortgage or build on the present board: the reserve plus the cheapest lift, or the build
     reserve plus the cheapest house it may put up (choose_unmortgage and choose_build act
     exactly when cash reaches it). 1 << 30 when nothing could be done with any cash."""
     keep = reserve(pp, p, S)
@@ -931,7 +938,7 @@ def action_cash(pp, p, S):
             for j in range(S[R_GROUP_SIZE + g]):
                 sq = group_sq(S, g, j)
                 if can_build_on_group(S, p, sq, lo, False):
-                    least = min(least, pp[p, 0] + S[R_SQ_HOUSE + sq])
+                    least = min(least, build_reserve(pp, p) + S[R_SQ_HOUSE + sq])
     return int(np.ceil(least))
 
 

@@ -554,6 +554,21 @@ def test_a_hotel_sale_in_a_house_shortage_brings_the_group_down_evenly(bank_hous
     t.check()
 
 
+def test_strong_builds_keeping_its_flat_reserve_whatever_rents_it_faces():
+    """Facing $2,000 rents, strong keeps half of that back when buying, but builds down to its
+    flat $150 reserve: three $50 houses from $300."""
+    t = table("strong", PASSIVE)
+    t.own(0, "Oriental Avenue", "Vermont Avenue", "Connecticut Avenue")
+    t.own(1, "Park Place", "Boardwalk")
+    t.build("Park Place", 5)
+    t.build("Boardwalk", 5)
+    t.set_cash(0, 300)
+    t.manage(0)
+    assert [t.level(s) for s in ("Oriental Avenue", "Vermont Avenue", "Connecticut Avenue")] == [1, 1, 1]
+    assert t.cash(0) == 150
+    t.check()
+
+
 # ---- mortgages -------------------------------------------------------------------------------
 
 
@@ -682,7 +697,6 @@ def test_a_refused_offer_is_not_repeated_until_the_board_changes():
     assert propose_trade(*args) == 1
 
 
-
 def test_giving_up_a_group_one_deed_from_complete_costs_its_value_once():
     """A partner asked for both deeds it holds of a group it was one deed from completing loses
     half that set's value once in its sum, not once for each deed it gives."""
@@ -696,6 +710,7 @@ def test_giving_up_a_group_one_deed_from_complete_costs_its_value_once():
     light_blue = t.S[L.R_SQ_GROUP + given[0]]
     want = t.S[L.TR_CASH] - 100 - 100 - 0.5 * deal_value(t.pp, 1, t.S, light_blue)
     assert trade_balance(t.pp, 1, 0, t.S) == pytest.approx(want)
+
 
 # ---- bankruptcy ------------------------------------------------------------------------------
 
