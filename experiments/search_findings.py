@@ -123,20 +123,20 @@ def card_values(args) -> None:
         spec = tomllib.loads((Path(__file__).parent / spec_file).read_text())
         g, seat, seats = get(name), spec["run"]["key_seat"], spec["seats"]
         searched = [*seats[:seat], f"search rollouts={args.rollouts} base={seats[seat]}", *seats[seat + 1:]]
+        rules = g.rules_of(spec.get("rules", {}))
         t0 = time.perf_counter()
 
         def wins(table, card=None):
             edits = {seat: {card: 1}} if card else None
-            df = g.simulate(args.games, spec["players"], table, g.rules_of(spec.get("rules", {})),
-                            seed=spec["seed"], deck_edits=edits)
+            df = g.simulate(args.games, spec["players"], table, rules, seed=spec["seed"], deck_edits=edits)
             return df[f"win_{seat}"].to_numpy(float)
 
         plain = {"bots": wins(seats), "search": wins(searched)}
+        (b, bw), (s, sw) = mean_ci(plain["bots"]), mean_ci(plain["search"])
         for card in cards:
             edited = {"bots": wins(seats, card), "search": wins(searched, card)}
             cells = {who: paired_diff(edited[who], plain[who]) for who in plain}
             d, dw = paired_diff(edited["search"] - plain["search"], edited["bots"] - plain["bots"])
-            (b, bw), (s, sw) = mean_ci(plain["bots"]), mean_ci(plain["search"])
             print(f"| {name} | {spec['players']} | {seats[seat]} | {card} | {b:.1%} ± {bw:.1%} "
                   f"| {cells['bots'][0]:+.1%} ± {cells['bots'][1]:.1%} | {s:.1%} ± {sw:.1%} "
                   f"| {cells['search'][0]:+.1%} ± {cells['search'][1]:.1%} | {d:+.1%} ± {dw:.1%} "
