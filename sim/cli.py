@@ -306,6 +306,11 @@ def bench(
         for label, r in result.items():
             kinds = sorted(r["by_kind"].items(), key=lambda kv: -kv[1][1])
             print(f"- {label}: " + ", ".join(f"{kind} {o:,} / {n:,}" for kind, (n, o) in kinds))
+        print(f"\nIts most frequent overrules (the base's action -> the search's, times), {OVERRULES_SHOWN} a kind:\n")
+        for label, r in result.items():
+            print(f"- {label}:")
+            for kind, pairs in r["overrules"].items():
+                print(f"  - {kind}: " + "; ".join(f"{bot} -> {taken} ({n})" for bot, taken, n in pairs[:OVERRULES_SHOWN]))
         return
     if bots:
         result = {label: benchmarks.bench_bots(name, n, threads, repeat, rules) for name in chosen
@@ -362,6 +367,7 @@ def bench(
               f"{r['games_per_second'] / target:.0%} of it")
 
 
+OVERRULES_SHOWN = 5  # bench --search: the overrules shown for each decision kind
 PLAIN_FLAG = "--plain"
 
 

@@ -832,6 +832,10 @@ def want_just_say_no(pp, s, S, rng, actor, victim, action, stake, defending):
             return True
         if not defending and action == DEAL_BREAKER and n_complete(S, actor) + 1 >= S[R_SETS_TO_WIN]:
             return True
+        # A property taken slows one set and speeds another: always worth blocking or forcing
+        # through, whatever the card (learned from the search player: docs/deal.md).
+        if action == SLY_DEAL or action == FORCED_DEAL:
+            return True
     return at_stake >= pp[s, P_JSN]
 
 

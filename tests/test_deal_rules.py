@@ -465,6 +465,27 @@ def test_just_say_no_against_deal_breaker_from_the_smart_bot():
     assert t.complete_sets(1) == 1 and t.group(0, "green") == []
 
 
+@pytest.mark.parametrize("action", ["sly_deal", "forced_deal"])
+def test_the_smart_bot_blocks_any_steal_and_forces_its_own_through(action):
+    # A lone brown is worth far less than jsn_stake=100, yet smart answers a steal of it both ways.
+    t = Table([NO_JSN, "smart jsn_stake=100"])
+    t.prop(0, "red", "red")
+    t.prop(1, "brown", "brown")
+    t.hand(0, action)
+    t.hand(1, "just_say_no")
+    mine = ("red", "prop", 0) if action == "forced_deal" else 0
+    assert t.play(0, action, "action", ("brown", "prop", 1), mine, 1)
+    assert t.group(1, "brown") == ["brown"] and t.stat(1, "just_say_no_played") == 1
+    t = Table(["smart jsn_stake=100", JSN])
+    t.prop(0, "red", "red")
+    t.prop(1, "brown", "brown")
+    t.hand(0, action, "just_say_no")
+    t.hand(1, "just_say_no")
+    assert t.play(0, action, "action", ("brown", "prop", 1), mine, 1)
+    assert t.group(0, "brown") == ["brown"] and t.stat(0, "just_say_no_played") == 1
+    ok(t)
+
+
 # ---------------------------------------------------------------------------------------------
 # Buildings on a broken set
 

@@ -7,6 +7,7 @@ import shutil
 import statistics
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import numba
@@ -141,7 +142,8 @@ def bench_search(game: str, games: int, rollouts: int, threads: int | None = Non
     paired with the same game between the heuristics alone (common seeds): the gain is the
     search seat's win share less the base bot's in that seat, over the same games. by_kind:
     decision kind -> [decisions searched, those where the search overruled the base bot]: where
-    the base bot is most often wrong, by the search."""
+    the base bot is most often wrong, by the search. overrules: decision kind -> [[the base bot's
+    action, the search's, times], ...], most frequent first: what to change in the base bot."""
     from sim.core.play import new_game
     from sim.core.runner import thread_count
     from sim.core.stats import mean_ci, paired_diff
@@ -155,6 +157,7 @@ def bench_search(game: str, games: int, rollouts: int, threads: int | None = Non
         spec = f"search rollouts={rollouts} base={base}"
         wins, paired, seconds = [], [], 0.0
         by_kind: dict[str, list[int]] = {}  # decision kind -> [searched, overruled]
+        overrules: dict[str, Counter] = {}  # decision kind -> (bot's action, search's) -> times
         for seat in range(players):
             table = [base] * players
             heuristics = g.simulate(games, players, table, played, seed=BENCH_SEED, threads=threads)
@@ -167,15 +170,22 @@ def bench_search(game: str, games: int, rollouts: int, threads: int | None = Non
                                      outside=[], check=False)
                     wins.append(state.returns()[seat])
                     found = state.searched
-                    for kind, bot in found[found.taken][["decision", "bot"]].itertuples(index=False):
+                    for (kind, _), one in found.groupby(["decision", "answer"], sort=False):
                         counts = by_kind.setdefault(kind, [0, 0])
                         counts[0] += 1
-                        counts[1] += not bot
+                        taken = one.name[one.taken].iloc[0]
+                        if not one.bot[one.taken].iloc[0]:
+                            counts[1] += 1
+                            bot = one.name[one.bot]
+                            pair = (bot.iloc[0] if len(bot) else "(none)", taken)
+                            overrules.setdefault(kind, Counter())[pair] += 1
             seconds += time.perf_counter() - t0
         searched = sum(n for n, _ in by_kind.values())
         out[f"{label} rollouts={rollouts}"] = {
             "players": players, "base": base, "rollouts": rollouts, "games": len(wins),
             "win_rate": mean_ci(wins), "gain": paired_diff(wins, paired), "decisions_searched": searched,
-            "overruled": sum(o for _, o in by_kind.values()), "by_kind": by_kind, "seconds": seconds,
+            "overruled": sum(o for _, o in by_kind.values()), "by_kind": by_kind,
+            "overrules": {kind: [[*pair, n] for pair, n in c.most_common()] for kind, c in overrules.items()},
+            "seconds": seconds,
             "decisions_per_second": searched / seconds, "threads": threads or numba.get_num_threads()}
     return out
