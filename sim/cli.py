@@ -24,6 +24,7 @@ from sim.core.userbot import KERNEL_THREAD
 SpecSets = Annotated[Optional[list[str]], typer.Option(
     "--set", help="Change a spec entry, KEY=VALUE with KEY a dotted path and VALUE a TOML value "
                   "(run.games=1000, rules.finish_mark=18, sweep.players=[2,3]); repeatable.")]
+OVERRULES_SHOWN = 5  # bench --search: the most frequent overrules shown for each decision kind
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -367,7 +368,6 @@ def bench(
               f"{r['games_per_second'] / target:.0%} of it")
 
 
-OVERRULES_SHOWN = 5  # bench --search: the overrules shown for each decision kind
 PLAIN_FLAG = "--plain"
 
 

@@ -160,7 +160,20 @@ def test_bench_measures_the_search_player():
     assert done.returncode == 0, done.stderr
     rows = [line for line in done.stdout.splitlines() if line.startswith("| cardgame/")]
     assert len(rows) == 2 and "search over" in done.stdout  # both editions, each seat once
+    assert "most frequent overrules" in done.stdout
     assert monosim("bench", "--search", "0").returncode == 2
+
+
+def test_bench_lists_the_overrules_that_make_up_each_kinds_count():
+    from sim.core.bench import bench_search
+
+    (result,) = bench_search("chance", 3, 64, threads=1).values()
+    assert result["overruled"] > 0
+    for kind, (searched, overruled) in result["by_kind"].items():
+        pairs = result["overrules"].get(kind, [])
+        assert sum(n for *_, n in pairs) == overruled <= searched, kind
+        assert all(bot != taken for bot, taken, _ in pairs)
+        assert [n for *_, n in pairs] == sorted((n for *_, n in pairs), reverse=True)
 
 
 def test_the_search_leaves_decisions_its_worlds_would_leak_to_its_base():
