@@ -311,7 +311,8 @@ def bench(
         for label, r in result.items():
             print(f"- {label}:")
             for kind, pairs in r["overrules"].items():
-                print(f"  - {kind}: " + "; ".join(f"{bot} -> {taken} ({n})" for bot, taken, n in pairs[:OVERRULES_SHOWN]))
+                shown = pairs[:OVERRULES_SHOWN]
+                print(f"  - {kind}: " + "; ".join(f"{bot} -> {taken} ({n})" for bot, taken, n in shown))
         return
     if bots:
         result = {label: benchmarks.bench_bots(name, n, threads, repeat, rules) for name in chosen
