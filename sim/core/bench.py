@@ -173,11 +173,11 @@ def bench_search(game: str, games: int, rollouts: int, threads: int | None = Non
                     for (kind, _), one in found.groupby(["decision", "answer"], sort=False):
                         counts = by_kind.setdefault(kind, [0, 0])
                         counts[0] += 1
-                        taken = one.name[one.taken].iloc[0]
-                        if not one.bot[one.taken].iloc[0]:
+                        taken = one[one.taken].iloc[0]
+                        if not taken.bot:
                             counts[1] += 1
-                            bot = one.name[one.bot]
-                            pair = (bot.iloc[0] if len(bot) else "(none)", taken)
+                            bot = one["name"][one.bot]  # ["name"]: a row's .name is its index
+                            pair = (bot.iloc[0] if len(bot) else "(none)", taken["name"])
                             overrules.setdefault(kind, Counter())[pair] += 1
             seconds += time.perf_counter() - t0
         searched = sum(n for n, _ in by_kind.values())
