@@ -756,7 +756,9 @@ def choose_move(pk, pp, p, S, RB, rng, W, big):
                 copy_hand(S, p, o)
                 S[o + pile_kind(S, RB, q, 0)] += 1
                 v = after_discards(S, RB, pp, p, o, 1, danger, use_feed)
-                if v > best:
+                # Smart breaks a tie with the one-card trade with q, which takes the same card, for
+                # the swap: it hands q none of its cards (docs/cardgame.md, found by the search).
+                if v > best or (v == best and pk == SMART and mv == MV_TRADE and bq == q and bk == 1):
                     best = v
                     mv, bq, bk, bpre = MV_SWAP3, q, 1, 0
             if S[DRAW_N] > 0 and S[PILE_N + p] >= 2:

@@ -229,6 +229,23 @@ def test_wiki_three_players_swap_with_the_fourth_pile():
     assert t.invariants() == "ok"
 
 
+@pytest.mark.parametrize("bot, move", [("smart", "swap3"), ("trader", "trade")])
+def test_smart_takes_a_pile_top_by_the_dummys_swap_rather_than_a_one_card_trade(bot, move):
+    """Seat 1's top card completes seat 0's brown group. The dummy's swap and a one-card trade
+    with seat 1 both bring it in and score the same hand; the trade also hands seat 1 a card.
+    Smart takes the swap (found by the search player, docs/cardgame.md); the other bots keep the
+    first move they weighed, the trade."""
+    from strategies.cardgame import MV_SWAP3, MV_TRADE, choose_move
+
+    t = Table([bot] * 3)
+    ten(t, 0, "brown")
+    t.pile(0, "go")
+    t.pile(1, "green", "brown")
+    t.pile(3, "yellow")
+    mv, q, k, _ = choose_move(t.pk[0], t.pp[0], 0, t.S, t.RB, t.rng, t.W, False)
+    assert (mv, q, k) == ({"swap3": MV_SWAP3, "trade": MV_TRADE}[move], 1, 1)
+
+
 def test_wiki_three_players_take_the_fourth_pile_and_the_draw():
     t = Table(["greedy"] * 3)
     ten(t, 0)
