@@ -67,6 +67,7 @@ from sim.cardgame.layout import (
     R_CVAL,
     R_DUMMY_MODE,
     R_GO_VALUE,
+    R_HAND_LIMIT,
     R_HOTEL_VALUE,
     R_HOUSES_NUMBERED,
     R_HVAL,
@@ -596,13 +597,16 @@ def draw_value(S, RB, pp, p, pk, danger):
     acc = 0.0
     _, lose = worst_in_context(S, RB, pp, p, o, base, context, False)
     floor = lose - base  # what the worst discard of the current hand costs (<= 0)
+    # The drawn card itself may be the one discarded, leaving the hand as it is, when the draw
+    # takes the hand just one over the limit (else at least one card of the hand goes too).
+    keep = 0.0 if S[HAND_N + p] <= RB[R_HAND_LIMIT] else floor
     for k in range(NK):
         m = S[u + k]
         if m > 0:
             gain = what_if(S, o, RB, pp, base, context, k, 1) - base
-            acc += m * max(gain + floor, floor)
+            acc += m * max(gain + floor, keep)
             total += m
-    exact = base + floor if total == 0 else base + acc / total
+    exact = base + keep if total == 0 else base + acc / total
     return x * exact + (1.0 - x) * flat
 
 

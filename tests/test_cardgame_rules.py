@@ -246,6 +246,30 @@ def test_smart_takes_a_pile_top_by_the_dummys_swap_rather_than_a_one_card_trade(
     assert (mv, q, k) == ({"swap3": MV_SWAP3, "trade": MV_TRADE}[move], 1, 1)
 
 
+@pytest.mark.parametrize("rules, houses", [(W, ("house1", "house2")), (V, ("house", "house"))], ids=["wiki", "video"])
+def test_smarts_draw_is_worth_at_least_the_hand_it_keeps(rules, houses):
+    """With one discard to follow, a draw can always throw the drawn card away and keep the hand
+    as it is, so smart's expected worth of a draw is never below the hand's. It once assumed a
+    card of the hand always went, and so drew too rarely with a good hand (the first one here)."""
+    from strategies.cardgame import SMART, copy_hand, draw_value, evaluate
+
+    def check(t, p):
+        assert t.S[L.HAND_N + p] == t.RB[L.R_HAND_LIMIT]
+        copy_hand(t.S, p, L.SCRATCH2)
+        kept = evaluate(t.S, L.SCRATCH2, t.RB, t.pp[p], False)
+        drawn = draw_value(t.S, t.RB, t.pp[p], p, SMART, False)
+        assert drawn >= kept - 1e-9, (p, t.hand_of(p))
+
+    good = Table(["smart"] * 4, rules)
+    good.hand(0, "brown", "brown", "dark_blue", "dark_blue", "green", "green", "green", *houses, "go")
+    check(good, 0)
+    dealt = Table(["smart"] * 4, rules, seed=3)
+    for _ in range(25):
+        dealt.deal()
+        for p in range(4):
+            check(dealt, p)
+
+
 def test_wiki_three_players_take_the_fourth_pile_and_the_draw():
     t = Table(["greedy"] * 3)
     ten(t, 0)
