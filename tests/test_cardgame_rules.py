@@ -9,7 +9,7 @@ score per card.
 
 import numpy as np
 import pytest
-from cardgame_harness import Table, counts
+from cardgame_harness import MOVES, Table, counts
 
 from sim.cardgame import kernel
 from sim.cardgame import layout as L
@@ -235,7 +235,7 @@ def test_smart_takes_a_pile_top_by_the_dummys_swap_rather_than_a_one_card_trade(
     with seat 1 both bring it in and score the same hand; the trade also hands seat 1 a card.
     Smart takes the swap (found by the search player, docs/cardgame.md); the other bots keep the
     first move they weighed, the trade."""
-    from strategies.cardgame import MV_SWAP3, MV_TRADE, choose_move
+    from strategies.cardgame import choose_move
 
     t = Table([bot] * 3)
     ten(t, 0, "brown")
@@ -243,7 +243,7 @@ def test_smart_takes_a_pile_top_by_the_dummys_swap_rather_than_a_one_card_trade(
     t.pile(1, "green", "brown")
     t.pile(3, "yellow")
     mv, q, k, _ = choose_move(t.pk[0], t.pp[0], 0, t.S, t.RB, t.rng, t.W, False)
-    assert (mv, q, k) == ({"swap3": MV_SWAP3, "trade": MV_TRADE}[move], 1, 1)
+    assert (mv, q, k) == (MOVES[move], 1, 1)
 
 
 @pytest.mark.parametrize("rules, houses", [(W, ("house1", "house2")), (V, ("house", "house"))], ids=["wiki", "video"])
