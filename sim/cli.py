@@ -268,6 +268,8 @@ def bench(
              "strongest bot, paired with the same games between those bots (docs/ladders.md).")] = None,
     rollouts: Annotated[Optional[list[int]], typer.Option(
         help="With --search: the search player's playouts a decision; repeatable (default 64 and 256).")] = None,
+    method: Annotated[Optional[list[str]], typer.Option(
+        help="With --search: how its playouts race the actions, flat or ismcts; repeatable (default flat).")] = None,
     bots: Annotated[bool, typer.Option(
         "--bots", help="Time a bot file instead: the first compile of a new one that hands every decision to its "
                        "fallback, and its games against the fallback's own (docs/bots.md).")] = False,
@@ -287,13 +289,17 @@ def bench(
     if repeat < 1:
         raise UsageError(f"--repeat must be at least 1 (got {repeat})")
     if search is not None:
-        budgets = rollouts or [64, 256]
+        from sim.core.search import METHODS
+
+        budgets, methods = rollouts or [64, 256], method or [METHODS[0]]
         if search < 1 or any(not 1 <= r <= 1_000_000 for r in budgets):
             raise UsageError("--search must be at least 1 and --rollouts 1 to 1,000,000")
-        result = {label: r for name in chosen for budget in budgets
-                  for label, r in benchmarks.bench_search(name, search, budget, threads).items()}
+        if any(m not in METHODS for m in methods):
+            raise UsageError(f"--method must be {' or '.join(METHODS)}")
+        result = {label: r for name in chosen for m in methods for budget in budgets
+                  for label, r in benchmarks.bench_search(name, search, budget, threads, m).items()}
         if as_json:
-            emit("bench", {"search": search, "rollouts": budgets, "threads": threads}, result)
+            emit("bench", {"search": search, "rollouts": budgets, "method": methods, "threads": threads}, result)
             return
         print("| game | players | search over | games | its win rate | gain over its base | decisions searched "
               "| base overruled | decisions/s |")

@@ -36,6 +36,8 @@ TABLE = [
     (["deal", "simulate", "--seat", "search rollouts=0"], "rollouts must be a whole number"),
     (["deal", "simulate", "--seat", "search z=-1"], "z must be a number"),
     (["deal", "simulate", "--seat", "search depth=3"], "unknown setting 'depth=3'"),
+    (["deal", "simulate", "--seat", "search method=mcts"], "method must be flat or ismcts"),
+    (["bench", "--search", "1", "--method", "mcts"], "--method must be flat or ismcts"),
     (["classic", "simulate", "--seat", "search kinds=buy,sell"], "unknown decision kind 'sell'"),
     (["cardgame", "simulate", "--seat", "search base=search"], "not another search player"),
     (["chance", "simulate", "--seat", "search base=nobody"], "unknown policy 'nobody'"),

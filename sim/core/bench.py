@@ -134,9 +134,10 @@ def fewest_players(g, rules) -> int:
     return max(2, g.player_range(rules)[0])
 
 
-def bench_search(game: str, games: int, rollouts: int, threads: int | None = None) -> dict[str, dict]:
+def bench_search(game: str, games: int, rollouts: int, threads: int | None = None,
+                 method: str = "flat") -> dict[str, dict]:
     """The search player's strength and cost (docs/ladders.md), per edition: `search
-    rollouts=N` over its base (the game's strongest heuristic, the default table's first bot)
+    rollouts=N method=M` over its base (the game's strongest heuristic, the default table's first bot)
     against that heuristic in every other seat, the fewest players the edition allows, the
     search player in each seat in turn for games 0 .. games - 1 of BENCH_SEED. Each game is
     paired with the same game between the heuristics alone (common seeds): the gain is the
@@ -154,7 +155,7 @@ def bench_search(game: str, games: int, rollouts: int, threads: int | None = Non
     for label, (rules, _, _) in timed_runs(game).items():
         played = g.rules_of(rules)
         players = fewest_players(g, played)
-        spec = f"search rollouts={rollouts} base={base}"
+        spec = f"search rollouts={rollouts} base={base} method={method}"
         wins, paired, seconds = [], [], 0.0
         by_kind: dict[str, list[int]] = {}  # decision kind -> [searched, overruled]
         overrules: dict[str, Counter] = {}  # decision kind -> (bot's action, search's) -> times
@@ -181,8 +182,8 @@ def bench_search(game: str, games: int, rollouts: int, threads: int | None = Non
                             overrules.setdefault(kind, Counter())[pair] += 1
             seconds += time.perf_counter() - t0
         searched = sum(n for n, _ in by_kind.values())
-        out[f"{label} rollouts={rollouts}"] = {
-            "players": players, "base": base, "rollouts": rollouts, "games": len(wins),
+        out[f"{label} rollouts={rollouts}" + ("" if method == "flat" else f" method={method}")] = {
+            "players": players, "base": base, "rollouts": rollouts, "method": method, "games": len(wins),
             "win_rate": mean_ci(wins), "gain": paired_diff(wins, paired), "decisions_searched": searched,
             "overruled": sum(o for _, o in by_kind.values()), "by_kind": by_kind,
             "overrules": {kind: [[*pair, n] for pair, n in c.most_common()] for kind, c in overrules.items()},

@@ -11,6 +11,8 @@ legal action, many times, and takes the best only where the playouts are clear:
   between actions are not drowned in the luck of the deal.
 - Successive halving: half the budget races the actions; each round plays those still in the
   race in more worlds and drops the worse half. The base bot's action is never dropped.
+  Or, with ``method=ismcts``, information-set MCTS runs the race: a tree over the seat's own
+  decisions, this one and those after it, each playout in a world of its own (``tree_race``).
 - Confirmation: the other half plays the race's winner and the base bot's action in fresh
   worlds; the winner is taken only if it is ahead there by `z` standard errors.
 - The playouts are played by the compiled kernels (their ``play_rollouts`` entry, many in one
@@ -36,6 +38,9 @@ SEARCH = "search"
 DEFAULT_ROLLOUTS = 256
 DEFAULT_Z = 2.0
 MAX_ROLLOUTS = 1_000_000
+METHODS = ("flat", "ismcts")  # how the playouts race the actions (the first is the default)
+UCB_C = 0.7  # ismcts: the exploration constant of its UCB rule (win shares run from 0 to 1)
+TREE_BATCH = 16  # ismcts: the playouts of one kernel call (each a leaf of the tree, chosen in turn)
 
 
 @dataclass(frozen=True)
@@ -46,12 +51,14 @@ class Search:
     rollouts: int = DEFAULT_ROLLOUTS  # playouts a decision, all actions together
     kinds: tuple[str, ...] = ()  # the decision kinds searched (empty: all)
     z: float = DEFAULT_Z  # how sure the playouts must be to overrule the base bot (standard errors)
+    method: str = METHODS[0]  # how the playouts race the actions
 
     @property
     def spec(self) -> str:
         """The canonical spec: the table's policy name of the seat."""
         words = [SEARCH, f"rollouts={self.rollouts}", f"z={self.z:g}", f"base={self.base}"]
-        return " ".join(words + ([f"kinds={','.join(self.kinds)}"] if self.kinds else []))
+        words += [f"kinds={','.join(self.kinds)}"] if self.kinds else []
+        return " ".join(words + ([f"method={self.method}"] if self.method != METHODS[0] else []))
 
 
 @dataclass(frozen=True)
@@ -74,12 +81,13 @@ def parse(spec: str, default_base: str, kind_names: list[str] | None) -> Search:
     `kind_names`: the game's decision kinds (None: the game has no decision points)."""
     if kind_names is None:
         raise UsageError("this game has no decision points: a search player cannot sit at it")
-    settings = {"base": default_base, "rollouts": str(DEFAULT_ROLLOUTS), "z": str(DEFAULT_Z), "kinds": ""}
+    settings = {"base": default_base, "rollouts": str(DEFAULT_ROLLOUTS), "z": str(DEFAULT_Z), "kinds": "",
+                "method": METHODS[0]}
     for word in spec.split()[1:]:
         key, eq, value = word.partition("=")
         if not eq or key not in settings:
-            raise UsageError(f"search: unknown setting {word!r}; it takes rollouts=N, z=X, base=<policy> and "
-                             "kinds=<kind,kind...>")
+            raise UsageError(f"search: unknown setting {word!r}; it takes rollouts=N, z=X, base=<policy>, "
+                             f"kinds=<kind,kind...> and method={'|'.join(METHODS)}")
         settings[key] = value
     try:
         rollouts = int(settings["rollouts"])
@@ -100,7 +108,9 @@ def parse(spec: str, default_base: str, kind_names: list[str] | None) -> Search:
     unknown = [k for k in kinds if k not in kind_names]
     if unknown:
         raise UsageError(f"search: unknown decision kind {unknown[0]!r}; this game's are {', '.join(kind_names)}")
-    return Search(settings["base"], rollouts, kinds, z)
+    if settings["method"] not in METHODS:
+        raise UsageError(f"search: method must be {' or '.join(METHODS)} (got {settings['method']!r})")
+    return Search(settings["base"], rollouts, kinds, z, settings["method"])
 
 
 def search_listing(default_base: str, kind_names: list[str]) -> list[str]:
@@ -115,18 +125,21 @@ def search_listing(default_base: str, kind_names: list[str]) -> list[str]:
         "  z (0 to 10): standard errors by which an action must beat the base bot's to be taken",
         "  base: the bot it plays on (a built-in bot, a preset or a bot file FILE.py:NAME; one word)",
         f"  kinds: the decisions it searches, comma-separated (default all: {', '.join(kind_names)})",
+        "  method: how the playouts race the actions: flat (successive halving over this decision's actions; "
+        "the default) or ismcts (information-set MCTS, a tree over this seat's later decisions too)",
     ]
 
 
-def evaluate(state, rollouts: int, z: float, rng: np.random.Generator) -> tuple[int, list[ActionValue]]:
+def evaluate(state, rollouts: int, z: float, rng: np.random.Generator,
+             method: str = METHODS[0]) -> tuple[int, list[ActionValue]]:
     """The answer to the waiting decision by about `rollouts` playouts from the current seat's
     point of view, and each distinct action's value (the chosen one first). Half the playouts
-    race the actions against each other and the seat's base bot's action (successive halving,
-    the bot's action never dropped); the other half, in fresh worlds, play the race's winner
-    and the bot's action once more: the winner is taken only if it beats the bot's action there
-    by `z` standard errors of the paired difference, so that noise alone rarely overrules the
-    bot. -1 when no world agrees with what the seat saw (the base bot then decides). See
-    choose for the decisions it should not be asked about."""
+    race the actions against each other and the seat's base bot's action: by successive halving
+    (`method` flat; the bot's action never dropped) or by tree_race (ismcts). The other half, in
+    fresh worlds, play the race's winner and the bot's action once more: the winner is taken
+    only if it beats the bot's action there by `z` standard errors of the paired difference, so
+    that noise alone rarely overrules the bot. -1 when no world agrees with what the seat saw
+    (the base bot then decides). See choose for the decisions it should not be asked about."""
     # (imported here: the step API imports this module for its search seats)
     from sim.core.play import playouts
 
@@ -150,23 +163,116 @@ def evaluate(state, rollouts: int, z: float, rng: np.random.Generator) -> tuple[
                 results[a].append(float(share))
         return True
 
-    others = [a for a in names if a != bot]
     race = rollouts // 2 if bot is not None else rollouts
-    rounds = max(1, math.ceil(math.log2(len(others))))
-    for _ in range(rounds):
-        racing = others + ([] if bot is None else [bot])
-        if not play(racing, max(1, race // rounds // len(racing))):
+    raced: dict[int, list[float]] = {a: [] for a in names}  # ismcts: its race's playouts, by root action
+    if method == "ismcts":
+        found = tree_race(state, names, race, rng)
+        if found is None:
             return -1, []
-        others = sorted(others, key=lambda a: -np.mean(results[a]))[:math.ceil(len(others) / 2)]
-    choice = others[0]
-    if bot is not None:
+        raced = found
+        # the action played out most (the tree gives the most playouts to the best)
+        choice = max(raced, key=lambda a: (len(raced[a]), np.mean(raced[a]) if raced[a] else 0.0))
+    else:
+        others = [a for a in names if a != bot]
+        rounds = max(1, math.ceil(math.log2(len(others))))
+        for _ in range(rounds):
+            racing = others + ([] if bot is None else [bot])
+            if not play(racing, max(1, race // rounds // len(racing))):
+                return -1, []
+            others = sorted(others, key=lambda a: -np.mean(results[a]))[:math.ceil(len(others) / 2)]
+        choice = others[0]
+    if bot is not None and choice != bot:
         before = len(worlds)
-        play([choice, bot], max(2, (rollouts - race) // 2))
+        if not play([choice, bot], max(2, (rollouts - race) // 2)):
+            return -1, []
         diff = np.array(results[choice][before:]) - np.array(results[bot][before:])
         if len(diff) < 2 or diff.mean() <= z * diff.std(ddof=1) / math.sqrt(len(diff)):
             choice = bot
-    ranked = sorted(results, key=lambda a: (a != choice, -len(results[a]), -np.mean(results[a])))
+    results = {a: raced[a] + results[a] for a in names}
+    ranked = sorted((a for a in results if results[a]),
+                    key=lambda a: (a != choice, -len(results[a]), -np.mean(results[a])))
     return choice, [ActionValue(a, names[a], float(np.mean(results[a])), len(results[a])) for a in ranked]
+
+
+class _Node:
+    """ismcts: one of the search seat's decisions in the tree, its statistics by action name
+    (the names are the same in every world; which are legal is the world's)."""
+
+    __slots__ = ("visits", "wins", "available", "children")
+
+    def __init__(self):
+        self.visits: dict[str, int] = {}
+        self.wins: dict[str, float] = {}
+        self.available: dict[str, int] = {}  # the visits to this node in which the action was legal
+        self.children: dict[tuple[str, str], _Node] = {}  # (action name, next decision kind) -> node
+
+    def pick(self, legal: dict[str, int]) -> str:
+        """The action to follow among `legal` (name -> action): one not tried yet, else by UCB
+        over the visits in which it was available (information-set MCTS's rule). Its visit is
+        counted now and its win when its playout comes back: meanwhile it counts as a loss, so
+        the other leaves of a batch spread out."""
+        for name in legal:
+            self.available[name] = self.available.get(name, 0) + 1
+        untried = [name for name in legal if name not in self.visits]
+        if untried:
+            name = untried[0]
+        else:
+            name = max(legal, key=lambda n: self.wins[n] / self.visits[n]
+                       + UCB_C * math.sqrt(math.log(self.available[n]) / self.visits[n]))
+        self.visits[name] = self.visits.get(name, 0) + 1
+        self.wins.setdefault(name, 0.0)
+        return name
+
+
+def tree_race(state, names: dict[int, str], budget: int, rng: np.random.Generator) -> dict[int, list[float]] | None:
+    """Information-set MCTS (single observer) for the waiting decision's seat, `budget`
+    playouts: each starts from a world of its own (State.resample), goes down the tree of the
+    seat's decisions by pick, the world stepping on between them (the other seats by their
+    bots), and is played out by the bots from the first action new to its node. A node is a
+    decision of the seat reached by the same actions (by name) and of the same kind, whatever
+    the world: what the seat knows, not the world's hidden cards. Each root action's playouts;
+    None if no world agrees with what the seat saw."""
+    from sim.core.play import playouts
+
+    seat = state.current_player
+    root, by_name = _Node(), {name: a for a, name in names.items()}
+    shares: dict[int, list[float]] = {a: [] for a in names}
+    while sum(map(len, shares.values())) < budget:
+        batch: list[tuple[list, object]] = []  # (path of (node, name), a finished world or a (world, action))
+        for _ in range(min(TREE_BATCH, budget - sum(map(len, shares.values())))):
+            try:
+                world = state.resample(seat, rng)
+            except RuntimeError:
+                break
+            node, legal, path = root, by_name, []
+            while True:
+                name = node.pick(legal)
+                path.append((node, name))
+                if node.visits[name] == 1:  # new here: played out from this decision
+                    batch.append((path, (world, legal[name])))
+                    break
+                world = world.child(legal[name])
+                while not world.is_terminal() and world.current_player != seat:
+                    bot = world.bot_action()
+                    world.apply(world.legal_actions()[0] if bot is None else bot)
+                if world.is_terminal():
+                    batch.append((path, world))
+                    break
+                key = (name, world.decision)
+                if key not in node.children:
+                    node.children[key] = _Node()
+                node = node.children[key]
+                legal = {world.action_name(a): a for a in distinct_actions(world)}
+        if not batch:
+            return None if not any(shares.values()) else shares
+        pairs = [leaf for _, leaf in batch if isinstance(leaf, tuple)]
+        played = iter(playouts(pairs)[:, seat].tolist() if pairs else [])
+        for path, leaf in batch:
+            share = next(played) if isinstance(leaf, tuple) else leaf.returns()[seat]
+            for node, name in path:
+                node.wins[name] += share
+            shares[by_name[path[0][1]]].append(share)
+    return shares
 
 
 def choose(state, search: Search, rng: np.random.Generator) -> tuple[int, list[ActionValue]]:
@@ -178,7 +284,7 @@ def choose(state, search: Search, rng: np.random.Generator) -> tuple[int, list[A
     if ((search.kinds and state.decision not in search.kinds) or len(distinct_actions(state)) == 1
             or state.resample_leaks()):
         return (legal[0] if bot is None else bot), []
-    choice, values = evaluate(state, search.rollouts, search.z, rng)
+    choice, values = evaluate(state, search.rollouts, search.z, rng, search.method)
     if choice < 0:
         return (legal[0] if bot is None else bot), []
     return choice, values
