@@ -237,9 +237,10 @@ def tree_race(state, names: dict[int, str], budget: int, rng: np.random.Generato
     seat = state.current_player
     root, by_name = _Node(), {name: a for a, name in names.items()}
     shares: dict[int, list[float]] = {a: [] for a in names}
-    while sum(map(len, shares.values())) < budget:
+    done = 0
+    while done < budget:
         batch: list[tuple[list, object]] = []  # (path of (node, name), a finished world or a (world, action))
-        for _ in range(min(TREE_BATCH, budget - sum(map(len, shares.values())))):
+        for _ in range(min(TREE_BATCH, budget - done)):
             try:
                 world = state.resample(seat, rng)
             except RuntimeError:
@@ -264,7 +265,8 @@ def tree_race(state, names: dict[int, str], budget: int, rng: np.random.Generato
                 node = node.children[key]
                 legal = {world.action_name(a): a for a in distinct_actions(world)}
         if not batch:
-            return None if not any(shares.values()) else shares
+            return shares if done else None
+        done += len(batch)
         pairs = [leaf for _, leaf in batch if isinstance(leaf, tuple)]
         played = iter(playouts(pairs)[:, seat].tolist() if pairs else [])
         for path, leaf in batch:
