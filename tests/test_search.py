@@ -64,8 +64,8 @@ def test_the_search_never_sees_what_its_seat_cannot_see(game, table, rules, meth
 
 def test_the_tree_spends_its_budget_tries_every_action_and_grows_past_the_decision():
     """ismcts: every playout of the budget is counted once, under the root action it went
-    through; every action is tried before any twice; and the tree holds later decisions of the
-    seat (in Deal a turn has up to three plays)."""
+    through; every action is tried; and the tree holds later decisions of the seat (in Deal a
+    turn has up to three plays)."""
     state = mid_game("deal", ["smart", "smart"], None, 0, 7)
     names = {a: state.action_name(a) for a in search.distinct_actions(state)}
     made = []

@@ -137,14 +137,15 @@ def fewest_players(g, rules) -> int:
 def bench_search(game: str, games: int, rollouts: int, threads: int | None = None,
                  method: str = "flat") -> dict[str, dict]:
     """The search player's strength and cost (docs/ladders.md), per edition: `search
-    rollouts=N method=M` over its base (the game's strongest heuristic, the default table's first bot)
-    against that heuristic in every other seat, the fewest players the edition allows, the
-    search player in each seat in turn for games 0 .. games - 1 of BENCH_SEED. Each game is
-    paired with the same game between the heuristics alone (common seeds): the gain is the
-    search seat's win share less the base bot's in that seat, over the same games. by_kind:
-    decision kind -> [decisions searched, those where the search overruled the base bot]: where
-    the base bot is most often wrong, by the search. overrules: decision kind -> [[the base bot's
-    action, the search's, times], ...], most frequent first: what to change in the base bot."""
+    rollouts=N method=M` over its base (the game's strongest heuristic, the default table's
+    first bot) against that heuristic in every other seat, the fewest players the edition
+    allows, the search player in each seat in turn for games 0 .. games - 1 of BENCH_SEED.
+    Each game is paired with the same game between the heuristics alone (common seeds): the
+    gain is the search seat's win share less the base bot's in that seat, over the same games.
+    by_kind: decision kind -> [decisions searched, those where the search overruled the base
+    bot]: where the base bot is most often wrong, by the search. overrules: decision kind ->
+    [[the base bot's action, the search's, times], ...], most frequent first: what to change in
+    the base bot."""
     from sim.core.play import new_game
     from sim.core.runner import thread_count
     from sim.core.stats import mean_ci, paired_diff
