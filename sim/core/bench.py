@@ -15,6 +15,7 @@ import numba
 from sim import cache_base
 from sim.core import userbot
 from sim.core.game import get
+from sim.core.search import METHODS
 
 BENCH_SEED = 2026
 
@@ -135,7 +136,7 @@ def fewest_players(g, rules) -> int:
 
 
 def bench_search(game: str, games: int, rollouts: int, threads: int | None = None,
-                 method: str = "flat") -> dict[str, dict]:
+                 method: str = METHODS[0]) -> dict[str, dict]:
     """The search player's strength and cost (docs/ladders.md), per edition: `search
     rollouts=N method=M` over its base (the game's strongest heuristic, the default table's
     first bot) against that heuristic in every other seat, the fewest players the edition
@@ -183,7 +184,7 @@ def bench_search(game: str, games: int, rollouts: int, threads: int | None = Non
                             overrules.setdefault(kind, Counter())[pair] += 1
             seconds += time.perf_counter() - t0
         searched = sum(n for n, _ in by_kind.values())
-        out[f"{label} rollouts={rollouts}" + ("" if method == "flat" else f" method={method}")] = {
+        out[f"{label} rollouts={rollouts}" + ("" if method == METHODS[0] else f" method={method}")] = {
             "players": players, "base": base, "rollouts": rollouts, "method": method, "games": len(wins),
             "win_rate": mean_ci(wins), "gain": paired_diff(wins, paired), "decisions_searched": searched,
             "overruled": sum(o for _, o in by_kind.values()), "by_kind": by_kind,
