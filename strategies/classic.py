@@ -46,6 +46,7 @@ from sim.classic.layout import (
     ALIVE,
     BANK_N,
     CASH,
+    G_ALIVE_N,
     G_HOUSES,
     GOOJF,
     GOWN,
@@ -94,7 +95,7 @@ from sim.core.rng import randint, uniform
 from strategies.catalog import Catalog, Kind, Param, PolicyError  # noqa: F401 (PolicyError: re-exported)
 
 RANDOM, BUY_ALL, THREE_HOUSES, JAIL_STAYER, TRADER, STRONG = range(6)
-N_PARAMS = 12
+N_PARAMS = 13
 
 # name -> Param(slot, low, high, meaning)
 PARAMS = {
@@ -112,10 +113,11 @@ PARAMS = {
                                 "or to buy a deed that completes or blocks a set"),
     "sell": Param(11, 0.0, 1.0, "1: when short, sell deeds outside complete groups to other players at the "
                                 "printed price rather than mortgage complete groups or sell houses"),
+    "trade_players": Param(12, 2.0, 8.0, "propose trades only while at least this many players are in the game"),
 }
 _BASE = {"reserve": 150.0, "build_to": 3.0, "bid": 1.0, "trade_share": 0.0, "danger": 0.6,
          "late_unowned": -1.0, "late_houses": 200.0, "p": 0.5, "set_value": 0.5, "unmortgage": 1.0,
-         "fund": 0.0, "sell": 0.0}
+         "fund": 0.0, "sell": 0.0, "trade_players": 2.0}
 # name -> (kind, parameter defaults, meaning)
 KINDS = {
     "random": (RANDOM, {"reserve": 0.0}, "random legal play: buy, build, bid, trade at random"),
@@ -690,9 +692,9 @@ def main_holder(S, p, g):
 
 @njit_no_refcount
 def never_proposes(S, pp, p):
-    """Seat p's bot never proposes a trade: a random bot, or one that pays no share of a set's
-    value for it (trade_share 0)."""
-    return S[R_KIND + p] == RANDOM or pp[p, 3] <= 0.0
+    """Seat p's bot proposes no trade now: a random bot, one that pays no share of a set's value
+    for it (trade_share 0), or one with fewer players left than its trade_players."""
+    return S[R_KIND + p] == RANDOM or pp[p, 3] <= 0.0 or S[G_ALIVE_N] < pp[p, 12]
 
 
 @njit_no_refcount
