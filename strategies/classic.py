@@ -117,7 +117,7 @@ PARAMS = {
 }
 _BASE = {"reserve": 150.0, "build_to": 3.0, "bid": 1.0, "trade_share": 0.0, "danger": 0.6,
          "late_unowned": -1.0, "late_houses": 200.0, "p": 0.5, "set_value": 0.5, "unmortgage": 1.0,
-         "fund": 0.0, "sell": 0.0, "trade_players": 2.0}
+         "fund": 0.0, "sell": 0.0, "trade_players": 4.0}
 # name -> (kind, parameter defaults, meaning)
 KINDS = {
     "random": (RANDOM, {"reserve": 0.0}, "random legal play: buy, build, bid, trade at random"),

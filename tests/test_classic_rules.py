@@ -22,6 +22,8 @@ from strategies.classic import propose_trade
 # at once; "three_houses" keeps the cash reserve far above anything it holds.
 PASSIVE = "three_houses reserve=5000 bid=0 unmortgage=0 trade_share=0"
 STAYER = "three_houses reserve=5000 bid=0 unmortgage=0 trade_share=0 late_unowned=28"
+# The trade scenarios seat two players; bots propose only from trade_players (default 4) up.
+TRADER = "trader trade_players=2"
 BUYER = "buy_all"
 
 
@@ -628,7 +630,7 @@ def _offer(t, give=(), get=(), cash=0, jail_give=0, jail_get=0):
 
 
 def test_a_trader_buys_the_deed_that_completes_its_set_with_cash():
-    t = table("trader", "trader")
+    t = table(TRADER, TRADER)
     t.own(0, "Mediterranean Avenue")
     t.own(1, "Baltic Avenue")
     before = t.total_money()
@@ -640,8 +642,21 @@ def test_a_trader_buys_the_deed_that_completes_its_set_with_cash():
     t.check()
 
 
+@pytest.mark.parametrize("players, trades", [(2, 0), (3, 0), (4, 1)])
+def test_a_bot_proposes_trades_only_with_trade_players_in_the_game(players, trades):
+    """Heads-up a trade gives the only opponent what the proposer pays; at three players it lifts
+    the two traders over just one other. Proposing lost at both (docs/classic.md), so by
+    default the bots propose from four players in the game up."""
+    t = table("trader", *["trader"] * (players - 1))
+    t.own(0, "Mediterranean Avenue")
+    t.own(1, "Baltic Avenue")
+    t.manage(0)
+    assert t.S[L.G_TRADES] == trades and t.owner("Baltic Avenue") == (0 if trades else 1)
+    t.check()
+
+
 def test_swap_completes_both_sets():
-    t = table("trader", "trader")
+    t = table(TRADER, TRADER)
     t.own(0, "Mediterranean Avenue", "Oriental Avenue", "Vermont Avenue")
     t.own(1, "Baltic Avenue", "Connecticut Avenue", "Boardwalk")
     t.manage(0)
@@ -651,7 +666,7 @@ def test_swap_completes_both_sets():
 
 
 def test_trade_restrictions():
-    t = table("trader", "trader")
+    t = table(TRADER, TRADER)
     t.own(0, "Mediterranean Avenue", "Baltic Avenue", "Oriental Avenue")
     t.own(1, "Vermont Avenue", "Boardwalk")
     t.build("Mediterranean Avenue", 1)
@@ -672,7 +687,7 @@ def test_trade_restrictions():
 
 
 def test_a_received_mortgaged_deed_pays_the_interest_at_once():
-    t = table("trader unmortgage=0", "trader")
+    t = table(TRADER + " unmortgage=0", TRADER)
     t.own(0, "Mediterranean Avenue")
     t.own(1, "Baltic Avenue", mortgaged=True)
     t.set_cash(0, 200)
@@ -684,7 +699,7 @@ def test_a_received_mortgaged_deed_pays_the_interest_at_once():
 
 
 def test_a_refused_offer_is_not_repeated_until_the_board_changes():
-    t = table("trader", "three_houses danger=5 trade_share=0")
+    t = table(TRADER, "three_houses danger=5 trade_share=0")
     t.own(0, "Mediterranean Avenue")
     t.own(1, "Baltic Avenue")
     args = (t.pp, t.pt, 0, t.S, t.rng)
@@ -701,7 +716,7 @@ def test_giving_up_a_group_one_deed_from_complete_costs_its_value_once():
     """A partner asked for both deeds it holds of a group it was one deed from completing loses
     half that set's value once in its sum, not once for each deed it gives."""
     from strategies.classic import deal_value, trade_balance
-    t = table("trader", "trader danger=0")
+    t = table(TRADER, TRADER + " danger=0")
     t.own(0, "Connecticut Avenue")
     t.own(1, "Oriental Avenue", "Vermont Avenue")
     assert propose_trade(t.pp, t.pt, 0, t.S, t.rng) == 1
@@ -801,7 +816,7 @@ def test_turn_limit_winner_by_net_worth():
 
 
 def test_a_mortgage_kept_on_receipt_costs_ten_percent_again_when_lifted_later():
-    t = table("trader unmortgage=0", "trader")
+    t = table(TRADER + " unmortgage=0", TRADER)
     t.own(0, "Mediterranean Avenue")
     t.own(1, "Baltic Avenue", mortgaged=True)
     t.set_cash(0, 200)
@@ -893,7 +908,7 @@ def test_other_players_build_after_each_turn_under_the_any_time_rule(any_time):
 
 @pytest.mark.parametrize("any_time", [True, False])
 def test_other_players_trade_after_each_turn_under_the_any_time_rule(any_time):
-    t = table(PASSIVE, "trader", deal_any_time=any_time)
+    t = table(PASSIVE, TRADER, deal_any_time=any_time)
     t.own(0, "Baltic Avenue")
     t.own(1, "Mediterranean Avenue")
     t.at(0, "Jail / Just Visiting")
@@ -936,7 +951,7 @@ def test_a_short_player_sells_a_deed_to_another_player_to_keep_its_houses(seat):
 
 
 def test_a_trader_buys_the_railroads_that_complete_its_set():
-    t = table("trader", "trader")
+    t = table(TRADER, TRADER)
     t.own(0, "Reading Railroad", "Pennsylvania Railroad")
     t.own(1, "B. & O. Railroad", "Short Line")
     t.manage(0)
@@ -948,7 +963,7 @@ def test_a_trader_buys_the_railroads_that_complete_its_set():
 
 
 def test_two_deeds_and_cash_for_the_deed_that_completes_a_set():
-    t = table("trader reserve=0", "trader danger=0")
+    t = table(TRADER + " reserve=0", TRADER + " danger=0")
     t.own(0, "Park Place", "Reading Railroad", "Electric Company")
     t.own(1, "Boardwalk")
     t.set_cash(0, 100)
@@ -959,7 +974,7 @@ def test_two_deeds_and_cash_for_the_deed_that_completes_a_set():
 
 
 def test_a_jail_card_pays_for_part_of_a_deed():
-    t = table("trader reserve=0", "trader danger=0")
+    t = table(TRADER + " reserve=0", TRADER + " danger=0")
     t.own(0, "Mediterranean Avenue")
     t.own(1, "Baltic Avenue")
     t.give_jail_card(0)
