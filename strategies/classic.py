@@ -113,7 +113,8 @@ PARAMS = {
                                 "or to buy a deed that completes or blocks a set"),
     "sell": Param(11, 0.0, 1.0, "1: when short, sell deeds outside complete groups to other players at the "
                                 "printed price rather than mortgage complete groups or sell houses"),
-    "trade_players": Param(12, 2.0, 8.0, "propose trades only while at least this many players are in the game"),
+    "trade_players": Param(12, 2.0, 8.0, "with fewer players than this in the game, propose only swaps that complete "
+                                         "a set for each side, and pay no cash for a set"),
 }
 _BASE = {"reserve": 150.0, "build_to": 3.0, "bid": 1.0, "trade_share": 0.0, "danger": 0.6,
          "late_unowned": -1.0, "late_houses": 200.0, "p": 0.5, "set_value": 0.5, "unmortgage": 1.0,
@@ -692,9 +693,17 @@ def main_holder(S, p, g):
 
 @njit_no_refcount
 def never_proposes(S, pp, p):
-    """Seat p's bot proposes no trade now: a random bot, one that pays no share of a set's value
-    for it (trade_share 0), or one with fewer players left than its trade_players."""
-    return S[R_KIND + p] == RANDOM or pp[p, 3] <= 0.0 or S[G_ALIVE_N] < pp[p, 12]
+    """Seat p's bot never proposes a trade: a random bot, or one that pays no share of a set's
+    value for it (trade_share 0)."""
+    return S[R_KIND + p] == RANDOM or pp[p, 3] <= 0.0
+
+
+@njit_no_refcount
+def few_players(pp, p, S):
+    """Fewer players are in the game than seat p's trade_players: a trade would lift p and its
+    partner over too few others (heads-up, over nobody), so p proposes only swaps of two sets
+    and pays no cash for a set (docs/classic.md)."""
+    return S[G_ALIVE_N] < pp[p, 12]
 
 
 @njit_no_refcount
@@ -714,6 +723,8 @@ def propose_trade(pp, pt, p, S, rng):
     holders remain it is a step towards the set, worth less. p adds the deed that completes one
     of the partner's colour groups when it has one (a swap) and cash for the rest; when its
     cash is short it pays with up to two lone deeds (see spare_deed) and a jail card instead.
+    With few players in the game (few_players) it offers only a swap that completes both
+    groups, and no cash.
     p offers each partner at most once per change of the board (TRADE_STAMP), so refused offers
     are not repeated until something changes; and the partner gives up all its deeds of the
     group, so the number of holders of a group never grows by trading and deals cannot go
@@ -780,6 +791,13 @@ def propose_trade(pp, pt, p, S, rng):
             S[TR_N_GIVE] = 1
             swap_value = S[R_SQ_PRICE + sq_h] + set_value(pp, p, S, h)
             break
+    if few_players(pp, p, S):
+        # only a swap of two sets, no cash (the partner's set is worth no more than p's: p
+        # would have asked for it instead)
+        if S[TR_N_GIVE] == 0 or S[GOWN + p * N_GROUPS + g] + S[TR_N_GET] < S[R_GROUP_SIZE + g]:
+            return -1
+        S[TR_CASH] = 0
+        return q if trade_legal(S, p, q) else -1
     offer = price + 0.5 * pp[p, 3] * best_v - swap_value
     room = S[CASH + p] - cost - 0.5 * keep
     given = 0.0  # what the partner counts the lone deeds and jail card it receives as worth
@@ -896,6 +914,8 @@ def accept_counter(pp, pt, p, q, S, rng, extra):
     """Proposer p takes q's counter (extra dollars on top of its offer)?"""
     if S[R_KIND + p] == RANDOM:
         return coin(pp, p, rng)
+    if few_players(pp, p, S):
+        return False  # it pays no cash for a set
     total = S[TR_CASH] + extra
     g = S[R_SQ_GROUP + S[TR_GET]]
     price = 0

@@ -643,10 +643,10 @@ def test_a_trader_buys_the_deed_that_completes_its_set_with_cash():
 
 
 @pytest.mark.parametrize("players, trades", [(2, 0), (3, 0), (4, 1)])
-def test_a_bot_proposes_trades_only_with_trade_players_in_the_game(players, trades):
+def test_with_fewer_than_trade_players_a_bot_pays_no_cash_for_a_set(players, trades):
     """Heads-up a trade gives the only opponent what the proposer pays; at three players it lifts
-    the two traders over just one other. Proposing lost at both (docs/classic.md), so by
-    default the bots propose from four players in the game up."""
+    the two traders over just one other. Paying for sets lost at both (docs/classic.md), so by
+    default the bots pay cash for a set only with four or more players in the game."""
     t = table("trader", *["trader"] * (players - 1))
     t.own(0, "Mediterranean Avenue")
     t.own(1, "Baltic Avenue")
@@ -655,13 +655,16 @@ def test_a_bot_proposes_trades_only_with_trade_players_in_the_game(players, trad
     t.check()
 
 
-def test_swap_completes_both_sets():
-    t = table(TRADER, TRADER)
+@pytest.mark.parametrize("proposer, partner", [(TRADER, TRADER), ("trader", "trader danger=0")])
+def test_swap_completes_both_sets(proposer, partner):
+    t = table(proposer, partner)
     t.own(0, "Mediterranean Avenue", "Oriental Avenue", "Vermont Avenue")
     t.own(1, "Baltic Avenue", "Connecticut Avenue", "Boardwalk")
     t.manage(0)
     assert t.owner("Baltic Avenue") == 0 or t.owner("Connecticut Avenue") == 0
     assert t.S[L.G_TRADES] == 1
+    if proposer == "trader":  # heads-up, by default: the swap alone, no cash (a partner asking for more is refused)
+        assert t.cash(1) == 1500 and t.owner("Mediterranean Avenue") == 1
     t.check()
 
 
