@@ -22,7 +22,7 @@ from strategies.classic import propose_trade
 # at once; "three_houses" keeps the cash reserve far above anything it holds.
 PASSIVE = "three_houses reserve=5000 bid=0 unmortgage=0 trade_share=0"
 STAYER = "three_houses reserve=5000 bid=0 unmortgage=0 trade_share=0 late_unowned=28"
-# The trade scenarios seat two players; bots propose only from trade_players (default 4) up.
+# The trade scenarios seat two players; bots pay cash for a set only from trade_players (default 4) up.
 TRADER = "trader trade_players=2"
 BUYER = "buy_all"
 
@@ -663,7 +663,7 @@ def test_swap_completes_both_sets(proposer, partner):
     t.manage(0)
     assert t.owner("Baltic Avenue") == 0 or t.owner("Connecticut Avenue") == 0
     assert t.S[L.G_TRADES] == 1
-    if proposer == "trader":  # heads-up, by default: the swap alone, no cash (a partner asking for more is refused)
+    if proposer == "trader":  # heads-up, by default: the swap alone, no cash
         assert t.cash(1) == 1500 and t.owner("Mediterranean Avenue") == 1
     t.check()
 
