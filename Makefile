@@ -19,9 +19,9 @@ install: $(VENV)/.installed
 demo: install
 	$(VENV)/bin/monosim chance simulate --games 1000000 --out results/chance-demo/$(RUN_ID)
 
-# The test suite, with the short versions of the statistical tests. Two workers, one per core:
-# they compile different games' kernels at the same time on a fresh machine.
-PYTEST := $(PY) -m pytest -q -n 2 --dist loadfile
+# The test suite, with the short versions of the statistical tests. Two workers, one per core;
+# a worker out of tests takes the other's last ones (worksteal), so both finish together.
+PYTEST := $(PY) -m pytest -q -n 2 --dist worksteal
 
 test: install
 	$(PYTEST) -m "not builds"

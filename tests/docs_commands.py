@@ -27,6 +27,7 @@ import inprocess
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SMALL = 300  # games for a scaled-down command
+SMALL_LADDER = 50  # games a table for a scaled-down ladder: it plays every table (504 of 9 bots)
 COUNT_OPTIONS = ("--games", "-n")
 # Commands the suite cannot run, and why.
 NOT_RUN = {
@@ -125,9 +126,10 @@ def scaled(s: Shown, scratch: Scratch) -> list[str]:
         elif a.startswith("experiments/"):
             a = str(ROOT / a)
         out.append(a)
+    small = SMALL_LADDER if len(out) > 1 and out[1] == "ladder" else SMALL
     for i, a in enumerate(out[:-1]):
-        if a in COUNT_OPTIONS and int(out[i + 1]) > SMALL:
-            out[i + 1] = str(SMALL if out[0] != "bench" else 2000)
+        if a in COUNT_OPTIONS and int(out[i + 1]) > small:
+            out[i + 1] = str(small if out[0] != "bench" else 2000)
         if a == "--rolls":
             out[i + 1] = "1000"
     verb = out[0]
@@ -140,7 +142,7 @@ def scaled(s: Shown, scratch: Scratch) -> list[str]:
         out += ["-n", "2000"]
     elif len(out) > 1 and out[1] in ("simulate", "values", "house-rules", "seats", "position", "advise", "ladder") \
             and not any(a in COUNT_OPTIONS for a in out):
-        out += ["--games", str(SMALL)]
+        out += ["--games", str(small)]
     return out
 
 
