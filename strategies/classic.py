@@ -724,7 +724,8 @@ def propose_trade(pp, pt, p, S, rng):
     of the partner's colour groups when it has one (a swap) and cash for the rest; when its
     cash is short it pays with up to two lone deeds (see spare_deed) and a jail card instead.
     With few players in the game (few_players) it offers only a swap that completes both
-    groups, and no cash.
+    groups, and no cash; the group is still chosen first (choosing among the groups a swap
+    completes lost, docs/classic.md).
     p offers each partner at most once per change of the board (TRADE_STAMP), so refused offers
     are not repeated until something changes; and the partner gives up all its deeds of the
     group, so the number of holders of a group never grows by trading and deals cannot go
