@@ -56,6 +56,7 @@ def test_a_game_stepped_with_each_bots_own_answers_is_the_batch_game(variant, na
             assert legal == sorted(set(legal)) and legal
             a = s.bot_action()
             assert a is not None, f"the bot's answer at {s} is not among the legal actions"
+            assert s.default_action() == a
             s.apply(a)
             asked += 1
         batch = game.simulate(1, players, table, rules, seed=k, first_game=k)

@@ -214,7 +214,7 @@ def test_the_search_leaves_decisions_its_worlds_would_leak_to_its_base():
         while not state.is_terminal():
             if state.resample_leaks():
                 return state
-            state.apply(state.bot_action() if state.bot_action() is not None else state.legal_actions()[0])
+            state.apply(state.default_action())
 
     state = next(s for s in map(leaking, range(20)) if s is not None)
     bot = state.bot_action()

@@ -156,8 +156,7 @@ class BotPlayer(pyspiel.Bot):
         self.player_id = player_id
 
     def step(self, state):
-        action = state.step.bot_action()
-        return state.step.legal_actions()[0] if action is None else action
+        return state.step.default_action()
 
     def restart_at(self, state):
         pass

@@ -269,6 +269,12 @@ class State:
         a = self._cell(C_BOT)
         return a if a in self.legal_actions() else None
 
+    def default_action(self) -> int:
+        """The seat's bot's answer, or the first legal action where it has none: how a seat
+        plays that nobody answers for (a search's other seats and its base, OpenSpiel's bots)."""
+        bot = self.bot_action()
+        return self.legal_actions()[0] if bot is None else bot
+
     @property
     def answers(self) -> tuple[int, ...]:
         """The answers given to apply() so far, in order: with the run's settings, the whole game
@@ -378,8 +384,7 @@ class State:
             elif asked[0] != seat and (here[0] == seat or here in later):
                 i += 1  # another seat's decision that does not arise in this deal: its answer goes
             elif here[0] != seat:
-                bot = self.bot_action()  # another seat's decision that arises only in this deal
-                self.apply(self.legal_actions()[0] if bot is None else bot)
+                self.apply(self.default_action())  # another seat's decision that arises only in this deal
             else:
                 return False
         return False

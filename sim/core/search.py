@@ -254,8 +254,7 @@ def tree_race(state, names: dict[int, str], budget: int, rng: np.random.Generato
                     break
                 world = world.child(legal[name])
                 while not world.is_terminal() and world.current_player != seat:
-                    bot = world.bot_action()
-                    world.apply(world.legal_actions()[0] if bot is None else bot)
+                    world.apply(world.default_action())
                 if world.is_terminal():
                     batch.append((path, world))
                     break
@@ -281,14 +280,12 @@ def choose(state, search: Search, rng: np.random.Generator) -> tuple[int, list[A
     """The search seat's answer to the waiting decision and the values behind it (none where
     its base bot answered: a decision not searched, one with a single distinct action, or one
     where its worlds would know what the seat cannot: State.resample_leaks)."""
-    legal = state.legal_actions()
-    bot = state.bot_action()
     if ((search.kinds and state.decision not in search.kinds) or len(distinct_actions(state)) == 1
             or state.resample_leaks()):
-        return (legal[0] if bot is None else bot), []
+        return state.default_action(), []
     choice, values = evaluate(state, search.rollouts, search.z, rng, search.method)
     if choice < 0:
-        return (legal[0] if bot is None else bot), []
+        return state.default_action(), []
     return choice, values
 
 
