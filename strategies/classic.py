@@ -114,7 +114,8 @@ PARAMS = {
     "sell": Param(11, 0.0, 1.0, "1: when short, sell deeds outside complete groups to other players at the "
                                 "printed price rather than mortgage complete groups or sell houses"),
     "trade_players": Param(12, 2.0, 8.0, "with fewer players than this in the game, propose only swaps that complete "
-                                         "a set for each side, and pay no cash for a set"),
+                                         "a set for each side, and pay no cash for a set (at three players or more, "
+                                         "except to a partner with no colour set)"),
 }
 _BASE = {"reserve": 150.0, "build_to": 3.0, "bid": 1.0, "trade_share": 0.0, "danger": 0.6,
          "late_unowned": -1.0, "late_houses": 200.0, "p": 0.5, "set_value": 0.5, "unmortgage": 1.0,
@@ -699,11 +700,12 @@ def never_proposes(S, pp, p):
 
 
 @njit_no_refcount
-def few_players(pp, p, S):
-    """Fewer players are in the game than seat p's trade_players: a trade would lift p and its
-    partner over too few others (heads-up, over nobody), so p proposes only swaps of two sets
-    and pays no cash for a set (docs/classic.md)."""
-    return S[G_ALIVE_N] < pp[p, 12]
+def swaps_only(pp, p, q, S):
+    """Seat p trades with q only by swapping two sets, paying no cash for a set: fewer players
+    are in the game than p's trade_players, and the cash would go to the only opponent
+    (heads-up) or to a partner with a colour set to build with (docs/classic.md)."""
+    n = S[G_ALIVE_N]
+    return n < pp[p, 12] and (n < 3 or S[WHOLE_N + q] > 0)
 
 
 @njit_no_refcount
@@ -723,9 +725,9 @@ def propose_trade(pp, pt, p, S, rng):
     holders remain it is a step towards the set, worth less. p adds the deed that completes one
     of the partner's colour groups when it has one (a swap) and cash for the rest; when its
     cash is short it pays with up to two lone deeds (see spare_deed) and a jail card instead.
-    With few players in the game (few_players) it offers only a swap that completes both
-    groups, and no cash; the group is still chosen first (choosing among the groups a swap
-    completes lost, docs/classic.md).
+    With few players in the game (swaps_only) it offers only a swap that completes both
+    groups, and no cash, unless the partner has no colour set to build with; the group is still
+    chosen first (choosing among the groups a swap completes lost, docs/classic.md).
     p offers each partner at most once per change of the board (TRADE_STAMP), so refused offers
     are not repeated until something changes; and the partner gives up all its deeds of the
     group, so the number of holders of a group never grows by trading and deals cannot go
@@ -792,7 +794,7 @@ def propose_trade(pp, pt, p, S, rng):
             S[TR_N_GIVE] = 1
             swap_value = S[R_SQ_PRICE + sq_h] + set_value(pp, p, S, h)
             break
-    if few_players(pp, p, S):
+    if swaps_only(pp, p, q, S):
         # only a swap of two sets, no cash (the partner's set is worth no more than p's: p
         # would have asked for it instead)
         if S[TR_N_GIVE] == 0 or S[GOWN + p * N_GROUPS + g] + S[TR_N_GET] < S[R_GROUP_SIZE + g]:
@@ -915,7 +917,7 @@ def accept_counter(pp, pt, p, q, S, rng, extra):
     """Proposer p takes q's counter (extra dollars on top of its offer)?"""
     if S[R_KIND + p] == RANDOM:
         return coin(pp, p, rng)
-    if few_players(pp, p, S):
+    if swaps_only(pp, p, q, S):
         return False  # it pays no cash for a set
     total = S[TR_CASH] + extra
     g = S[R_SQ_GROUP + S[TR_GET]]

@@ -642,14 +642,15 @@ def test_a_trader_buys_the_deed_that_completes_its_set_with_cash():
     t.check()
 
 
-@pytest.mark.parametrize("players, trades", [(2, 0), (3, 0), (4, 1)])
-def test_with_fewer_than_trade_players_a_bot_pays_no_cash_for_a_set(players, trades):
+@pytest.mark.parametrize("players, partner_set, trades", [(2, False, 0), (3, True, 0), (3, False, 1), (4, True, 1)])
+def test_below_trade_players_a_bot_pays_cash_for_a_set_only_to_a_partner_with_no_set(players, partner_set, trades):
     """Heads-up a trade gives the only opponent what the proposer pays; at three players it lifts
-    the two traders over just one other. Paying for sets lost at both (docs/classic.md), so by
-    default the bots pay cash for a set only with four or more players in the game."""
+    the two traders over just one other, and the partner builds with the cash if it has a set.
+    Paying for sets then lost (docs/classic.md), so by default the bots pay cash for a set with
+    fewer than four players in the game only at three, to a partner with no colour set."""
     t = table("trader", *["trader"] * (players - 1))
     t.own(0, "Mediterranean Avenue")
-    t.own(1, "Baltic Avenue")
+    t.own(1, "Baltic Avenue", *(["Park Place", "Boardwalk"] if partner_set else []))
     t.manage(0)
     assert t.S[L.G_TRADES] == trades and t.owner("Baltic Avenue") == (0 if trades else 1)
     t.check()
