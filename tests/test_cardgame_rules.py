@@ -246,6 +246,21 @@ def test_smart_takes_a_pile_top_by_the_dummys_swap_rather_than_a_one_card_trade(
     assert (mv, q, k) == (MOVES[move], 1, 1)
 
 
+@pytest.mark.parametrize("bot, takes", [("smart", True), ("smart trade_depth=2", False)])
+def test_smart_weighs_trades_of_any_size(bot, takes):
+    """Seat 1's pile holds two greens under a red: only a trade of all three cards completes seat
+    0's green group. Smart weighs every trade size the rules allow and takes it (docs/cardgame.md);
+    looking two cards deep, as it once did, it cannot see it."""
+    from strategies.cardgame import choose_move
+
+    t = Table([bot] * 4)
+    ten(t, 0, "green")
+    t.pile(0, "brown", "light_blue", "pink")
+    t.pile(1, "green", "green", "red")  # red on top
+    mv, q, k, _ = choose_move(t.pk[0], t.pp[0], 0, t.S, t.RB, t.rng, t.W, False)
+    assert ((mv, q, k) == (MOVES["trade"], 1, 3)) == takes
+
+
 @pytest.mark.parametrize("rules, houses", [(W, ("house1", "house2")), (V, ("house", "house"))], ids=["wiki", "video"])
 def test_smarts_draw_is_worth_at_least_the_hand_it_keeps(rules, houses):
     """With one discard to follow, a draw can always throw the drawn card away and keep the hand
