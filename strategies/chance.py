@@ -98,7 +98,10 @@ TACTICS = {
     "token_gain": Param(4, 0.0, 20.0, "use a Token when it gains at least this much skyline (always on the last turn)"),
     "fortify": Param(5, 0.0, 1.0, "1: leftover Cash raises the bar on your own properties"),
 }
-_TACTIC_DEFAULTS = {"flip2_stake": 8.0, "nope_stake": 8.0, "nope_length": 2.0, "token_gain": 2.0, "fortify": 1.0}
+# token_gain 8 is more than a Token can gain on the standard board (7), so by default a Token is
+# kept for the round's last turns: heads-up that wins 56% against the same bot at token_gain 2
+# (docs/chance.md, "Tokens").
+_TACTIC_DEFAULTS = {"flip2_stake": 8.0, "nope_stake": 8.0, "nope_length": 2.0, "token_gain": 8.0, "fortify": 1.0}
 # Each kind's stopping parameter, all in slot 0.
 STOPS = {
     "p_stop": Param(0, 0.0, 1.0, "random: chance to cash out before each flip"),

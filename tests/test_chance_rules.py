@@ -326,6 +326,23 @@ def test_token_can_be_kept_for_a_later_turn_of_the_round():
     assert t.invariants() == "ok"
 
 
+def test_by_default_a_token_is_kept_for_the_rounds_last_turns():
+    """The default Token tactic (token_gain 8, more than a Token gains on the standard board):
+    the Token that would put a Cash 8 on Pennsylvania Avenue is kept on an ordinary turn and
+    played once the round's end has come (every turn is then the player's last of the round)."""
+    default_token = "max_flip fortify=0 flip2_stake=200 nope_stake=200 nope_length=20"
+    t = Table([default_token, pol(), pol(), pol()], rules(die=(2,)))
+    only_free_corner(t, "just_visiting")
+    t.deal(0, draw=["token", "lucky_break", "lucky_break"])
+    t.turn(0)
+    assert t.where(0, "token") == "held"
+    t.S[L.G_TRIGGERED] = 1  # another seat covered the board's last property
+    t.turn(0)
+    assert t.corner("just_visiting") == 0
+    assert t.stack(PENNSYLVANIA) == [(0, "cash8")]
+    assert t.invariants() == "ok"
+
+
 @pytest.mark.parametrize("go_taken", [True, False])
 def test_a_corner_holds_one_token(go_taken):
     """'play it to one of the corner spaces that doesn't already have a card on it'. Seat 1's
