@@ -145,7 +145,7 @@ CATALOG = Catalog(
     },
     game="chance",
     note="never cashes out with nothing at stake (no card flipped this turn, no saved Token that a bust would "
-    "keep off the board): flipping then cannot lose",
+    "keep off the board on the round's last turns): flipping then cannot lose",
 )
 parse_policy = CATALOG.parse
 
@@ -538,7 +538,8 @@ def choose_play(pk, pp, p, S, RB, rng, n_cash, fp_available, blocked_mask):
 def choose_token(pk, pp, p, S, RB, rng, n_flipped, n_draw, n_discard, last_chance):
     """Corner for a Token (0 GO, 1 Free Parking, 2 Just Visiting, 3 Go to Jail) or -1 to keep
     it. Cash values on offer: flipped this turn at BUF_VALUE, in the draw pile at BUF_VALUE2,
-    in the discard pile at BUF_VALUE3. `last_chance`: a Token kept now is lost."""
+    in the discard pile at BUF_VALUE3. `last_chance`: the round's last turns (its end has come, or
+    no player can flip any more): a Token kept is lost or waits for nothing."""
     if pk[p] == RANDOM:
         n_free = 0
         for c in range(N_CORNERS):

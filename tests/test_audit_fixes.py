@@ -131,17 +131,43 @@ def test_no_bot_cashes_out_with_nothing_at_stake(kind):
     assert t.invariants() == "ok"
 
 
-def test_a_saved_token_is_at_stake_when_a_bust_keeps_it_off_the_board():
-    """With a saved Token (and token_after_bankrupt off) a bust would keep the Token off the board
-    this turn: that is something to lose, so bust_threshold stops before flipping."""
+@pytest.mark.parametrize("round_ending", [True, False])
+def test_a_saved_token_is_at_stake_when_a_bust_keeps_it_off_the_board_for_good(round_ending):
+    """With a saved Token (and token_after_bankrupt off) a bust keeps the Token off the board this
+    turn. On the round's last turns that loses it, so bust_threshold stops before flipping; before
+    them a bust only puts the Token off to a later turn, so nothing is at stake and it flips.
+    (Before, a bot keeping its Token for the round's end cashed out before its first flip every
+    turn, and its pile never ran out: rounds went on to the 400-turn limit.)"""
     from chance_harness import Table as ChanceTable
     from test_chance_rules import pol, rules
+
+    from sim.chance import layout as L
 
     t = ChanceTable([pol("bust_threshold", p=0.2), pol()], rules(die=(3,)))
     t.deal(0, draw=["cash9", "bankrupt", "bankrupt"], held=["token"])
     t.deal(1)
+    t.S[L.G_TRIGGERED] = int(round_ending)
     t.turn(0)
-    assert t.stat(0, "flips") == 0
+    assert (t.stat(0, "flips") == 0) == round_ending
+    assert t.invariants() == "ok"
+
+
+@pytest.mark.parametrize("others_can_flip", [True, False])
+def test_a_token_waits_for_the_rounds_end_only_while_a_player_can_flip(others_can_flip):
+    """Once no player can flip, only Tokens and Chance cards can cover what is left, and a round
+    that changes nothing is closed: a Token kept for the round's end (the default tactic) is
+    played then. While seat 1 can still flip, seat 0 keeps it."""
+    from chance_harness import Table as ChanceTable
+    from test_chance_rules import pol, rules
+
+    default_token = "max_flip fortify=0 flip2_stake=200 nope_stake=200 nope_length=20"
+    t = ChanceTable([default_token, pol()], rules(die=(3,)))
+    t.deal(0, held=["token"])  # every other card in the discard pile
+    t.deal(1, draw=["lucky_break"] if others_can_flip else [])
+    t.turn(0)
+    assert t.where(0, "token") == ("held" if others_can_flip else "corner")
+    assert t.corner("just_visiting") == (-1 if others_can_flip else 0)
+    assert t.invariants() == "ok"
 
 
 # ---- classic replays: interest, a sale short of houses, repairs with nothing built ---------------

@@ -450,7 +450,8 @@ API = BotApi(
                  "a free corner for the Token, or -1 to keep it",
                  "Where to play a Token: GO takes a Cash card from your draw pile (draw_pile_cash), Just Visiting "
                  "from your discard pile (discard_pile_cash), Free Parking lets a flipped card (offered_cash) go "
-                 "anywhere, Go to Jail sends an opponent's top card home. last_chance: a Token kept now is lost."),
+                 "anywhere, Go to Jail sends an opponent's top card home. last_chance: the round's last turns (its end "
+                 "has come, or no player can flip any more): a Token kept is lost or waits for nothing."),
         Decision("jail_target", ("view", "params"), "", ("i",),
                  "a property topped by an opponent's card (-1 only when there is none)",
                  "Go to Jail: whose top Cash card goes back to its owner."),

@@ -803,7 +803,10 @@ def fill_situation(S, RB, p, flips, limit):
     S[SIT + S_BEST_OPP_SKY] = best
     S[SIT + S_FINISH] = RB[R_FINISH]
     S[SIT + S_ROUND_ENDING] = S[G_ROUND_ENDING]
-    token_at_stake = RB[R_TOKEN_AFTER_BUST] == 0 and find_card(S, RB, p, TOKEN, HELD) >= 0
+    # A bust keeps a held Token off the board this turn (token_after_bankrupt off); before the
+    # round's end has come that only puts its play off to a later turn, so it costs nothing.
+    token_at_stake = (RB[R_TOKEN_AFTER_BUST] == 0 and S[G_TRIGGERED] == 1
+                      and find_card(S, RB, p, TOKEN, HELD) >= 0)
     S[SIT + S_AT_STAKE] = 1 if S[T_N] > 0 or token_at_stake else 0
 
 
@@ -954,9 +957,10 @@ def use_tokens(S, RB, pk, pp, rng, p, busted, placed):
     """Seat p may play Tokens (held from earlier turns, or flipped this turn) to free corners.
     After a bust, or once this turn's Cash is placed, no flipped Cash can be placed any more,
     so the bot is offered none (and Free Parking gains it nothing)."""
-    # Once the round end is triggered, every turn is the player's last of the round, and a
-    # Token never outlives its round.
-    last_chance = S[G_TRIGGERED] == 1
+    # A Token never outlives its round. Once the round end is triggered, every turn is the
+    # player's last of the round; once no player can flip, only Tokens and Chance cards can
+    # cover what is left, and a round that changes nothing is closed: waiting gains nothing.
+    last_chance = S[G_TRIGGERED] == 1 or stalled(S, RB)
     for _ in range(N_CORNERS):
         tok = find_card(S, RB, p, TOKEN, HELD)
         if tok < 0 and not busted:

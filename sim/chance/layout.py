@@ -168,7 +168,8 @@ D_FLIP, D_FLIP2, D_NOPE_FLIP2, D_NOPE_CASH, D_TOKEN, D_PLACE = range(1, 7)
     S_BEST_OPP_SKY,
     S_FINISH,
     S_ROUND_ENDING,
-    S_AT_STAKE,  # 1: a bust would cost something (a card flipped this turn, or a Token it keeps off the board)
+    S_AT_STAKE,  # 1: a bust would cost something (a card flipped this turn, or on the round's last turns
+    #             a Token it keeps off the board)
 ) = range(18)
 NO_TARGET = 1 << 20  # S_MIN_TARGET when no property is worth taking
 
