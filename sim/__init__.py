@@ -135,7 +135,28 @@ def _check_environment() -> None:
         sys.exit(2)
 
 
+# Said by the monosim command when Ctrl-C comes before any work started.
+INTERRUPTED_AT_START = "monosim: interrupted; nothing was kept"
+
+
+def _is_the_command() -> bool:
+    """Whether this process is the monosim command: the console script, or `python -m sim`
+    (whose package is imported while sys.argv[0] is still "-m")."""
+    import sys
+
+    return sys.argv[:1] == ["-m"] or Path(sys.argv[0]).name == "monosim"
+
+
 # Before anything compiles, whichever module is imported first: the shared compile options
-# (sim/core/jit.py hooks numba's code generation), then the cache folders.
-_check_environment()
-_configure_numba_cache()
+# (sim/core/jit.py hooks numba's code generation), then the cache folders. numba's import takes
+# most of a second: a Ctrl-C meanwhile ends the command as any other interrupt does (sim/__main__.py).
+try:
+    _check_environment()
+    _configure_numba_cache()
+except KeyboardInterrupt:
+    if not _is_the_command():
+        raise
+    import sys
+
+    print(INTERRUPTED_AT_START, file=sys.stderr)
+    sys.exit(130)

@@ -414,7 +414,7 @@ def main(argv: list[str] | None = None) -> None:
         import subprocess
 
         env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-        child = subprocess.Popen([sys.executable, "-m", "sim.cli", *args], env=env)
+        child = subprocess.Popen([sys.executable, "-m", "sim", *args], env=env)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         code = child.wait()
         sys.exit(128 - code if code < 0 else code)  # killed by signal N: 128 + N, as a shell says
@@ -464,6 +464,3 @@ def _internal_error(e: Exception) -> None:
           "MONOSIM_DEBUG=1 shows the traceback; please report it)", file=sys.stderr)
     sys.exit(1)
 
-
-if __name__ == "__main__":
-    main()

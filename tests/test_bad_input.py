@@ -182,7 +182,7 @@ def test_a_study_refuses_a_folder_that_is_not_empty(tmp_path, capsys):
 @pytest.mark.parametrize("value", ["0", "-2", "many"])
 def test_a_bad_thread_count_in_the_environment_is_one_line(value):
     env = {**os.environ, "NUMBA_NUM_THREADS": value}
-    done = subprocess.run([sys.executable, "-m", "sim.cli", "chance", "simulate", "-n", "10"], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "sim", "chance", "simulate", "-n", "10"], cwd=ROOT,
                           capture_output=True, text=True, env=env)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "NUMBA_NUM_THREADS" in done.stderr
 

@@ -154,7 +154,7 @@ def test_bad_position_files_exit_2(tmp_path, doc, message):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(doc))
     for args in (["chance", "position", str(path)], ["chance", "advise", "--position", str(path)]):
-        r = subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, cwd=ROOT)
+        r = subprocess.run([sys.executable, "-m", "sim", *args], capture_output=True, text=True, cwd=ROOT)
         assert r.returncode == 2, r.stderr
         assert r.stderr.count("\n") == 1 and message in r.stderr and "Traceback" not in r.stderr
 

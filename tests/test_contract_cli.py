@@ -121,7 +121,7 @@ def test_cli_refuses_an_output_it_cannot_write_before_playing(tmp_path, args, me
 
 def test_output_files_and_folders_follow_the_umask(tmp_path):
     out = tmp_path / "run"
-    done = subprocess.run(["sh", "-c", f"umask 027 && {sys.executable} -m sim.cli deal simulate --games 20 --out {out} "
+    done = subprocess.run(["sh", "-c", f"umask 027 && {sys.executable} -m sim deal simulate --games 20 --out {out} "
                            "--no-progress"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert out.stat().st_mode & 0o777 == 0o750

@@ -130,7 +130,7 @@ def test_bad_run_options(tmp_path, capsys, args, needle):
 def test_missing_spec_file_from_the_command_line(tmp_path):
     """The whole path once in a real process: exit code 2, one line, nothing written."""
     r = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "run", str(tmp_path / "nope.toml"), "--out-root", str(tmp_path / "res")],
+        [sys.executable, "-m", "sim", "run", str(tmp_path / "nope.toml"), "--out-root", str(tmp_path / "res")],
         capture_output=True, text=True, timeout=300,
     )
     assert r.returncode == 2

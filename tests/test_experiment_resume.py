@@ -61,7 +61,7 @@ def test_interrupted_run_resumes_to_identical_tables(tmp_path, reference, sig):
     spec.write_text(SPEC)
     root = tmp_path / "res"
     stop_after = random.Random(os.urandom(8)).randint(1, TOTAL_CHUNKS - 6)
-    cmd = [sys.executable, "-m", "sim.cli", "run", str(spec), "--out-root", str(root), "--no-progress"]
+    cmd = [sys.executable, "-m", "sim", "run", str(spec), "--out-root", str(root), "--no-progress"]
     proc = subprocess.Popen(
         cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint
     )

@@ -17,7 +17,7 @@ from tests.bot_harness import EXAMPLES, FALLBACKS
 
 ROOT = Path(__file__).resolve().parent.parent
 def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "sim", *args], cwd=ROOT, capture_output=True, text=True,
                           env={**os.environ, **(env or {})})
 
 
