@@ -144,7 +144,8 @@ def _is_the_command() -> bool:
     (whose package is imported while sys.argv[0] is still "-m")."""
     import sys
 
-    return sys.argv[:1] == ["-m"] or Path(sys.argv[0]).name == "monosim"
+    first = sys.argv[0] if sys.argv else ""
+    return first == "-m" or Path(first).name == "monosim"
 
 
 # Before anything compiles, whichever module is imported first: the shared compile options
