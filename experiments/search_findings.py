@@ -40,7 +40,7 @@ HOUSE_RULES = {
     "chance": ["exhausted_properties_count=true", "keep_held_cards=true"],
     "classic": ["trading=false", "even_building=false"],
     "cardgame (video)": ["houses_numbered=true", "go_out_when=next_turn"],
-    "cardgame (wiki)": ["houses_numbered=false", "go_out_when=end_of_turn"],
+    "cardgame (wiki)": ["houses_numbered=false", "face_up=2"],
 }
 
 # The cards checked: the bots' most valuable, some in the middle and the least valuable, by
@@ -51,6 +51,15 @@ CARD_VALUES = {
     "cardgame": ("cardgame-card_values.toml", ["dark_blue", "mr_monopoly", "token_brown", "house4",
                                                "railroad"]),
 }
+
+
+def rule_value(text: str):
+    """A house rule's value as a spec's [rules] table holds it: true, 2 or 0.5 as TOML reads them,
+    anything else as the word itself (go_out_when=end_of_turn)."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
 
 
 def tables(args):
@@ -101,7 +110,7 @@ def house_rules(args) -> None:
                  for who, table in seats.items()}
         for change in HOUSE_RULES[label]:
             key, value = change.split("=")
-            changed = g.rules_of({**rules, key: {"true": True, "false": False}.get(value, value)})
+            changed = g.rules_of({**rules, key: rule_value(value)})
             cells = []
             for who, table in seats.items():
                 df = g.simulate(args.games, players, table, changed, seed=SEED)
