@@ -3,6 +3,7 @@
 import functools
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -126,8 +127,6 @@ def _configure_numba_cache() -> None:
 def _check_environment() -> None:
     """numba reads NUMBA_NUM_THREADS when it is imported and fails with a traceback on a bad
     value: say it in one line, with the exit code of a user's mistake (2), before that."""
-    import sys
-
     threads = os.environ.get("NUMBA_NUM_THREADS")
     if threads is not None and not (threads.strip().isdigit() and int(threads) >= 1):
         print(f"monosim: error: NUMBA_NUM_THREADS must be a whole number of threads, 1 or more (got {threads!r})",
@@ -142,8 +141,6 @@ INTERRUPTED_AT_START = "monosim: interrupted; nothing was kept"
 def _is_the_command() -> bool:
     """Whether this process is the monosim command: the console script, or `python -m sim`
     (whose package is imported while sys.argv[0] is still "-m")."""
-    import sys
-
     first = sys.argv[0] if sys.argv else ""
     return first == "-m" or Path(first).name == "monosim"
 
@@ -157,7 +154,5 @@ try:
 except KeyboardInterrupt:
     if not _is_the_command():
         raise
-    import sys
-
     print(INTERRUPTED_AT_START, file=sys.stderr)
     sys.exit(130)
